@@ -1,0 +1,58 @@
+// Package backend is the seam between the harness and where nodes run:
+// local processes on 127.0.0.1 or containers on a compose network.
+package backend
+
+import "context"
+
+// Label is carried by everything a run starts, so cleanup is exact.
+const Label = "lnbench.run"
+
+// ChainSpec describes the simnet chain to start.
+type ChainSpec struct {
+	MiningAddr string
+	RPCUser    string
+	RPCPass    string
+}
+
+// ChainEndpoint tells the harness how to reach the chain's RPC.
+type ChainEndpoint struct {
+	RPCHost  string // host:port reachable from the harness
+	CertPath string
+	User     string
+	Pass     string
+	Args     []string // the command line, for the artifacts
+}
+
+// NodeSpec describes one node to start.
+type NodeSpec struct {
+	Name           string
+	Implementation string
+	Version        string
+	DBBackend      string
+	ExtraArgs      []string
+}
+
+// NodeEndpoint tells the harness how to reach and authenticate to a node.
+type NodeEndpoint struct {
+	Name         string
+	RPCHost      string // gRPC host:port reachable from the harness
+	TLSCertPath  string
+	MacaroonPath string
+	PeerHost     string // P2P host:port as the other nodes reach it
+	PprofHost    string // pprof host:port as the sampler reaches it ("" if off)
+	Args         []string
+}
+
+// Backend starts and stops the chain and the nodes of one run. Methods are
+// safe for concurrent use; StartNode is called for several nodes at once.
+type Backend interface {
+	Name() string
+	RunID() string
+	StartChain(ctx context.Context, spec ChainSpec) (ChainEndpoint, error)
+	StartNode(ctx context.Context, spec NodeSpec) (NodeEndpoint, error)
+	StopNode(ctx context.Context, name string) error
+	// CollectLogs copies every service's logs under dir/<name>/.
+	CollectLogs(ctx context.Context, dir string) error
+	// Teardown stops everything the run started, and only that.
+	Teardown(ctx context.Context) error
+}

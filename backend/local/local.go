@@ -1,0 +1,237 @@
+// Package local runs the chain and the nodes as processes on 127.0.0.1,
+// every port allocated at run time, every data dir inside the run's folder.
+package local
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/lnbench/lnbench/backend"
+	"github.com/lnbench/lnbench/chain/btcd"
+	"github.com/lnbench/lnbench/node/lnd"
+)
+
+// Options configure a local backend.
+type Options struct {
+	RunID   string
+	WorkDir string // the run's folder; node data dirs go under it
+	// BinDirs maps "impl/version" to the folder holding its binaries.
+	BinDirs map[string]string
+	// ChainBinDir holds btcd.
+	ChainBinDir  string
+	StartTimeout time.Duration
+	Pprof        bool
+}
+
+// Backend is the local-process backend.
+type Backend struct {
+	opts  Options
+	mu    sync.Mutex
+	procs map[string]*proc
+	order []string
+	chain backend.ChainEndpoint
+	// btcdHost is the chain RPC as the nodes reach it.
+	btcdHost string
+}
+
+// New prepares a backend; nothing starts until StartChain.
+func New(opts Options) (*Backend, error) {
+	if opts.StartTimeout == 0 {
+		opts.StartTimeout = 90 * time.Second
+	}
+	if err := os.MkdirAll(opts.WorkDir, 0o700); err != nil {
+		return nil, fmt.Errorf("run folder: %v", err)
+	}
+	return &Backend{opts: opts, procs: map[string]*proc{}}, nil
+}
+
+func (b *Backend) Name() string  { return "local" }
+func (b *Backend) RunID() string { return b.opts.RunID }
+
+func (b *Backend) track(p *proc) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.procs[p.name] = p
+	b.order = append(b.order, p.name)
+}
+
+// StartChain starts btcd and waits for its RPC.
+func (b *Backend) StartChain(ctx context.Context, spec backend.ChainSpec) (backend.ChainEndpoint, error) {
+	dir := filepath.Join(b.opts.WorkDir, "btcd")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return backend.ChainEndpoint{}, err
+	}
+	rpc, err := allocated.next()
+	if err != nil {
+		return backend.ChainEndpoint{}, err
+	}
+	p2p, err := allocated.next()
+	if err != nil {
+		return backend.ChainEndpoint{}, err
+	}
+	cfg := btcd.Config{
+		DataDir: filepath.Join(dir, "data"), LogDir: filepath.Join(dir, "logs"),
+		RPCListen: hostPort(rpc), P2PListen: hostPort(p2p),
+		RPCUser: spec.RPCUser, RPCPass: spec.RPCPass,
+		RPCCert: filepath.Join(dir, "rpc.cert"), RPCKey: filepath.Join(dir, "rpc.key"),
+		MiningAddr: spec.MiningAddr,
+	}
+	args := cfg.Args()
+	p, err := startProc("btcd", filepath.Join(b.opts.ChainBinDir, "btcd"), args, filepath.Join(dir, "stdout.log"))
+	if err != nil {
+		return backend.ChainEndpoint{}, err
+	}
+	b.track(p)
+	wctx, cancel := context.WithTimeoutCause(ctx, b.opts.StartTimeout, fmt.Errorf("start timeout %v", b.opts.StartTimeout))
+	defer cancel()
+	if err := p.waitReady(wctx, "chain", func() bool { return fileExists(cfg.RPCCert) && tcpOpen(cfg.RPCListen) }); err != nil {
+		return backend.ChainEndpoint{}, err
+	}
+	b.btcdHost = cfg.RPCListen
+	b.chain = backend.ChainEndpoint{RPCHost: cfg.RPCListen, CertPath: cfg.RPCCert, User: spec.RPCUser, Pass: spec.RPCPass, Args: args}
+	return b.chain, nil
+}
+
+// StartNode starts one lnd and waits until its RPC answers and its
+// credentials exist.
+func (b *Backend) StartNode(ctx context.Context, spec backend.NodeSpec) (backend.NodeEndpoint, error) {
+	if spec.Implementation != "lnd" {
+		return backend.NodeEndpoint{}, fmt.Errorf("node %s: implementation %q is not supported by the local backend", spec.Name, spec.Implementation)
+	}
+	binDir, ok := b.opts.BinDirs[spec.Implementation+"/"+spec.Version]
+	if !ok {
+		return backend.NodeEndpoint{}, fmt.Errorf("node %s: no binaries for %s %s; run `lnbench build`", spec.Name, spec.Implementation, spec.Version)
+	}
+	if b.btcdHost == "" {
+		return backend.NodeEndpoint{}, fmt.Errorf("node %s: start the chain first", spec.Name)
+	}
+	dir := filepath.Join(b.opts.WorkDir, spec.Name)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return backend.NodeEndpoint{}, err
+	}
+	var portsNeeded = 2
+	if b.opts.Pprof {
+		portsNeeded = 3
+	}
+	var ps []int
+	for i := 0; i < portsNeeded; i++ {
+		p, err := allocated.next()
+		if err != nil {
+			return backend.NodeEndpoint{}, err
+		}
+		ps = append(ps, p)
+	}
+	cfg := lnd.Config{
+		Alias: spec.Name, LndDir: dir,
+		RPCListen: hostPort(ps[0]), P2PListen: hostPort(ps[1]),
+		TLSExtraDomains: []string{spec.Name},
+		BtcdRPCHost:     b.btcdHost, BtcdRPCUser: b.chain.User, BtcdRPCPass: b.chain.Pass, BtcdRPCCert: b.chain.CertPath,
+		DBBackend: spec.DBBackend, Extra: spec.ExtraArgs,
+	}
+	if b.opts.Pprof {
+		cfg.PprofListen = hostPort(ps[2])
+	}
+	args := cfg.Args()
+	p, err := startProc(spec.Name, filepath.Join(binDir, "lnd"), args, filepath.Join(dir, "stdout.log"))
+	if err != nil {
+		return backend.NodeEndpoint{}, err
+	}
+	b.track(p)
+	ep := backend.NodeEndpoint{
+		Name: spec.Name, RPCHost: cfg.RPCListen,
+		TLSCertPath:  filepath.Join(dir, "tls.cert"),
+		MacaroonPath: filepath.Join(dir, "data", "chain", "bitcoin", "simnet", "admin.macaroon"),
+		PeerHost:     cfg.P2PListen, PprofHost: cfg.PprofListen, Args: args,
+	}
+	wctx, cancel := context.WithTimeoutCause(ctx, b.opts.StartTimeout, fmt.Errorf("start timeout %v", b.opts.StartTimeout))
+	defer cancel()
+	if err := p.waitReady(wctx, "node", func() bool {
+		return fileExists(ep.MacaroonPath) && fileExists(ep.TLSCertPath) && tcpOpen(ep.RPCHost)
+	}); err != nil {
+		return backend.NodeEndpoint{}, err
+	}
+	return ep, nil
+}
+
+// StopNode stops one node (SIGTERM, then SIGKILL after 15 s).
+func (b *Backend) StopNode(ctx context.Context, name string) error {
+	b.mu.Lock()
+	p, ok := b.procs[name]
+	b.mu.Unlock()
+	if !ok {
+		return fmt.Errorf("stop %s: no such node in this run", name)
+	}
+	p.stop(15 * time.Second)
+	return nil
+}
+
+// CollectLogs copies each service's stdout and own log into dir/<name>/.
+func (b *Backend) CollectLogs(ctx context.Context, dir string) error {
+	b.mu.Lock()
+	names := append([]string(nil), b.order...)
+	b.mu.Unlock()
+	sort.Strings(names)
+	var firstErr error
+	for _, n := range names {
+		src := filepath.Join(b.opts.WorkDir, n)
+		dst := filepath.Join(dir, n)
+		if err := os.MkdirAll(dst, 0o755); err != nil {
+			return err
+		}
+		for _, rel := range []string{"stdout.log", "logs/bitcoin/simnet/lnd.log", "logs/simnet/btcd.log"} {
+			if err := copyFile(filepath.Join(src, rel), filepath.Join(dst, filepath.Base(rel))); err != nil && !os.IsNotExist(err) && firstErr == nil {
+				firstErr = err
+			}
+		}
+	}
+	return firstErr
+}
+
+// Teardown stops nodes in parallel, then the chain. Only processes this
+// backend started are signalled.
+func (b *Backend) Teardown(ctx context.Context) error {
+	b.mu.Lock()
+	var nodes []*proc
+	var chain *proc
+	for _, p := range b.procs {
+		if p.name == "btcd" {
+			chain = p
+		} else {
+			nodes = append(nodes, p)
+		}
+	}
+	b.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, p := range nodes {
+		wg.Add(1)
+		go func(p *proc) { defer wg.Done(); p.stop(15 * time.Second) }(p)
+	}
+	wg.Wait()
+	if chain != nil {
+		chain.stop(10 * time.Second)
+	}
+	return nil
+}
+
+func copyFile(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.Create(dst)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}

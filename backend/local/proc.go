@@ -1,0 +1,153 @@
+package local
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// proc is one child process, in its own process group so that stopping it
+// stops anything it spawned and a Ctrl-C on the terminal reaches only us.
+type proc struct {
+	name    string
+	cmd     *exec.Cmd
+	logPath string
+	done    chan struct{}
+	err     error
+	out     *os.File
+}
+
+func startProc(name, bin string, args []string, logPath string) (*proc, error) {
+	out, err := os.Create(logPath)
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(bin, args...)
+	cmd.Stdout, cmd.Stderr = out, out
+	// Pdeathsig: if the harness is killed outright, the kernel ends the node too.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	if err := cmd.Start(); err != nil {
+		out.Close()
+		return nil, fmt.Errorf("start %s: %v", name, err)
+	}
+	p := &proc{name: name, cmd: cmd, logPath: logPath, done: make(chan struct{}), out: out}
+	go func() {
+		p.err = cmd.Wait()
+		out.Close()
+		close(p.done)
+	}()
+	return p, nil
+}
+
+func (p *proc) exited() bool {
+	select {
+	case <-p.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// stop sends SIGTERM to the group, then SIGKILL after grace.
+func (p *proc) stop(grace time.Duration) {
+	if p.exited() {
+		return
+	}
+	_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGTERM)
+	select {
+	case <-p.done:
+	case <-time.After(grace):
+		_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+		<-p.done
+	}
+}
+
+// failure describes an early exit with the tail of the log and a hint.
+func (p *proc) failure(what string) error {
+	tail := logTail(p.logPath, 8)
+	hint := ""
+	if strings.Contains(tail, "address already in use") {
+		hint = " (a port was taken by another program between allocation and start; rerun)"
+	}
+	return fmt.Errorf("%s %s exited during start%s: %v; last log lines:\n%s", what, p.name, hint, p.err, tail)
+}
+
+func logTail(path string, n int) string {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "(no log)"
+	}
+	lines := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return "  " + strings.Join(lines, "\n  ")
+}
+
+// waitReady polls ready() until it holds, the process exits, or ctx ends.
+// Polling is bounded by ctx; there is no stream to wait on before RPC is up.
+func (p *proc) waitReady(ctx context.Context, what string, ready func() bool) error {
+	t := time.NewTicker(50 * time.Millisecond)
+	defer t.Stop()
+	for {
+		if ready() {
+			return nil
+		}
+		select {
+		case <-p.done:
+			return p.failure(what)
+		case <-ctx.Done():
+			return fmt.Errorf("%s %s did not start in time (%v); see %s; last log lines:\n%s", what, p.name, context.Cause(ctx), p.logPath, logTail(p.logPath, 8))
+		case <-t.C:
+		}
+	}
+}
+
+func fileExists(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.Size() > 0
+}
+
+func tcpOpen(hostPort string) bool {
+	c, err := net.DialTimeout("tcp", hostPort, 200*time.Millisecond)
+	if err != nil {
+		return false
+	}
+	c.Close()
+	return true
+}
+
+// ports hands out free loopback ports, never the same one twice per process.
+type ports struct {
+	mu   sync.Mutex
+	used map[int]bool
+}
+
+var allocated = &ports{used: map[int]bool{}}
+
+func (ps *ports) next() (int, error) {
+	ps.mu.Lock()
+	defer ps.mu.Unlock()
+	for i := 0; i < 50; i++ {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return 0, fmt.Errorf("allocating a loopback port: %v", err)
+		}
+		port := l.Addr().(*net.TCPAddr).Port
+		l.Close()
+		if !ps.used[port] {
+			ps.used[port] = true
+			return port, nil
+		}
+	}
+	return 0, errors.New("allocating a loopback port: no free port found")
+}
+
+func hostPort(port int) string { return fmt.Sprintf("127.0.0.1:%d", port) }

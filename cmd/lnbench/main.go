@@ -1,0 +1,12 @@
+// Command lnbench benchmarks Lightning nodes on a private chain.
+package main
+
+import (
+	"os"
+
+	"github.com/lnbench/lnbench/internal/cli"
+)
+
+func main() {
+	os.Exit(cli.Main(os.Stdout, os.Stderr, os.Args[1:]))
+}

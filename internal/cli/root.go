@@ -1,0 +1,65 @@
+// Package cli is lnbench's command line: thin commands over the library
+// packages, testable through Run(stdout, stderr, args).
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+
+	"github.com/spf13/cobra"
+)
+
+// Main runs the CLI and returns the process exit code.
+func Main(stdout, stderr io.Writer, args []string) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := Run(ctx, stdout, stderr, args); err != nil {
+		fmt.Fprintf(stderr, "lnbench: %v\n", err)
+		if errors.Is(err, context.Canceled) {
+			return 130
+		}
+		return 1
+	}
+	return 0
+}
+
+// Run executes one command line.
+func Run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
+	root := &cobra.Command{
+		Use:           "lnbench",
+		Short:         "Reproducible benchmarks of Lightning nodes on a private simnet chain",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.SetArgs(args)
+	root.AddCommand(buildCmd(stdout, stderr), runCmd(stdout, stderr))
+	return root.ExecuteContext(ctx)
+}
+
+// findImages locates the repo's images/ folder (node build modules) from
+// the working directory upwards.
+func findImages(flag string) (string, error) {
+	if flag != "" {
+		return flag, nil
+	}
+	dir, _ := os.Getwd()
+	for {
+		cand := filepath.Join(dir, "images")
+		if st, err := os.Stat(filepath.Join(cand, "lnd")); err == nil && st.IsDir() {
+			return cand, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", errors.New("cannot find images/ (the node build modules): run from the lnbench repository or pass --images DIR")
+		}
+		dir = parent
+	}
+}

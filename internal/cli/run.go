@@ -1,0 +1,174 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/lnbench/lnbench/backend"
+	"github.com/lnbench/lnbench/backend/local"
+	"github.com/lnbench/lnbench/nodebuild"
+	"github.com/lnbench/lnbench/report"
+	"github.com/lnbench/lnbench/runner"
+	"github.com/lnbench/lnbench/scenario"
+)
+
+// DefaultScenarioFile is what `lnbench run` reads without an argument, so a
+// git branch per scenario works by editing this one file.
+const DefaultScenarioFile = "bench/scenario.yml"
+
+type runFlags struct {
+	params       []string
+	quick        bool
+	backend      string
+	artifacts    string
+	cache        string
+	images       string
+	reuse        bool
+	startTimeout time.Duration
+	build        bool
+}
+
+func runCmd(stdout, stderr io.Writer) *cobra.Command {
+	var f runFlags
+	cmd := &cobra.Command{
+		Use:   "run [scenario.yml]",
+		Short: "Run a benchmark scenario and write its artifacts folder",
+		Long: "Run a benchmark scenario (default " + DefaultScenarioFile + ", else the built-in AlicePaysBob)\n" +
+			"against real nodes and write raw payments, summaries and logs to\n" +
+			"<artifacts>/<UTC timestamp>-<scenario>/.",
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runScenario(cmd, stdout, stderr, args, f)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringArrayVar(&f.params, "param", nil, "override a param: Name=v1,v2 (repeatable)")
+	fl.BoolVar(&f.quick, "quick", false, "smoke run: 1 warm-up + 3 iterations per case on one reused network")
+	fl.StringVar(&f.backend, "backend", "auto", "where nodes run: auto (compose if a Docker engine answers), compose or local")
+	fl.StringVar(&f.artifacts, "artifacts", "BenchmarkArtifacts", "folder that receives <UTC timestamp>-<scenario>/")
+	fl.StringVar(&f.cache, "cache", nodebuild.DefaultCacheDir(), "binary cache folder ($LNBENCH_CACHE)")
+	fl.StringVar(&f.images, "images", "", "folder of node build modules (default: images/ of the repository)")
+	fl.BoolVar(&f.reuse, "reuse-network", false, "run cases that share a topology on one network instead of a fresh one each")
+	fl.DurationVar(&f.startTimeout, "start-timeout", 90*time.Second, "how long a node may take to start")
+	fl.BoolVar(&f.build, "build", false, "build missing node binaries instead of failing")
+	return cmd
+}
+
+func loadScenario(args []string, f runFlags) (scenario.Scenario, error) {
+	var s scenario.Scenario
+	var err error
+	switch {
+	case len(args) == 1:
+		s, err = scenario.Load(args[0])
+	default:
+		if _, statErr := os.Stat(DefaultScenarioFile); statErr == nil {
+			s, err = scenario.Load(DefaultScenarioFile)
+		} else {
+			s = scenario.Default()
+		}
+	}
+	if err != nil {
+		return s, err
+	}
+	var ps []scenario.Param
+	for _, p := range f.params {
+		pp, err := scenario.ParseOverride(p)
+		if err != nil {
+			return s, err
+		}
+		ps = append(ps, pp)
+	}
+	s = s.Override(ps)
+	if f.quick {
+		s.Job = scenario.Job{LaunchCount: 1, WarmupCount: 1, IterationCount: 3, InvocationCount: 1}
+		s.ReuseNetwork = true
+	}
+	if f.reuse {
+		s.ReuseNetwork = true
+	}
+	return s, s.Validate()
+}
+
+func runScenario(cmd *cobra.Command, stdout, stderr io.Writer, args []string, f runFlags) error {
+	ctx := cmd.Context()
+	s, err := loadScenario(args, f)
+	if err != nil {
+		return err
+	}
+	images, err := findImages(f.images)
+	if err != nil {
+		return err
+	}
+	spec, err := nodebuild.Find(images, s.Node.Implementation, s.Node.Version)
+	if err != nil {
+		return err
+	}
+	var bins nodebuild.Result
+	if f.build {
+		bins, err = nodebuild.Ensure(ctx, f.cache, spec, stderr)
+	} else {
+		bins, err = nodebuild.Locate(f.cache, spec)
+	}
+	if err != nil {
+		return err
+	}
+	backendName, note, err := chooseBackend(f.backend)
+	if err != nil {
+		return err
+	}
+	if note != "" {
+		fmt.Fprintln(stderr, note)
+	}
+	cases := s.Cases()
+	fmt.Fprintf(stderr, "%s: %d case(s) × %d launch(es), %d warm-up + %d measured iteration(s) each, backend %s\n",
+		s.Name, len(cases), s.Job.LaunchCount, s.Job.WarmupCount, s.Job.IterationCount, backendName)
+	run, err := runner.NewRun(f.artifacts, s.Name)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "artifacts: %s\n", run.Dir)
+	newBackend := func(runID, network, workDir string) (backend.Backend, error) {
+		key := s.Node.Implementation + "/" + s.Node.Version
+		return local.New(local.Options{RunID: runID, WorkDir: workDir, BinDirs: map[string]string{key: bins.Dir},
+			ChainBinDir: bins.Dir, StartTimeout: f.startTimeout})
+	}
+	var notes []string
+	if note != "" {
+		notes = append(notes, note)
+	}
+	rep, err := runner.Execute(ctx, runner.Options{Scenario: s, ArtifactsRoot: f.artifacts, BackendName: backendName,
+		NewBackend: newBackend, Log: stderr, Notes: notes}, run)
+	if len(rep.Cases) > 0 {
+		fmt.Fprintln(stdout)
+		_ = report.Text(stdout, rep)
+		fmt.Fprintln(stdout)
+	}
+	abs, _ := filepath.Abs(run.Dir)
+	fmt.Fprintf(stdout, "artifacts: %s\n", abs)
+	if err != nil {
+		if errors.Is(err, ctx.Err()) && ctx.Err() != nil {
+			return fmt.Errorf("interrupted; every process was stopped and what was measured is in %s", abs)
+		}
+		return err
+	}
+	return nil
+}
+
+// chooseBackend resolves "auto".
+func chooseBackend(name string) (string, string, error) {
+	switch name {
+	case "local":
+		return "local", "", nil
+	case "auto":
+		return "local", "", nil
+	case "compose":
+		return "", "", errors.New("--backend compose is not available yet; use --backend local")
+	}
+	return "", "", fmt.Errorf("--backend %q: use auto, compose or local", name)
+}

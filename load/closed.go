@@ -1,0 +1,172 @@
+// Package load drives payments through nodes and emits one result.Record
+// per payment. Closed loop: N workers, each starting its next payment when
+// the previous one ends (the original LightningBenchmarks model).
+package load
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/lnbench/lnbench/node"
+	"github.com/lnbench/lnbench/result"
+)
+
+// Payment modes.
+const (
+	ModeInvoice      = "invoice"      // payee creates the invoice inside the measured operation
+	ModePregenerated = "pregenerated" // invoices created before timing starts
+	ModeKeysend      = "keysend"      // spontaneous payment, no invoice
+)
+
+// Modes lists the valid payment modes.
+var Modes = []string{ModeInvoice, ModePregenerated, ModeKeysend}
+
+// Target is who pays whom and how.
+type Target struct {
+	Payers      []node.Node
+	Payee       node.Node
+	PayeePubKey string
+	Mode        string
+	AmountSat   int64
+	Timeout     time.Duration
+}
+
+// Batch is one iteration: Total payments spread over Concurrency workers.
+type Batch struct {
+	Case        string
+	Phase       string
+	Iteration   int
+	Concurrency int
+	Total       int
+}
+
+// BatchResult summarises one iteration.
+type BatchResult struct {
+	Start, End time.Time
+	Succeeded  int
+	Failed     int
+	Completed  int // payments that reached a terminal state or error
+}
+
+// Duration is the iteration's wall time.
+func (b BatchResult) Duration() time.Duration { return b.End.Sub(b.Start) }
+
+// Prepared holds invoices made before timing for pregenerated mode.
+type Prepared struct{ invoices []node.Invoice }
+
+// Prepare creates the invoices a pregenerated batch will pay; other modes need nothing.
+func Prepare(ctx context.Context, t Target, total int) (*Prepared, error) {
+	if t.Mode != ModePregenerated {
+		return nil, nil
+	}
+	p := &Prepared{invoices: make([]node.Invoice, total)}
+	for i := range p.invoices {
+		inv, err := t.Payee.AddInvoice(ctx, t.AmountSat, fmt.Sprintf("lnbench pre %d", i))
+		if err != nil {
+			return nil, err
+		}
+		p.invoices[i] = inv
+	}
+	return p, nil
+}
+
+// RunBatch runs one closed-loop iteration and sends every finished payment
+// to sink. On cancellation it stops claiming work and returns ctx's error
+// after the in-flight payments end; those are not recorded.
+func RunBatch(ctx context.Context, t Target, b Batch, pre *Prepared, sink func(result.Record) error) (BatchResult, error) {
+	if b.Concurrency < 1 || b.Total < 1 {
+		return BatchResult{}, fmt.Errorf("batch needs Concurrency ≥ 1 and Total ≥ 1, got %d and %d", b.Concurrency, b.Total)
+	}
+	if len(t.Payers) == 0 {
+		return BatchResult{}, errors.New("batch needs at least one payer")
+	}
+	var next atomic.Int64
+	var res BatchResult
+	var mu sync.Mutex
+	var sinkErr error
+	var wg sync.WaitGroup
+	res.Start = time.Now()
+	for w := 0; w < b.Concurrency; w++ {
+		wg.Add(1)
+		go func(worker int) {
+			defer wg.Done()
+			payer := t.Payers[worker%len(t.Payers)]
+			for ctx.Err() == nil {
+				seq := int(next.Add(1)) - 1
+				if seq >= b.Total {
+					return
+				}
+				rec := payOnce(ctx, t, payer, pre, seq)
+				if ctx.Err() != nil {
+					return // interrupted mid-payment: not a measurement
+				}
+				rec.Case, rec.Phase, rec.Iteration, rec.Worker, rec.Seq = b.Case, b.Phase, b.Iteration, worker, seq
+				mu.Lock()
+				res.Completed++
+				if rec.Status == result.Succeeded {
+					res.Succeeded++
+				} else {
+					res.Failed++
+				}
+				if err := sink(rec); err != nil && sinkErr == nil {
+					sinkErr = err
+				}
+				mu.Unlock()
+			}
+		}(w)
+	}
+	wg.Wait()
+	res.End = time.Now()
+	if err := ctx.Err(); err != nil {
+		return res, err
+	}
+	return res, sinkErr
+}
+
+// payOnce performs one measured operation.
+func payOnce(ctx context.Context, t Target, payer node.Node, pre *Prepared, seq int) result.Record {
+	rec := result.Record{Payer: payer.Name(), Payee: t.Payee.Name(), Mode: t.Mode}
+	rec.Start = time.Now()
+	pay := node.Payment{Timeout: t.Timeout}
+	switch t.Mode {
+	case ModeKeysend:
+		pay.KeysendDest, pay.AmountSat = t.PayeePubKey, t.AmountSat
+	case ModePregenerated:
+		pay.PaymentRequest = pre.invoices[seq].PaymentRequest
+	default:
+		inv, err := t.Payee.AddInvoice(ctx, t.AmountSat, "lnbench")
+		rec.InvoiceNs = time.Since(rec.Start).Nanoseconds()
+		if err != nil {
+			rec.End = time.Now()
+			rec.Status, rec.FailureReason = result.Error, "invoice: "+shortErr(err)
+			return rec
+		}
+		pay.PaymentRequest = inv.PaymentRequest
+	}
+	payStart := time.Now()
+	r, err := payer.Pay(ctx, pay)
+	rec.End = time.Now()
+	rec.PaymentNs = rec.End.Sub(payStart).Nanoseconds()
+	switch {
+	case err != nil:
+		rec.Status, rec.FailureReason = result.Error, shortErr(err)
+	case r.Succeeded:
+		rec.Status, rec.Hops = result.Succeeded, r.Hops
+	default:
+		rec.Status, rec.FailureReason = result.Failed, r.FailureReason
+	}
+	return rec
+}
+
+// shortErr keeps failure reasons groupable: the gRPC status message only.
+func shortErr(err error) string {
+	s := err.Error()
+	if len(s) > 160 {
+		s = s[:160]
+	}
+	return s
+}

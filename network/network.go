@@ -1,0 +1,350 @@
+// Package network turns a topology into a ready Lightning network on a
+// backend: chain, funded wallets, open and active channels, usable routes.
+package network
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"sort"
+	"sync"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/lnbench/lnbench/backend"
+	"github.com/lnbench/lnbench/chain/btcd"
+	"github.com/lnbench/lnbench/node"
+	"github.com/lnbench/lnbench/node/lnd"
+	"github.com/lnbench/lnbench/topology"
+)
+
+// Phase is the wall time of one setup step, recorded in the artifacts.
+type Phase struct {
+	Name    string        `json:"name"`
+	Seconds float64       `json:"seconds"`
+	Start   time.Time     `json:"start"`
+}
+
+// Network is a running topology.
+type Network struct {
+	Topology  topology.Topology
+	Chain     *btcd.Client
+	Faucet    *btcd.Faucet
+	ChainEP   backend.ChainEndpoint
+	Nodes     map[string]node.Node
+	Endpoints map[string]backend.NodeEndpoint
+	PubKeys   map[string]string
+	Phases    []Phase
+}
+
+// Options tune setup.
+type Options struct {
+	DBBackend string
+	NodeArgs  []string
+	Log       io.Writer
+	// PhaseTimeout bounds each setup phase.
+	PhaseTimeout time.Duration
+}
+
+// Up starts and prepares the whole network. On error the caller tears the
+// backend down; whatever started is still tracked there.
+func Up(ctx context.Context, be backend.Backend, topo topology.Topology, opts Options) (*Network, error) {
+	if opts.PhaseTimeout == 0 {
+		opts.PhaseTimeout = 3 * time.Minute
+	}
+	if opts.Log == nil {
+		opts.Log = io.Discard
+	}
+	n := &Network{Topology: topo, Nodes: map[string]node.Node{}, Endpoints: map[string]backend.NodeEndpoint{}, PubKeys: map[string]string{}}
+	steps := []struct {
+		name string
+		fn   func(context.Context) error
+	}{
+		{"chain", func(ctx context.Context) error { return n.startChain(ctx, be) }},
+		{"nodes", func(ctx context.Context) error { return n.startNodes(ctx, be, opts) }},
+		{"fund", n.fund},
+		{"channels", n.openChannels},
+		{"routes", n.waitRoutes},
+	}
+	for _, s := range steps {
+		fmt.Fprintf(opts.Log, "setup: %s…\n", s.name)
+		start := time.Now()
+		pctx, cancel := context.WithTimeoutCause(ctx, opts.PhaseTimeout, fmt.Errorf("setup phase %q took longer than %v", s.name, opts.PhaseTimeout))
+		err := s.fn(pctx)
+		if err != nil && pctx.Err() != nil && ctx.Err() == nil {
+			err = fmt.Errorf("%w: %v", context.Cause(pctx), err)
+		}
+		cancel()
+		d := time.Since(start)
+		n.Phases = append(n.Phases, Phase{Name: s.name, Seconds: d.Seconds(), Start: start})
+		if err != nil {
+			return n, fmt.Errorf("setup %s: %w", s.name, err)
+		}
+	}
+	return n, nil
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+func (n *Network) startChain(ctx context.Context, be backend.Backend) error {
+	f, err := btcd.NewFaucet()
+	if err != nil {
+		return err
+	}
+	ep, err := be.StartChain(ctx, backend.ChainSpec{MiningAddr: f.Address(), RPCUser: "lnbench", RPCPass: randomHex(16)})
+	if err != nil {
+		return err
+	}
+	c, err := btcd.Dial(ep.RPCHost, ep.CertPath, ep.User, ep.Pass)
+	if err != nil {
+		return err
+	}
+	n.Chain, n.Faucet, n.ChainEP = c, f, ep
+	// Mature one coinbase per funder before the nodes start, so they sync
+	// a chain that already holds their funds' source.
+	coins := len(n.Topology.Funders())
+	return f.Mature(ctx, c, coins+1)
+}
+
+func (n *Network) startNodes(ctx context.Context, be backend.Backend, opts Options) error {
+	var mu sync.Mutex
+	g, gctx := errgroup.WithContext(ctx)
+	for _, nd := range n.Topology.Nodes {
+		g.Go(func() error {
+			ep, err := be.StartNode(gctx, backend.NodeSpec{Name: nd.Name, Implementation: nd.Implementation,
+				Version: nd.Version, DBBackend: opts.DBBackend, ExtraArgs: opts.NodeArgs})
+			if err != nil {
+				return err
+			}
+			drv, err := lnd.Dial(nd.Name, ep.RPCHost, ep.TLSCertPath, ep.MacaroonPath, "localhost")
+			if err != nil {
+				return err
+			}
+			mu.Lock()
+			n.Nodes[nd.Name], n.Endpoints[nd.Name] = drv, ep
+			mu.Unlock()
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	return n.waitSynced(ctx)
+}
+
+// waitSynced waits until every node is synced to the chain tip.
+func (n *Network) waitSynced(ctx context.Context) error {
+	tip, err := n.Chain.Height(ctx)
+	if err != nil {
+		return err
+	}
+	g, gctx := errgroup.WithContext(ctx)
+	for name, nd := range n.Nodes {
+		g.Go(func() error {
+			var last node.Info
+			err := pollUntil(gctx, 100*time.Millisecond, func() bool {
+				info, err := nd.Info(gctx)
+				if err != nil {
+					return false
+				}
+				last = info
+				if info.PubKey != "" {
+					n.setPubKey(name, info.PubKey)
+				}
+				return info.SyncedToChain && int64(info.BlockHeight) >= tip
+			})
+			if err != nil {
+				return fmt.Errorf("%s not synced to height %d (at %d): %w", name, tip, last.BlockHeight, err)
+			}
+			return nil
+		})
+	}
+	return g.Wait()
+}
+
+var pkMu sync.Mutex
+
+func (n *Network) setPubKey(name, pk string) {
+	pkMu.Lock()
+	n.PubKeys[name] = pk
+	pkMu.Unlock()
+}
+
+func pollUntil(ctx context.Context, every time.Duration, ok func() bool) error {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for !ok() {
+		select {
+		case <-ctx.Done():
+			return context.Cause(ctx)
+		case <-t.C:
+		}
+	}
+	return nil
+}
+
+// fund sends each channel funder its capacity plus a fee margin, mines one
+// block and waits until every wallet sees its confirmed balance.
+func (n *Network) fund(ctx context.Context) error {
+	funders := n.Topology.Funders()
+	amounts := map[string]int64{}
+	addrOf := map[string]string{}
+	for name, sat := range funders {
+		addr, err := n.Nodes[name].NewAddress(ctx)
+		if err != nil {
+			return err
+		}
+		amounts[addr] = sat + 1_000_000
+		addrOf[name] = addr
+	}
+	if _, err := n.Faucet.Fund(ctx, n.Chain, amounts); err != nil {
+		return err
+	}
+	if _, err := n.Chain.Mine(ctx, 1); err != nil {
+		return err
+	}
+	g, gctx := errgroup.WithContext(ctx)
+	for name := range funders {
+		want := amounts[addrOf[name]]
+		g.Go(func() error {
+			var have int64
+			err := pollUntil(gctx, 100*time.Millisecond, func() bool {
+				have, _ = n.Nodes[name].ConfirmedBalance(gctx)
+				return have >= want
+			})
+			if err != nil {
+				return fmt.Errorf("%s: confirmed balance %d, want %d: %w", name, have, want, err)
+			}
+			return nil
+		})
+	}
+	return g.Wait()
+}
+
+// openChannels connects peers, opens each funder's channels in one batch,
+// mines 6 blocks (announcement depth) and waits until all are active.
+func (n *Network) openChannels(ctx context.Context) error {
+	byFunder := map[string][]topology.Channel{}
+	want := map[string]int{}
+	for _, c := range n.Topology.Channels {
+		byFunder[c.From] = append(byFunder[c.From], c)
+		want[c.From]++
+		want[c.To]++
+	}
+	g, gctx := errgroup.WithContext(ctx)
+	for from, chans := range byFunder {
+		g.Go(func() error {
+			var reqs []node.ChannelRequest
+			for _, c := range chans {
+				if err := n.Nodes[from].Connect(gctx, n.PubKeys[c.To], n.Endpoints[c.To].PeerHost); err != nil {
+					return err
+				}
+				reqs = append(reqs, node.ChannelRequest{PeerPubKey: n.PubKeys[c.To], CapacitySat: c.Capacity(), PushSat: c.PushSat})
+			}
+			return n.Nodes[from].OpenChannels(gctx, reqs)
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	if err := n.waitMempool(ctx, len(byFunder)); err != nil {
+		return err
+	}
+	if _, err := n.Chain.Mine(ctx, 6); err != nil {
+		return err
+	}
+	g, gctx = errgroup.WithContext(ctx)
+	for name, count := range want {
+		g.Go(func() error { return n.Nodes[name].WaitActiveChannels(gctx, count) })
+	}
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	return n.waitSynced(ctx)
+}
+
+// waitMempool waits until the funding transactions reached btcd, so the
+// block we mine includes them all.
+func (n *Network) waitMempool(ctx context.Context, txs int) error {
+	var have int
+	err := pollUntil(ctx, 50*time.Millisecond, func() bool {
+		have, _ = n.Chain.MempoolSize(ctx)
+		return have >= txs
+	})
+	if err != nil {
+		return fmt.Errorf("waiting for %d funding transactions in the mempool (have %d): %w", txs, have, err)
+	}
+	return nil
+}
+
+// waitRoutes waits until every payer finds a route to the payee, then pays
+// one warm-up invoice per payer, retried until it succeeds: right after a
+// channel turns active, LND fails payments for about a second.
+func (n *Network) waitRoutes(ctx context.Context) error {
+	payee := n.Nodes[n.Topology.Payee]
+	dest := n.PubKeys[n.Topology.Payee]
+	g, gctx := errgroup.WithContext(ctx)
+	for _, p := range n.Topology.Payers {
+		g.Go(func() error {
+			if err := n.Nodes[p].WaitRoute(gctx, dest, 100); err != nil {
+				return err
+			}
+			return WarmUp(gctx, n.Nodes[p], payee)
+		})
+	}
+	return g.Wait()
+}
+
+// WarmUp pays one 100-sat invoice from payer to payee, retrying until it succeeds.
+func WarmUp(ctx context.Context, payer, payee node.Node) error {
+	var last string
+	t := time.NewTicker(200 * time.Millisecond)
+	defer t.Stop()
+	for {
+		inv, err := payee.AddInvoice(ctx, 100, "lnbench warm-up")
+		if err != nil {
+			return err
+		}
+		res, err := payer.Pay(ctx, node.Payment{PaymentRequest: inv.PaymentRequest, Timeout: 30 * time.Second})
+		if err == nil && res.Succeeded {
+			return nil
+		}
+		if err != nil {
+			last = err.Error()
+		} else {
+			last = res.FailureReason
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("warm-up payment %s→%s never succeeded (last: %s): %w", payer.Name(), payee.Name(), last, context.Cause(ctx))
+		case <-t.C:
+		}
+	}
+}
+
+// Close releases the RPC connections (the backend stops the processes).
+func (n *Network) Close() {
+	for _, nd := range n.Nodes {
+		nd.Close()
+	}
+	if n.Chain != nil {
+		n.Chain.Close()
+	}
+}
+
+// Names lists node names sorted.
+func (n *Network) Names() []string {
+	var out []string
+	for k := range n.Nodes {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

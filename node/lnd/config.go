@@ -1,0 +1,88 @@
+// Package lnd drives LND nodes: their command line (a pure function of Config)
+// and a node.Node implementation over gRPC with TLS and macaroons.
+package lnd
+
+import (
+	"fmt"
+	"sort"
+)
+
+// Config is everything that decides an lnd command line. Backends fill the
+// addresses and paths as the process will see them (host paths for local
+// processes, container paths for compose).
+type Config struct {
+	Alias      string
+	LndDir     string
+	RPCListen  string // host:port the gRPC server binds
+	RESTListen string // empty disables REST
+	P2PListen  string
+	// TLSExtraDomains are the names peers and the harness use to reach the node.
+	TLSExtraDomains []string
+	BtcdRPCHost     string
+	BtcdRPCUser     string
+	BtcdRPCPass     string
+	BtcdRPCCert     string
+	PprofListen     string // empty disables the pprof endpoint
+	DBBackend       string // "bbolt" (default) or "sqlite"
+	DebugLevel      string // empty means lnd's default (info)
+	// Extra flags appended verbatim (from the scenario's node.flags).
+	Extra []string
+}
+
+// BenchFlags are the flags that make a simnet test network fast; most come
+// from LND's own lntest/node/config.go (see shared notes).
+var BenchFlags = []string{
+	"--bitcoin.simnet",
+	"--bitcoin.node=btcd",
+	"--noseedbackup",
+	"--nobootstrap",
+	"--bitcoin.defaultchanconfs=1",
+	"--bitcoin.defaultremotedelay=4",
+	"--accept-keysend",
+	"--db.batch-commit-interval=10ms",
+	"--trickledelay=50",
+	"--gossip.sub-batch-delay=5ms",
+	"--caches.rpc-graph-cache-duration=100ms",
+}
+
+// Args renders the lnd command line. It is pure: the same Config always
+// gives the same arguments, which the artifacts record for reruns.
+func (c Config) Args() []string {
+	args := append([]string(nil), BenchFlags...)
+	add := func(flag, v string) {
+		if v != "" {
+			args = append(args, fmt.Sprintf("--%s=%s", flag, v))
+		}
+	}
+	add("alias", c.Alias)
+	add("lnddir", c.LndDir)
+	add("rpclisten", c.RPCListen)
+	if c.RESTListen == "" {
+		args = append(args, "--norest")
+	} else {
+		add("restlisten", c.RESTListen)
+	}
+	add("listen", c.P2PListen)
+	domains := append([]string(nil), c.TLSExtraDomains...)
+	sort.Strings(domains)
+	for _, d := range domains {
+		add("tlsextradomain", d)
+	}
+	add("btcd.rpchost", c.BtcdRPCHost)
+	add("btcd.rpcuser", c.BtcdRPCUser)
+	add("btcd.rpcpass", c.BtcdRPCPass)
+	add("btcd.rpccert", c.BtcdRPCCert)
+	add("pprof.profile", c.PprofListen)
+	add("db.backend", DBBackendFlag(c.DBBackend))
+	add("debuglevel", c.DebugLevel)
+	return append(args, c.Extra...)
+}
+
+// DBBackendFlag maps the scenario's database name to lnd's: lnd calls its
+// bbolt backend "bolt".
+func DBBackendFlag(name string) string {
+	if name == "bbolt" {
+		return "bolt"
+	}
+	return name
+}

@@ -1,0 +1,254 @@
+package lnd
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/lightningnetwork/lnd/lnrpc"
+	"github.com/lightningnetwork/lnd/lnrpc/routerrpc"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials"
+	"google.golang.org/grpc/metadata"
+
+	"github.com/lnbench/lnbench/node"
+)
+
+// keysendRecord is the TLV type carrying a keysend preimage.
+const keysendRecord = 5482373484
+
+// Driver is a node.Node backed by one LND over gRPC.
+type Driver struct {
+	name   string
+	conn   *grpc.ClientConn
+	ln     lnrpc.LightningClient
+	router routerrpc.RouterClient
+	mac    string
+}
+
+// Dial connects with TLS (verifying the node's own certificate) and the
+// admin macaroon sent as hex metadata. serverName must be in the cert.
+func Dial(name, hostPort, certPath, macaroonPath, serverName string) (*Driver, error) {
+	creds, err := credentials.NewClientTLSFromFile(certPath, serverName)
+	if err != nil {
+		return nil, fmt.Errorf("node %s: reading TLS cert: %v", name, err)
+	}
+	mac, err := os.ReadFile(macaroonPath)
+	if err != nil {
+		return nil, fmt.Errorf("node %s: reading macaroon: %v", name, err)
+	}
+	conn, err := grpc.NewClient(hostPort,
+		grpc.WithTransportCredentials(creds),
+		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(64<<20)))
+	if err != nil {
+		return nil, fmt.Errorf("node %s: dial %s: %v", name, hostPort, err)
+	}
+	return &Driver{name: name, conn: conn, ln: lnrpc.NewLightningClient(conn),
+		router: routerrpc.NewRouterClient(conn), mac: hex.EncodeToString(mac)}, nil
+}
+
+func (d *Driver) ctx(ctx context.Context) context.Context {
+	return metadata.AppendToOutgoingContext(ctx, "macaroon", d.mac)
+}
+
+func (d *Driver) Name() string { return d.name }
+func (d *Driver) Close() error { return d.conn.Close() }
+
+func (d *Driver) Info(ctx context.Context) (node.Info, error) {
+	r, err := d.ln.GetInfo(d.ctx(ctx), &lnrpc.GetInfoRequest{})
+	if err != nil {
+		return node.Info{}, fmt.Errorf("%s: GetInfo: %w", d.name, err)
+	}
+	return node.Info{PubKey: r.IdentityPubkey, Alias: r.Alias, Version: r.Version,
+		BlockHeight: r.BlockHeight, SyncedToChain: r.SyncedToChain, SyncedToGraph: r.SyncedToGraph,
+		ActiveChannels: int(r.NumActiveChannels), PendingChans: int(r.NumPendingChannels), Peers: int(r.NumPeers)}, nil
+}
+
+func (d *Driver) NewAddress(ctx context.Context) (string, error) {
+	r, err := d.ln.NewAddress(d.ctx(ctx), &lnrpc.NewAddressRequest{Type: lnrpc.AddressType_WITNESS_PUBKEY_HASH})
+	if err != nil {
+		return "", fmt.Errorf("%s: NewAddress: %w", d.name, err)
+	}
+	return r.Address, nil
+}
+
+func (d *Driver) ConfirmedBalance(ctx context.Context) (int64, error) {
+	r, err := d.ln.WalletBalance(d.ctx(ctx), &lnrpc.WalletBalanceRequest{})
+	if err != nil {
+		return 0, fmt.Errorf("%s: WalletBalance: %w", d.name, err)
+	}
+	return r.ConfirmedBalance, nil
+}
+
+func (d *Driver) Connect(ctx context.Context, pubKey, hostPort string) error {
+	_, err := d.ln.ConnectPeer(d.ctx(ctx), &lnrpc.ConnectPeerRequest{
+		Addr: &lnrpc.LightningAddress{Pubkey: pubKey, Host: hostPort}, Perm: false, Timeout: 30})
+	if err != nil {
+		return fmt.Errorf("%s: ConnectPeer %s@%s: %w", d.name, pubKey[:12], hostPort, err)
+	}
+	return nil
+}
+
+// OpenChannels funds every channel in one transaction (BatchOpenChannel), so
+// one block confirms a node's channels together.
+func (d *Driver) OpenChannels(ctx context.Context, reqs []node.ChannelRequest) error {
+	in := &lnrpc.BatchOpenChannelRequest{SatPerVbyte: 2, MinConfs: 1}
+	for _, r := range reqs {
+		pk, err := hex.DecodeString(r.PeerPubKey)
+		if err != nil {
+			return fmt.Errorf("%s: bad peer pubkey %q", d.name, r.PeerPubKey)
+		}
+		in.Channels = append(in.Channels, &lnrpc.BatchOpenChannel{NodePubkey: pk, LocalFundingAmount: r.CapacitySat, PushSat: r.PushSat})
+	}
+	if _, err := d.ln.BatchOpenChannel(d.ctx(ctx), in); err != nil {
+		return fmt.Errorf("%s: BatchOpenChannel (%d channels): %w", d.name, len(reqs), err)
+	}
+	return nil
+}
+
+// poll calls check every interval until it reports done, bounded by ctx.
+func poll(ctx context.Context, interval time.Duration, check func() (bool, error)) error {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	var last error
+	for {
+		ok, err := check()
+		if ok {
+			return nil
+		}
+		last = err
+		select {
+		case <-ctx.Done():
+			if last != nil {
+				return fmt.Errorf("%w (last: %v)", ctx.Err(), last)
+			}
+			return ctx.Err()
+		case <-t.C:
+		}
+	}
+}
+
+// WaitActiveChannels waits on the channel event stream, checking the count
+// after each event, until n channels are active.
+func (d *Driver) WaitActiveChannels(ctx context.Context, n int) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stream, err := d.ln.SubscribeChannelEvents(d.ctx(ctx), &lnrpc.ChannelEventSubscription{})
+	if err != nil {
+		return fmt.Errorf("%s: SubscribeChannelEvents: %w", d.name, err)
+	}
+	for {
+		r, err := d.ln.ListChannels(d.ctx(ctx), &lnrpc.ListChannelsRequest{ActiveOnly: true})
+		if err != nil {
+			return fmt.Errorf("%s: ListChannels: %w", d.name, err)
+		}
+		if len(r.Channels) >= n {
+			return nil
+		}
+		if _, err := stream.Recv(); err != nil {
+			return fmt.Errorf("%s: waiting for %d active channels (have %d): %w", d.name, n, len(r.Channels), err)
+		}
+	}
+}
+
+// WaitRoute polls QueryRoutes: the graph has no stream that says "routable".
+func (d *Driver) WaitRoute(ctx context.Context, dest string, amtSat int64) error {
+	err := poll(ctx, 100*time.Millisecond, func() (bool, error) {
+		_, err := d.ln.QueryRoutes(d.ctx(ctx), &lnrpc.QueryRoutesRequest{PubKey: dest, Amt: amtSat})
+		return err == nil, err
+	})
+	if err != nil {
+		return fmt.Errorf("%s: no route to %s: %w", d.name, dest[:12], err)
+	}
+	return nil
+}
+
+func (d *Driver) AddInvoice(ctx context.Context, amtSat int64, memo string) (node.Invoice, error) {
+	r, err := d.ln.AddInvoice(d.ctx(ctx), &lnrpc.Invoice{Value: amtSat, Memo: memo})
+	if err != nil {
+		return node.Invoice{}, fmt.Errorf("%s: AddInvoice: %w", d.name, err)
+	}
+	return node.Invoice{PaymentRequest: r.PaymentRequest, PaymentHash: r.RHash}, nil
+}
+
+// Pay sends with SendPaymentV2 and reads the stream to the terminal state.
+func (d *Driver) Pay(ctx context.Context, p node.Payment) (node.PaymentResult, error) {
+	timeout := p.Timeout
+	if timeout == 0 {
+		timeout = 60 * time.Second
+	}
+	fee := p.FeeLimitSat
+	if fee == 0 {
+		fee = 1000
+	}
+	req := &routerrpc.SendPaymentRequest{
+		PaymentRequest: p.PaymentRequest, TimeoutSeconds: int32(timeout / time.Second),
+		FeeLimitSat: fee, NoInflightUpdates: true,
+	}
+	if p.PaymentRequest == "" {
+		dest, err := hex.DecodeString(p.KeysendDest)
+		if err != nil {
+			return node.PaymentResult{}, fmt.Errorf("%s: keysend destination %q is not hex", d.name, p.KeysendDest)
+		}
+		preimage := make([]byte, 32)
+		if _, err := rand.Read(preimage); err != nil {
+			return node.PaymentResult{}, err
+		}
+		hash := sha256.Sum256(preimage)
+		req.Dest, req.Amt, req.PaymentHash = dest, p.AmountSat, hash[:]
+		req.DestCustomRecords = map[uint64][]byte{keysendRecord: preimage}
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stream, err := d.router.SendPaymentV2(d.ctx(ctx), req)
+	if err != nil {
+		return node.PaymentResult{}, fmt.Errorf("%s: SendPaymentV2: %w", d.name, err)
+	}
+	for {
+		pay, err := stream.Recv()
+		if errors.Is(err, io.EOF) {
+			return node.PaymentResult{}, fmt.Errorf("%s: payment stream ended before a terminal state", d.name)
+		}
+		if err != nil {
+			return node.PaymentResult{}, fmt.Errorf("%s: SendPaymentV2: %w", d.name, err)
+		}
+		switch pay.Status {
+		case lnrpc.Payment_SUCCEEDED:
+			res := node.PaymentResult{Succeeded: true, FeeMsat: pay.FeeMsat}
+			for _, h := range pay.Htlcs {
+				if h.Status == lnrpc.HTLCAttempt_SUCCEEDED && h.Route != nil {
+					res.Hops = len(h.Route.Hops)
+				}
+			}
+			return res, nil
+		case lnrpc.Payment_FAILED:
+			return node.PaymentResult{FailureReason: pay.FailureReason.String()}, nil
+		}
+	}
+}
+
+// ForwardedCount pages through the forwarding log.
+func (d *Driver) ForwardedCount(ctx context.Context) (int, error) {
+	total := 0
+	var offset uint32
+	for {
+		r, err := d.ln.ForwardingHistory(d.ctx(ctx), &lnrpc.ForwardingHistoryRequest{
+			StartTime: 0, EndTime: uint64(time.Now().Add(time.Hour).Unix()), IndexOffset: offset, NumMaxEvents: 10000})
+		if err != nil {
+			return 0, fmt.Errorf("%s: ForwardingHistory: %w", d.name, err)
+		}
+		total += len(r.ForwardingEvents)
+		if len(r.ForwardingEvents) == 0 || r.LastOffsetIndex == offset {
+			return total, nil
+		}
+		offset = r.LastOffsetIndex
+	}
+}
+
+var _ node.Node = (*Driver)(nil)

@@ -1,0 +1,71 @@
+// Package node is the seam between scenarios and Lightning implementations:
+// what a benchmark needs from a node, whatever software runs it.
+package node
+
+import (
+	"context"
+	"time"
+)
+
+// Info is a node's view of itself.
+type Info struct {
+	PubKey         string
+	Alias          string
+	Version        string
+	BlockHeight    uint32
+	SyncedToChain  bool
+	SyncedToGraph  bool
+	ActiveChannels int
+	PendingChans   int
+	Peers          int
+}
+
+// ChannelRequest asks a node to fund a channel to a peer.
+type ChannelRequest struct {
+	PeerPubKey  string
+	CapacitySat int64
+	PushSat     int64
+}
+
+// Invoice is a payable request.
+type Invoice struct {
+	PaymentRequest string
+	PaymentHash    []byte
+}
+
+// Payment asks a node to pay: either a BOLT11 request or a keysend.
+type Payment struct {
+	PaymentRequest string
+	KeysendDest    string // hex pubkey; used when PaymentRequest is empty
+	AmountSat      int64  // for keysend
+	Timeout        time.Duration
+	FeeLimitSat    int64
+}
+
+// PaymentResult is the terminal state of a payment.
+type PaymentResult struct {
+	Succeeded     bool
+	FailureReason string // implementation's reason, e.g. FAILURE_REASON_NO_ROUTE
+	Hops          int    // hops of the successful route
+	FeeMsat       int64
+}
+
+// Node is what scenarios need from a Lightning node.
+type Node interface {
+	Name() string
+	Info(ctx context.Context) (Info, error)
+	NewAddress(ctx context.Context) (string, error)
+	ConfirmedBalance(ctx context.Context) (int64, error)
+	Connect(ctx context.Context, pubKey, hostPort string) error
+	// OpenChannels funds all requested channels in one transaction.
+	OpenChannels(ctx context.Context, reqs []ChannelRequest) error
+	// WaitActiveChannels returns once at least n channels are active.
+	WaitActiveChannels(ctx context.Context, n int) error
+	// WaitRoute returns once the node finds a route to dest for amtSat.
+	WaitRoute(ctx context.Context, destPubKey string, amtSat int64) error
+	AddInvoice(ctx context.Context, amtSat int64, memo string) (Invoice, error)
+	Pay(ctx context.Context, p Payment) (PaymentResult, error)
+	// ForwardedCount is the number of HTLCs this node has forwarded.
+	ForwardedCount(ctx context.Context) (int, error)
+	Close() error
+}

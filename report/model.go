@@ -1,0 +1,59 @@
+// Package report renders one summary model into every output format:
+// GitHub markdown, CSV, JSON (and later Go benchfmt, R plots, HTML).
+// Each exporter is a small function of the same Report.
+package report
+
+import (
+	"time"
+
+	"github.com/lnbench/lnbench/analysis"
+	"github.com/lnbench/lnbench/envinfo"
+	"github.com/lnbench/lnbench/scenario"
+)
+
+// Report is the single model all exporters render.
+type Report struct {
+	RunID    string            `json:"run_id"`
+	Started  time.Time         `json:"started"`
+	Finished time.Time         `json:"finished"`
+	Scenario scenario.Scenario `json:"scenario"`
+	Backend  string            `json:"backend"`
+	Env      envinfo.Env       `json:"environment"`
+	// Nodes lists implementation/version and the flags every node ran with.
+	Nodes    []NodeInfo `json:"nodes"`
+	Setup    []Setup    `json:"setup"`
+	Cases    []Row      `json:"cases"`
+	Warnings []string   `json:"warnings,omitempty"`
+	// HarnessCPUSeconds is the harness process's own CPU time during the run.
+	HarnessCPUSeconds float64 `json:"harness_cpu_seconds"`
+	WallSeconds       float64 `json:"wall_seconds"`
+}
+
+// NodeInfo describes the node software of the run.
+type NodeInfo struct {
+	Implementation string   `json:"implementation"`
+	Version        string   `json:"version"`
+	Flags          []string `json:"flags"`
+}
+
+// Setup is the wall time of one setup phase of one network.
+type Setup struct {
+	Network string  `json:"network"` // case id or network key the network served
+	Phase   string  `json:"phase"`
+	Seconds float64 `json:"seconds"`
+}
+
+// Row is one case: its params and its statistics.
+type Row struct {
+	Method string           `json:"method"`
+	Params []scenario.Value `json:"params"`
+	analysis.Case
+}
+
+// HarnessCPUShare is the harness's CPU time as a share of one core over the wall time.
+func (r Report) HarnessCPUShare() float64 {
+	if r.WallSeconds == 0 {
+		return 0
+	}
+	return r.HarnessCPUSeconds / r.WallSeconds
+}

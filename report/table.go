@@ -1,0 +1,107 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"strings"
+)
+
+// Table is the BenchmarkDotNet-style summary table shared by the markdown
+// and CSV exporters: one time unit for all time columns, columns shown only
+// when informative.
+type Table struct {
+	Header []string
+	Rows   [][]string
+	Unit   string
+	Legend []string
+}
+
+// unit picks one time unit for the whole table so the smallest mean reads ≥ 0.1.
+func unit(r Report) (string, float64) {
+	minMean := math.Inf(1)
+	for _, c := range r.Cases {
+		if c.Time.N > 0 && c.Time.Mean < minMean {
+			minMean = c.Time.Mean
+		}
+	}
+	switch {
+	case minMean < 1e-4:
+		return "μs", 1e6
+	case minMean < 0.1:
+		return "ms", 1e3
+	default:
+		return "s", 1
+	}
+}
+
+// SummaryTable builds the table model.
+func SummaryTable(r Report) Table {
+	u, scale := unit(r)
+	t := Table{Unit: u, Header: []string{"Method"}}
+	var paramNames []string
+	if len(r.Cases) > 0 {
+		for _, p := range r.Cases[0].Params {
+			paramNames = append(paramNames, p.Name)
+		}
+	}
+	t.Header = append(t.Header, paramNames...)
+	t.Header = append(t.Header, "Mean", "Error", "StdDev", "Median", "Payments/s")
+	anyFailed := false
+	for _, c := range r.Cases {
+		if c.Failed > 0 {
+			anyFailed = true
+		}
+	}
+	if anyFailed {
+		t.Header = append(t.Header, "Failed")
+	}
+	for _, c := range r.Cases {
+		row := []string{c.Method}
+		for _, p := range c.Params {
+			row = append(row, p.Value)
+		}
+		ft := func(v float64) string { return fmt.Sprintf("%.3f %s", v*scale, u) }
+		errCol := ft(c.Time.Error)
+		if c.Time.N < 2 {
+			errCol = "NA"
+		}
+		row = append(row, ft(c.Time.Mean), errCol, ft(c.Time.StdDev), ft(c.Time.Median), fmt.Sprintf("%.2f", c.PaymentsPerSec))
+		if anyFailed {
+			row = append(row, fmt.Sprintf("%d", c.Failed))
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	t.Legend = []string{
+		"Mean       : arithmetic mean of the measured iteration times (one iteration = TotalPayments payments over Concurrency workers)",
+		"Error      : half of the 99.9% confidence interval of the mean",
+		"StdDev     : standard deviation of the iteration times",
+		"Median     : middle iteration time (50th percentile)",
+		"Payments/s : successful measured payments / summed measured iteration time",
+		fmt.Sprintf("1 %-8s : 1 %s", u, map[string]string{"s": "second", "ms": "millisecond (0.001 s)", "μs": "microsecond (0.000001 s)"}[u]),
+	}
+	if anyFailed {
+		t.Legend = append(t.Legend, "Failed     : measured payments that did not succeed")
+	}
+	return t
+}
+
+// EnvBlock is the environment description printed above the table.
+func EnvBlock(r Report) []string {
+	e := r.Env
+	lines := []string{
+		fmt.Sprintf("lnbench, OS=%s, Kernel=%s", e.OS, e.Kernel),
+		fmt.Sprintf("%s, %d logical cores, %d MiB", e.CPU, e.Cores, e.MemoryMiB),
+		fmt.Sprintf("Harness: %s, backend=%s", e.GoVersion, r.Backend),
+	}
+	for _, n := range r.Nodes {
+		lines = append(lines, fmt.Sprintf("Node: %s %s, flags: %s", n.Implementation, n.Version, strings.Join(n.Flags, " ")))
+	}
+	j := r.Scenario.Job
+	reuse := "fresh network per case"
+	if r.Scenario.ReuseNetwork {
+		reuse = "one network reused across cases"
+	}
+	lines = append(lines, fmt.Sprintf("Job: LaunchCount=%d WarmupCount=%d IterationCount=%d InvocationCount=%d, %s",
+		j.LaunchCount, j.WarmupCount, j.IterationCount, j.InvocationCount, reuse))
+	return lines
+}

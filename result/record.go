@@ -1,0 +1,129 @@
+// Package result is the stream of measurements: one record per payment,
+// appended to a JSON-lines file as it happens so a crash keeps what was measured.
+package result
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"time"
+)
+
+// Phase of an iteration.
+const (
+	Warmup  = "warmup"
+	Measure = "measure"
+)
+
+// Record is one payment.
+type Record struct {
+	Case      string    `json:"case"`      // e.g. "Concurrency=20/TotalPayments=100"
+	Phase     string    `json:"phase"`     // warmup | measure
+	Iteration int       `json:"iteration"` // 0-based within its phase
+	Worker    int       `json:"worker"`
+	Seq       int       `json:"seq"` // 0-based within the iteration
+	Payer     string    `json:"payer"`
+	Payee     string    `json:"payee"`
+	Mode      string    `json:"mode"`  // invoice | pregenerated | keysend
+	Start     time.Time `json:"start"` // operation start (scheduled start in open loop)
+	End       time.Time `json:"end"`
+	// InvoiceNs is the time to create the invoice (0 when not measured).
+	InvoiceNs int64 `json:"invoice_ns"`
+	// PaymentNs is the time from sending to the terminal state.
+	PaymentNs     int64  `json:"payment_ns"`
+	Status        string `json:"status"` // succeeded | failed | error
+	FailureReason string `json:"failure_reason,omitempty"`
+	Hops          int    `json:"hops,omitempty"`
+}
+
+// Status values.
+const (
+	Succeeded = "succeeded"
+	Failed    = "failed" // the node reported a terminal failure
+	Error     = "error"  // the RPC itself failed
+)
+
+// Latency is the whole measured operation.
+func (r Record) Latency() time.Duration { return r.End.Sub(r.Start) }
+
+// Writer appends records; safe for concurrent use. Each record is flushed to
+// the OS as soon as it is written, so a killed harness loses nothing.
+type Writer struct {
+	mu  sync.Mutex
+	f   *os.File
+	enc *json.Encoder
+	n   int
+}
+
+// Create opens path for appending.
+func Create(path string) (*Writer, error) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("result stream: %v", err)
+	}
+	return &Writer{f: f, enc: json.NewEncoder(f)}, nil
+}
+
+// Write appends one record.
+func (w *Writer) Write(r Record) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.n++
+	return w.enc.Encode(r) // one write(2) per record: unbuffered by design
+}
+
+// Count is the number of records written.
+func (w *Writer) Count() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.n
+}
+
+// Close syncs and closes the file.
+func (w *Writer) Close() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	_ = w.f.Sync()
+	return w.f.Close()
+}
+
+// Read decodes a whole stream. A torn last line (crash mid-write) is skipped.
+func Read(r io.Reader) ([]Record, error) {
+	var out []Record
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	line := 0
+	var pendingErr error
+	for sc.Scan() {
+		line++
+		if pendingErr != nil {
+			return nil, pendingErr
+		}
+		if len(sc.Bytes()) == 0 {
+			continue
+		}
+		var rec Record
+		if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
+			pendingErr = fmt.Errorf("result stream line %d: %v", line, err)
+			continue
+		}
+		out = append(out, rec)
+	}
+	return out, sc.Err()
+}
+
+// ReadFile reads a stream from disk.
+func ReadFile(path string) ([]Record, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return Read(f)
+}
+
+// ID is the case a record belongs to.
+func (r Record) ID() string { return r.Case }

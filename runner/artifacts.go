@@ -1,0 +1,114 @@
+package runner
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/lnbench/lnbench/analysis"
+	"github.com/lnbench/lnbench/node"
+	"github.com/lnbench/lnbench/node/lnd"
+	"github.com/lnbench/lnbench/network"
+	"github.com/lnbench/lnbench/report"
+	"github.com/lnbench/lnbench/result"
+	"github.com/lnbench/lnbench/scenario"
+)
+
+type nodeRef = node.Node
+
+// nodeFlags are the flags every node of the scenario runs with.
+func nodeFlags(s scenario.Scenario) []string {
+	flags := append([]string(nil), lnd.BenchFlags...)
+	flags = append(flags, "--db.backend="+lnd.DBBackendFlag(s.Node.DBBackend))
+	return append(flags, s.Node.Flags...)
+}
+
+var secretArg = regexp.MustCompile(`^(--(?:btcd\.)?rpcpass(?:word)?=).*$`)
+
+// redact removes secrets and run-local paths from recorded command lines.
+func redact(args []string, workDir string) []string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		a = secretArg.ReplaceAllString(a, "${1}<redacted>")
+		if workDir != "" {
+			a = strings.ReplaceAll(a, workDir, "$RUN")
+		}
+		out[i] = a
+	}
+	return out
+}
+
+// writeNodeConfigs records each service's command line (secrets redacted).
+func writeNodeConfigs(dir string, net *network.Network) {
+	write := func(name string, args []string) {
+		d := filepath.Join(dir, name)
+		if os.MkdirAll(d, 0o755) != nil {
+			return
+		}
+		_ = os.WriteFile(filepath.Join(d, "args.txt"), []byte(strings.Join(redact(args, ""), "\n")+"\n"), 0o644)
+	}
+	write("btcd", net.ChainEP.Args)
+	for name, ep := range net.Endpoints {
+		write(name, ep.Args)
+	}
+}
+
+// writeReports analyses the raw stream on disk and writes every report.
+func writeReports(dir string, rep *report.Report) error {
+	recs, err := result.ReadFile(filepath.Join(dir, "payments.jsonl"))
+	if err != nil {
+		return fmt.Errorf("reading results: %v", err)
+	}
+	Summarize(rep, recs)
+	return WriteAll(dir, *rep, recs)
+}
+
+// Summarize fills rep.Cases from the records, in scenario case order.
+func Summarize(rep *report.Report, recs []result.Record) {
+	s := rep.Scenario
+	var ids []string
+	shapes := map[string]analysis.Shape{}
+	params := map[string][]scenario.Value{}
+	for _, c := range s.Cases() {
+		ids = append(ids, c.ID())
+		shapes[c.ID()] = analysis.Shape{Payments: c.Int("TotalPayments", 100), Invocations: s.Job.InvocationCount}
+		params[c.ID()] = c.Values
+	}
+	rep.Cases = nil
+	for _, c := range analysis.Analyze(recs, ids, shapes) {
+		if c.Payments == 0 {
+			continue // case never reached (run interrupted before it)
+		}
+		rep.Cases = append(rep.Cases, report.Row{Method: s.Method, Params: params[c.ID], Case: c})
+	}
+}
+
+// WriteAll renders every exporter into dir.
+func WriteAll(dir string, rep report.Report, recs []result.Record) error {
+	outputs := []struct {
+		name string
+		fn   func(io.Writer) error
+	}{
+		{"summary.md", func(w io.Writer) error { return report.Markdown(w, rep) }},
+		{"summary.csv", func(w io.Writer) error { return report.CSV(w, rep) }},
+		{"summary.json", func(w io.Writer) error { return report.JSON(w, rep) }},
+		{"measurements.csv", func(w io.Writer) error { return report.MeasurementsCSV(w, recs) }},
+	}
+	for _, o := range outputs {
+		f, err := os.Create(filepath.Join(dir, o.name))
+		if err != nil {
+			return err
+		}
+		if err := o.fn(f); err != nil {
+			f.Close()
+			return fmt.Errorf("%s: %v", o.name, err)
+		}
+		if err := f.Close(); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,277 @@
+// Package runner executes a scenario end to end: for each network a fresh
+// backend, setup, warm-up and measured iterations streamed to disk, logs,
+// teardown, then analysis and every report into the artifacts folder.
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/lnbench/lnbench/backend"
+	"github.com/lnbench/lnbench/envinfo"
+	"github.com/lnbench/lnbench/load"
+	"github.com/lnbench/lnbench/network"
+	"github.com/lnbench/lnbench/report"
+	"github.com/lnbench/lnbench/result"
+	"github.com/lnbench/lnbench/scenario"
+	"github.com/lnbench/lnbench/topology"
+)
+
+// BackendFactory makes the backend for one network of the run.
+type BackendFactory func(runID, network string, workDir string) (backend.Backend, error)
+
+// Options configure a run.
+type Options struct {
+	Scenario      scenario.Scenario
+	ArtifactsRoot string // e.g. BenchmarkArtifacts
+	WorkRoot      string // node data dirs; default $TMPDIR/lnbench
+	BackendName   string
+	NewBackend    BackendFactory
+	Log           io.Writer // progress lines
+	// ExtraLabels go into the report (e.g. why compose fell back to local).
+	Notes []string
+}
+
+// Run is one execution of a scenario.
+type Run struct {
+	ID  string
+	Dir string
+}
+
+// NewRun names the run and creates its artifacts folder.
+func NewRun(root, scenarioName string) (Run, error) {
+	ts := time.Now().UTC().Format("20060102T150405Z")
+	base := ts + "-" + scenarioName
+	for i := 1; ; i++ {
+		id := base
+		if i > 1 {
+			id = fmt.Sprintf("%s-%d", base, i)
+		}
+		dir := filepath.Join(root, id)
+		if err := os.MkdirAll(root, 0o755); err != nil {
+			return Run{}, fmt.Errorf("artifacts folder: %v", err)
+		}
+		err := os.Mkdir(dir, 0o755)
+		if err == nil {
+			return Run{ID: id, Dir: dir}, nil
+		}
+		if !errors.Is(err, os.ErrExist) {
+			return Run{}, fmt.Errorf("artifacts folder: %v", err)
+		}
+	}
+}
+
+type caseRun struct {
+	c        scenario.Case
+	launch   int
+	topo     topology.Topology
+	netKey   string
+	measured bool
+}
+
+// networkPlan groups cases by the network they run on.
+type networkPlan struct {
+	name  string
+	topo  topology.Topology
+	cases []caseRun
+}
+
+func plan(s scenario.Scenario) ([]networkPlan, error) {
+	var plans []networkPlan
+	index := map[string]int{}
+	for launch := 0; launch < s.Job.LaunchCount; launch++ {
+		for _, c := range s.Cases() {
+			topo, err := topology.Build(s.Topology, c.Ints())
+			if err != nil {
+				return nil, err
+			}
+			topo = topo.WithDefaults(s.Node.Implementation, s.Node.Version)
+			if err := topo.Validate(); err != nil {
+				return nil, err
+			}
+			key := fmt.Sprintf("launch%d", launch+1)
+			if k := c.NetworkKey(); k != "" {
+				key += "/" + k
+			}
+			if !s.ReuseNetwork {
+				key = fmt.Sprintf("launch%d/%s", launch+1, c.ID())
+			}
+			i, ok := index[key]
+			if !ok {
+				i = len(plans)
+				index[key] = i
+				plans = append(plans, networkPlan{name: key, topo: topo})
+			}
+			plans[i].cases = append(plans[i].cases, caseRun{c: c, launch: launch, topo: topo, netKey: key})
+		}
+	}
+	return plans, nil
+}
+
+// Execute runs the scenario. It always leaves the artifacts folder with
+// what was measured, even when it returns an error or ctx is cancelled.
+func Execute(ctx context.Context, opts Options, run Run) (rep report.Report, err error) {
+	s := opts.Scenario
+	logf := func(format string, a ...any) { fmt.Fprintf(opts.Log, format+"\n", a...) }
+	plans, err := plan(s)
+	if err != nil {
+		return rep, err
+	}
+	if err := os.WriteFile(filepath.Join(run.Dir, "scenario.yml"), s.YAML(), 0o644); err != nil {
+		return rep, err
+	}
+	if opts.WorkRoot == "" {
+		opts.WorkRoot = filepath.Join(os.TempDir(), "lnbench")
+	}
+	rep = report.Report{RunID: run.ID, Started: time.Now().UTC(), Scenario: s, Backend: opts.BackendName, Env: envinfo.Collect(), Warnings: opts.Notes}
+	rep.Nodes = []report.NodeInfo{{Implementation: s.Node.Implementation, Version: s.Node.Version, Flags: nodeFlags(s)}}
+	w, err := result.Create(filepath.Join(run.Dir, "payments.jsonl"))
+	if err != nil {
+		return rep, err
+	}
+	cpu0 := cpuSeconds()
+	defer func() {
+		os.RemoveAll(filepath.Join(opts.WorkRoot, run.ID))
+		w.Close()
+		rep.Finished = time.Now().UTC()
+		rep.WallSeconds = rep.Finished.Sub(rep.Started).Seconds()
+		rep.HarnessCPUSeconds = cpuSeconds() - cpu0
+		if err != nil {
+			rep.Warnings = append(rep.Warnings, "run ended early: "+firstLine(err.Error()))
+		}
+		if werr := writeReports(run.Dir, &rep); werr != nil && err == nil {
+			err = werr
+		}
+	}()
+
+	total := 0
+	for _, p := range plans {
+		total += len(p.cases)
+	}
+	done := 0
+	for ni, p := range plans {
+		if err := ctx.Err(); err != nil {
+			return rep, err
+		}
+		logf("network %d/%d (%s): %s", ni+1, len(plans), p.name, p.topo)
+		err := runNetwork(ctx, opts, run, p, w, &rep, func(c caseRun) {
+			done++
+			logf("case %d/%d done: %s", done, total, c.c.ID())
+		})
+		if err != nil {
+			return rep, err
+		}
+	}
+	return rep, nil
+}
+
+func runNetwork(ctx context.Context, opts Options, run Run, p networkPlan, w *result.Writer, rep *report.Report, caseDone func(caseRun)) (err error) {
+	s := opts.Scenario
+	workDir := filepath.Join(opts.WorkRoot, run.ID, sanitize(p.name))
+	be, err := opts.NewBackend(run.ID, p.name, workDir)
+	if err != nil {
+		return err
+	}
+	var net *network.Network
+	defer func() {
+		// Teardown must run even after Ctrl-C: use a fresh context.
+		tctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancel()
+		if net != nil {
+			writeNodeConfigs(filepath.Join(run.Dir, "nodes", sanitize(p.name)), net)
+			net.Close()
+		}
+		if lerr := be.CollectLogs(tctx, filepath.Join(run.Dir, "nodes", sanitize(p.name))); lerr != nil {
+			fmt.Fprintf(opts.Log, "collecting logs: %v\n", lerr)
+		}
+		if terr := be.Teardown(tctx); terr != nil && err == nil {
+			err = terr
+		}
+		os.RemoveAll(workDir) // holds keys and macaroons: never left behind
+	}()
+	net, err = network.Up(ctx, be, p.topo, network.Options{DBBackend: s.Node.DBBackend, NodeArgs: s.Node.Flags, Log: opts.Log})
+	if net != nil {
+		for _, ph := range net.Phases {
+			rep.Setup = append(rep.Setup, report.Setup{Network: p.name, Phase: ph.Name, Seconds: ph.Seconds})
+		}
+	}
+	if err != nil {
+		return err
+	}
+	for _, c := range p.cases {
+		if err := runCase(ctx, opts, net, c, w, opts.Log); err != nil {
+			return err
+		}
+		caseDone(c)
+	}
+	return nil
+}
+
+func runCase(ctx context.Context, opts Options, net *network.Network, cr caseRun, w *result.Writer, log io.Writer) error {
+	s := opts.Scenario
+	c := cr.c
+	var payers []nodeRef
+	for _, name := range net.Topology.Payers {
+		payers = append(payers, net.Nodes[name])
+	}
+	mode, ok := c.Get("Mode")
+	if !ok {
+		mode = load.ModeInvoice
+	}
+	t := load.Target{Payers: payers, Payee: net.Nodes[net.Topology.Payee], PayeePubKey: net.PubKeys[net.Topology.Payee],
+		Mode: mode, AmountSat: int64(c.Int("AmountSat", 100)), Timeout: 60 * time.Second}
+	conc, totalPay := c.Int("Concurrency", 1), c.Int("TotalPayments", 100)
+	sink := func(r result.Record) error { return w.Write(r) }
+	iterate := func(phase string, count, offset int) error {
+		for i := 0; i < count; i++ {
+			var took time.Duration
+			ok, failed := 0, 0
+			for inv := 0; inv < s.Job.InvocationCount; inv++ {
+				pre, err := load.Prepare(ctx, t, totalPay)
+				if err != nil {
+					return err
+				}
+				b := load.Batch{Case: c.ID(), Phase: phase, Iteration: offset + i, Concurrency: conc, Total: totalPay}
+				res, err := load.RunBatch(ctx, t, b, pre, sink)
+				if err != nil {
+					return err
+				}
+				took += res.Duration()
+				ok += res.Succeeded
+				failed += res.Failed
+			}
+			fmt.Fprintf(log, "  %s %s %d/%d: %d ok, %d failed, %.3f s/op, %.1f payments/s\n", c.ID(), phase, i+1, count, ok, failed,
+				took.Seconds()/float64(s.Job.InvocationCount), float64(ok)/took.Seconds())
+		}
+		return nil
+	}
+	if err := iterate(result.Warmup, s.Job.WarmupCount, cr.launch*s.Job.WarmupCount); err != nil {
+		return err
+	}
+	return iterate(result.Measure, s.Job.IterationCount, cr.launch*s.Job.IterationCount)
+}
+
+func sanitize(s string) string { return strings.NewReplacer("/", "_", "=", "-").Replace(s) }
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+func cpuSeconds() float64 {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	tv := func(t syscall.Timeval) float64 { return float64(t.Sec) + float64(t.Usec)/1e6 }
+	return tv(ru.Utime) + tv(ru.Stime)
+}

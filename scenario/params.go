@@ -1,0 +1,185 @@
+package scenario
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// ParamSpec describes a known param: its kind and valid range.
+type ParamSpec struct {
+	Name     string
+	Min      int      // for integer params
+	Choices  []string // for string params
+	Topology bool     // changes the network, so cases differing here never share one
+	Doc      string
+}
+
+// Known params. Unknown names are errors: a typo must not silently run the default.
+var Known = []ParamSpec{
+	{Name: "Concurrency", Min: 1, Doc: "workers paying at once (closed loop)"},
+	{Name: "TotalPayments", Min: 1, Doc: "payments per iteration"},
+	{Name: "CarolsCount", Min: 0, Topology: true, Doc: "intermediate hops (AlicePaysBobViaCarol)"},
+	{Name: "AliceCount", Min: 1, Topology: true, Doc: "payers (AlicesPayBob)"},
+	{Name: "Mode", Choices: []string{"invoice", "pregenerated", "keysend"}, Doc: "payment mode"},
+	{Name: "AmountSat", Min: 1, Doc: "satoshis per payment"},
+}
+
+func spec(name string) (ParamSpec, bool) {
+	for _, s := range Known {
+		if s.Name == name {
+			return s, true
+		}
+	}
+	return ParamSpec{}, false
+}
+
+func knownNames() string {
+	var n []string
+	for _, s := range Known {
+		n = append(n, s.Name)
+	}
+	return strings.Join(n, ", ")
+}
+
+// Param is one param with its list of values, in file order.
+type Param struct {
+	Name   string
+	Values []string
+}
+
+// ParseOverride parses "Name=v1,v2" from the command line.
+func ParseOverride(s string) (Param, error) {
+	name, vals, ok := strings.Cut(s, "=")
+	if !ok || name == "" || vals == "" {
+		return Param{}, fmt.Errorf("--param %q: use Name=value[,value…], e.g. --param Concurrency=20,40", s)
+	}
+	p := Param{Name: strings.TrimSpace(name)}
+	for _, v := range strings.Split(vals, ",") {
+		p.Values = append(p.Values, strings.TrimSpace(v))
+	}
+	return p, p.Validate()
+}
+
+// Validate checks the name and each value.
+func (p Param) Validate() error {
+	s, ok := spec(p.Name)
+	if !ok {
+		return fmt.Errorf("param %q is unknown; known params: %s", p.Name, knownNames())
+	}
+	if len(p.Values) == 0 {
+		return fmt.Errorf("param %s has no values; give at least one", p.Name)
+	}
+	seen := map[string]bool{}
+	for _, v := range p.Values {
+		if seen[v] {
+			return fmt.Errorf("param %s lists %q twice; list each value once", p.Name, v)
+		}
+		seen[v] = true
+		if s.Choices != nil {
+			if !contains(s.Choices, v) {
+				return fmt.Errorf("param %s=%q: use one of %s", p.Name, v, strings.Join(s.Choices, ", "))
+			}
+			continue
+		}
+		n, err := strconv.Atoi(v)
+		if err != nil || n < s.Min {
+			kind := "a positive integer"
+			if s.Min == 0 {
+				kind = "a non-negative integer"
+			}
+			return fmt.Errorf("param %s=%q: must be %s", p.Name, v, kind)
+		}
+	}
+	return nil
+}
+
+func contains(xs []string, v string) bool {
+	for _, x := range xs {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+// Value is one param's value in a case.
+type Value struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
+}
+
+// Case is one point of the params' Cartesian product.
+type Case struct {
+	Values []Value `json:"params"`
+}
+
+// ID names the case as in Go benchmark names: "Concurrency=20/TotalPayments=100".
+func (c Case) ID() string {
+	var parts []string
+	for _, v := range c.Values {
+		parts = append(parts, v.Name+"="+v.Value)
+	}
+	return strings.Join(parts, "/")
+}
+
+// Get returns a param's value in this case.
+func (c Case) Get(name string) (string, bool) {
+	for _, v := range c.Values {
+		if v.Name == name {
+			return v.Value, true
+		}
+	}
+	return "", false
+}
+
+// Int returns an integer param or def when the case does not set it.
+func (c Case) Int(name string, def int) int {
+	v, ok := c.Get(name)
+	if !ok {
+		return def
+	}
+	n, _ := strconv.Atoi(v) // validated on parse
+	return n
+}
+
+// Ints returns every integer param of the case.
+func (c Case) Ints() map[string]int {
+	out := map[string]int{}
+	for _, v := range c.Values {
+		if n, err := strconv.Atoi(v.Value); err == nil {
+			out[v.Name] = n
+		}
+	}
+	return out
+}
+
+// NetworkKey identifies the network a case needs: cases with equal keys can
+// share one network when the scenario reuses networks.
+func (c Case) NetworkKey() string {
+	var parts []string
+	for _, v := range c.Values {
+		if s, _ := spec(v.Name); s.Topology {
+			parts = append(parts, v.Name+"="+v.Value)
+		}
+	}
+	sort.Strings(parts)
+	return strings.Join(parts, "/")
+}
+
+// Cases is the Cartesian product of params, first param varying slowest.
+func Cases(params []Param) []Case {
+	out := []Case{{}}
+	for _, p := range params {
+		var next []Case
+		for _, c := range out {
+			for _, v := range p.Values {
+				vals := append(append([]Value(nil), c.Values...), Value{Name: p.Name, Value: v})
+				next = append(next, Case{Values: vals})
+			}
+		}
+		out = next
+	}
+	return out
+}

@@ -1,0 +1,227 @@
+// Package scenario reads benchmark scenario files: which topology, which
+// params (lists whose Cartesian product gives the cases), and job settings
+// with BenchmarkDotNet's meaning.
+package scenario
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/lnbench/lnbench/topology"
+)
+
+// Job settings, as BenchmarkDotNet names them.
+type Job struct {
+	LaunchCount     int `yaml:"LaunchCount" json:"LaunchCount"`
+	WarmupCount     int `yaml:"WarmupCount" json:"WarmupCount"`
+	IterationCount  int `yaml:"IterationCount" json:"IterationCount"`
+	InvocationCount int `yaml:"InvocationCount" json:"InvocationCount"`
+}
+
+// Node selects the implementation and its settings for every node that the
+// topology does not pin.
+type Node struct {
+	Implementation string   `yaml:"implementation" json:"implementation"`
+	Version        string   `yaml:"version" json:"version"`
+	DBBackend      string   `yaml:"db_backend" json:"db_backend"`
+	Flags          []string `yaml:"flags" json:"flags"`
+}
+
+// Scenario is a benchmark definition.
+type Scenario struct {
+	Name     string  `json:"name"`
+	Method   string  `json:"method"`
+	Topology string  `json:"topology"`
+	Params   []Param `json:"params"`
+	Job      Job     `json:"job"`
+	Node     Node    `json:"node"`
+	// ReuseNetwork runs every case that needs the same topology on one
+	// network instead of a fresh one per case (BenchmarkDotNet's GlobalSetup).
+	ReuseNetwork bool `json:"reuse_network"`
+	Source       string `json:"source,omitempty"`
+}
+
+// file is the YAML shape; params is a mapping kept in file order.
+type file struct {
+	Name         string    `yaml:"name"`
+	Method       string    `yaml:"method"`
+	Topology     string    `yaml:"topology"`
+	Params       yaml.Node `yaml:"params"`
+	Job          *Job      `yaml:"job"`
+	Node         *Node     `yaml:"node"`
+	ReuseNetwork bool      `yaml:"reuse_network"`
+}
+
+// DefaultJob finishes the default run in a few minutes on 2 cores.
+var DefaultJob = Job{LaunchCount: 1, WarmupCount: 1, IterationCount: 10, InvocationCount: 1}
+
+// DefaultNode is LND at the pinned default version.
+var DefaultNode = Node{Implementation: "lnd", Version: "v0.21.0-beta", DBBackend: "bbolt"}
+
+// Default is the seed's RunAlicePaysBob.
+func Default() Scenario {
+	return Scenario{
+		Name: "AlicePaysBob", Method: "RunAlicePaysBob", Topology: "AlicePaysBob",
+		Params: []Param{{Name: "Concurrency", Values: []string{"20", "40", "60", "80"}}, {Name: "TotalPayments", Values: []string{"100"}}},
+		Job:    DefaultJob, Node: DefaultNode,
+	}
+}
+
+// Load reads and validates a scenario file.
+func Load(path string) (Scenario, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return Scenario{}, fmt.Errorf("scenario file: %v", err)
+	}
+	s, err := Parse(data)
+	if err != nil {
+		return Scenario{}, fmt.Errorf("scenario %s: %w", path, err)
+	}
+	s.Source = path
+	return s, nil
+}
+
+// Parse decodes a scenario strictly: unknown keys are errors.
+func Parse(data []byte) (Scenario, error) {
+	var f file
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(&f); err != nil {
+		return Scenario{}, fmt.Errorf("%v", err)
+	}
+	s := Scenario{Name: f.Name, Method: f.Method, Topology: f.Topology, Job: DefaultJob, Node: DefaultNode, ReuseNetwork: f.ReuseNetwork}
+	if f.Job != nil {
+		s.Job = *f.Job
+	}
+	if f.Node != nil {
+		n := *f.Node
+		if n.Implementation == "" {
+			n.Implementation = DefaultNode.Implementation
+		}
+		if n.Version == "" {
+			n.Version = DefaultNode.Version
+		}
+		if n.DBBackend == "" {
+			n.DBBackend = DefaultNode.DBBackend
+		}
+		s.Node = n
+	}
+	if f.Params.Kind != 0 {
+		if f.Params.Kind != yaml.MappingNode {
+			return Scenario{}, fmt.Errorf("params: write a mapping of name to a list of values, e.g. Concurrency: [20, 40]")
+		}
+		for i := 0; i+1 < len(f.Params.Content); i += 2 {
+			k, v := f.Params.Content[i], f.Params.Content[i+1]
+			p := Param{Name: k.Value}
+			switch v.Kind {
+			case yaml.SequenceNode:
+				for _, item := range v.Content {
+					p.Values = append(p.Values, item.Value)
+				}
+			case yaml.ScalarNode:
+				p.Values = []string{v.Value}
+			default:
+				return Scenario{}, fmt.Errorf("params.%s: give a value or a list of values", k.Value)
+			}
+			s.Params = append(s.Params, p)
+		}
+	}
+	if s.Name == "" && s.Topology != "" {
+		s.Name = s.Topology
+	}
+	if s.Method == "" {
+		s.Method = "Run" + s.Name
+	}
+	return s, s.Validate()
+}
+
+// Validate reports the first problem, naming the field and the fix.
+func (s Scenario) Validate() error {
+	if s.Name == "" {
+		return fmt.Errorf("name: give the scenario a name (e.g. name: AlicePaysBob)")
+	}
+	if strings.ContainsAny(s.Name, "/ \t") {
+		return fmt.Errorf("name %q: use letters, digits, '-' or '_' only", s.Name)
+	}
+	if s.Topology == "" {
+		return fmt.Errorf("topology: name AlicePaysBob, AlicePaysBobViaCarol, AlicesPayBob or a topology .yml file")
+	}
+	if _, ok := topology.Builtin[s.Topology]; !ok && !strings.HasSuffix(s.Topology, ".yml") && !strings.HasSuffix(s.Topology, ".yaml") {
+		return fmt.Errorf("topology %q: name AlicePaysBob, AlicePaysBobViaCarol, AlicesPayBob or a topology .yml file", s.Topology)
+	}
+	seen := map[string]bool{}
+	for _, p := range s.Params {
+		if seen[p.Name] {
+			return fmt.Errorf("params: %s appears twice", p.Name)
+		}
+		seen[p.Name] = true
+		if err := p.Validate(); err != nil {
+			return err
+		}
+	}
+	for _, j := range []struct {
+		name string
+		v, min int
+	}{{"LaunchCount", s.Job.LaunchCount, 1}, {"WarmupCount", s.Job.WarmupCount, 0}, {"IterationCount", s.Job.IterationCount, 1}, {"InvocationCount", s.Job.InvocationCount, 1}} {
+		if j.v < j.min {
+			return fmt.Errorf("job.%s=%d: must be at least %d", j.name, j.v, j.min)
+		}
+	}
+	if s.Node.Implementation != "lnd" {
+		return fmt.Errorf("node.implementation %q: only \"lnd\" is supported", s.Node.Implementation)
+	}
+	if s.Node.DBBackend != "bbolt" && s.Node.DBBackend != "sqlite" {
+		return fmt.Errorf("node.db_backend %q: use bbolt or sqlite", s.Node.DBBackend)
+	}
+	return nil
+}
+
+// Override replaces (or adds) params from the command line.
+func (s Scenario) Override(ps []Param) Scenario {
+	out := s
+	out.Params = append([]Param(nil), s.Params...)
+	for _, p := range ps {
+		replaced := false
+		for i := range out.Params {
+			if out.Params[i].Name == p.Name {
+				out.Params[i], replaced = p, true
+			}
+		}
+		if !replaced {
+			out.Params = append(out.Params, p)
+		}
+	}
+	return out
+}
+
+// Cases expands the params.
+func (s Scenario) Cases() []Case { return Cases(s.Params) }
+
+// YAML renders the scenario as a file that Load reads back (for artifacts).
+func (s Scenario) YAML() []byte {
+	var b strings.Builder
+	fmt.Fprintf(&b, "name: %s\nmethod: %s\ntopology: %s\nparams:\n", s.Name, s.Method, s.Topology)
+	for _, p := range s.Params {
+		fmt.Fprintf(&b, "  %s: [%s]\n", p.Name, strings.Join(p.Values, ", "))
+	}
+	fmt.Fprintf(&b, "job:\n  LaunchCount: %d\n  WarmupCount: %d\n  IterationCount: %d\n  InvocationCount: %d\n",
+		s.Job.LaunchCount, s.Job.WarmupCount, s.Job.IterationCount, s.Job.InvocationCount)
+	fmt.Fprintf(&b, "node:\n  implementation: %s\n  version: %s\n  db_backend: %s\n", s.Node.Implementation, s.Node.Version, s.Node.DBBackend)
+	if len(s.Node.Flags) > 0 {
+		fmt.Fprintf(&b, "  flags: [%s]\n", strings.Join(quoteAll(s.Node.Flags), ", "))
+	}
+	fmt.Fprintf(&b, "reuse_network: %v\n", s.ReuseNetwork)
+	return []byte(b.String())
+}
+
+func quoteAll(xs []string) []string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = fmt.Sprintf("%q", x)
+	}
+	return out
+}

@@ -1,0 +1,114 @@
+package topology
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// AlicePaysBob is alice with one channel to bob.
+func AlicePaysBob() Topology {
+	return Topology{
+		Name:     "AlicePaysBob",
+		Nodes:    []Node{{Name: "alice"}, {Name: "bob"}},
+		Channels: []Channel{{From: "alice", To: "bob"}},
+		Payers:   []string{"alice"},
+		Payee:    "bob",
+	}
+}
+
+// AlicePaysBobViaCarol is alice → carol1 → … → carolN → bob.
+func AlicePaysBobViaCarol(carols int) Topology {
+	t := Topology{Name: "AlicePaysBobViaCarol", Payers: []string{"alice"}, Payee: "bob"}
+	chain := []string{"alice"}
+	for i := 1; i <= carols; i++ {
+		chain = append(chain, fmt.Sprintf("carol%d", i))
+	}
+	chain = append(chain, "bob")
+	for _, n := range chain {
+		t.Nodes = append(t.Nodes, Node{Name: n})
+	}
+	for i := 0; i+1 < len(chain); i++ {
+		t.Channels = append(t.Channels, Channel{From: chain[i], To: chain[i+1]})
+	}
+	return t
+}
+
+// AlicesPayBob is N alices, each with a channel to one bob.
+func AlicesPayBob(alices int) Topology {
+	t := Topology{Name: "AlicesPayBob", Payee: "bob"}
+	for i := 1; i <= alices; i++ {
+		name := fmt.Sprintf("alice%d", i)
+		t.Nodes = append(t.Nodes, Node{Name: name})
+		t.Channels = append(t.Channels, Channel{From: name, To: "bob"})
+		t.Payers = append(t.Payers, name)
+	}
+	t.Nodes = append(t.Nodes, Node{Name: "bob"})
+	return t
+}
+
+// Builtin names the generated topologies and the param each one reads.
+var Builtin = map[string]string{
+	"AlicePaysBob":         "",
+	"AlicePaysBobViaCarol": "CarolsCount",
+	"AlicesPayBob":         "AliceCount",
+}
+
+// Build makes the named built-in topology for the given params, or loads a
+// topology file when name is a path to a .yml/.yaml file.
+func Build(name string, params map[string]int) (Topology, error) {
+	switch name {
+	case "AlicePaysBob":
+		return AlicePaysBob(), nil
+	case "AlicePaysBobViaCarol":
+		n, ok := params["CarolsCount"]
+		if !ok {
+			n = 1
+		}
+		if n < 0 || n > 50 {
+			return Topology{}, fmt.Errorf("param CarolsCount=%d: use 0..50", n)
+		}
+		return AlicePaysBobViaCarol(n), nil
+	case "AlicesPayBob":
+		n, ok := params["AliceCount"]
+		if !ok {
+			n = 1
+		}
+		if n < 1 || n > 50 {
+			return Topology{}, fmt.Errorf("param AliceCount=%d: use 1..50", n)
+		}
+		return AlicesPayBob(n), nil
+	}
+	if strings.HasSuffix(name, ".yml") || strings.HasSuffix(name, ".yaml") {
+		return Load(name)
+	}
+	return Topology{}, fmt.Errorf("topology %q: use AlicePaysBob, AlicePaysBobViaCarol, AlicesPayBob or a path to a topology .yml file", name)
+}
+
+// Load reads and validates a topology file.
+func Load(path string) (Topology, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return Topology{}, fmt.Errorf("topology file: %v", err)
+	}
+	return Parse(data, path)
+}
+
+// Parse decodes a topology YAML document strictly (unknown fields are errors).
+func Parse(data []byte, source string) (Topology, error) {
+	var t Topology
+	dec := yaml.NewDecoder(strings.NewReader(string(data)))
+	dec.KnownFields(true)
+	if err := dec.Decode(&t); err != nil {
+		return Topology{}, fmt.Errorf("topology file %s: %v", source, err)
+	}
+	if t.Name == "" {
+		t.Name = "custom"
+	}
+	if err := t.Validate(); err != nil {
+		return Topology{}, fmt.Errorf("%s: %w", source, err)
+	}
+	return t, nil
+}

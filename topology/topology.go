@@ -1,0 +1,203 @@
+// Package topology describes a Lightning test network as data: nodes,
+// channels and who pays whom. Builders give the seed's three shapes; Load
+// reads any other graph from a YAML file.
+package topology
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// DefaultCapacitySat is the capacity of a channel whose size is not given:
+// large enough for hours of 100-sat payments, below the non-wumbo limit.
+const DefaultCapacitySat = 10_000_000
+
+// Node is one Lightning node of the network.
+type Node struct {
+	Name           string `yaml:"name" json:"name"`
+	Implementation string `yaml:"implementation,omitempty" json:"implementation"`
+	Version        string `yaml:"version,omitempty" json:"version"`
+}
+
+// Channel is opened and funded by From towards To.
+type Channel struct {
+	From        string `yaml:"from" json:"from"`
+	To          string `yaml:"to" json:"to"`
+	CapacitySat int64  `yaml:"capacity_sat,omitempty" json:"capacity_sat"`
+	PushSat     int64  `yaml:"push_sat,omitempty" json:"push_sat"`
+}
+
+// Topology is the whole network plus the direction of the measured payments.
+type Topology struct {
+	Name     string    `yaml:"name,omitempty" json:"name"`
+	Nodes    []Node    `yaml:"nodes" json:"nodes"`
+	Channels []Channel `yaml:"channels" json:"channels"`
+	Payers   []string  `yaml:"payers" json:"payers"`
+	Payee    string    `yaml:"payee" json:"payee"`
+}
+
+var nameRe = regexp.MustCompile(`^[a-z][a-z0-9_-]{0,30}$`)
+
+// reserved names are used by the harness for other services.
+var reserved = map[string]bool{"btcd": true, "sampler": true}
+
+// Validate reports the first problem as an error naming the field and the fix.
+func (t Topology) Validate() error {
+	if len(t.Nodes) < 2 {
+		return fmt.Errorf("topology %q: nodes: need at least 2 nodes, got %d", t.Name, len(t.Nodes))
+	}
+	seen := map[string]bool{}
+	for i, n := range t.Nodes {
+		if !nameRe.MatchString(n.Name) {
+			return fmt.Errorf("topology: nodes[%d].name %q: use 1-31 lowercase letters, digits, '-' or '_', starting with a letter", i, n.Name)
+		}
+		if reserved[n.Name] {
+			return fmt.Errorf("topology: nodes[%d].name %q is reserved for the harness; choose another name", i, n.Name)
+		}
+		if seen[n.Name] {
+			return fmt.Errorf("topology: nodes[%d].name %q appears twice; node names must be unique", i, n.Name)
+		}
+		seen[n.Name] = true
+		if n.Implementation != "" && n.Implementation != "lnd" {
+			return fmt.Errorf("topology: nodes[%d].implementation %q is not supported; use \"lnd\"", i, n.Implementation)
+		}
+	}
+	pairs := map[[2]string]bool{}
+	for i, c := range t.Channels {
+		for _, end := range []struct{ field, v string }{{"from", c.From}, {"to", c.To}} {
+			if !seen[end.v] {
+				return fmt.Errorf("topology: channels[%d].%s %q is not a node; declare it under nodes", i, end.field, end.v)
+			}
+		}
+		if c.From == c.To {
+			return fmt.Errorf("topology: channels[%d]: from and to are both %q; a channel needs two different nodes", i, c.From)
+		}
+		if c.CapacitySat < 0 || c.CapacitySat > 16_777_215 {
+			return fmt.Errorf("topology: channels[%d].capacity_sat %d: use 20000..16777215 (0 means %d)", i, c.CapacitySat, DefaultCapacitySat)
+		}
+		if c.CapacitySat != 0 && c.CapacitySat < 20_000 {
+			return fmt.Errorf("topology: channels[%d].capacity_sat %d is below LND's minimum; use at least 20000", i, c.CapacitySat)
+		}
+		if c.PushSat < 0 || c.PushSat >= c.Capacity() {
+			return fmt.Errorf("topology: channels[%d].push_sat %d: must be >= 0 and below the capacity %d", i, c.PushSat, c.Capacity())
+		}
+		key := [2]string{c.From, c.To}
+		if pairs[key] {
+			return fmt.Errorf("topology: channels[%d]: a second channel %s→%s; one channel per direction and pair", i, c.From, c.To)
+		}
+		pairs[key] = true
+	}
+	if len(t.Payers) == 0 {
+		return fmt.Errorf("topology: payers: list at least one node that sends the measured payments")
+	}
+	if !seen[t.Payee] {
+		return fmt.Errorf("topology: payee %q is not a node; name the node that receives the payments", t.Payee)
+	}
+	for i, p := range t.Payers {
+		if !seen[p] {
+			return fmt.Errorf("topology: payers[%d] %q is not a node; declare it under nodes", i, p)
+		}
+		if p == t.Payee {
+			return fmt.Errorf("topology: payers[%d] %q is also the payee; a node cannot pay itself", i, p)
+		}
+		if !t.reaches(p, t.Payee) {
+			return fmt.Errorf("topology: payer %q has no channel path to payee %q; add channels from %s towards %s", p, t.Payee, p, t.Payee)
+		}
+	}
+	return nil
+}
+
+// Capacity is the channel size with the default applied.
+func (c Channel) Capacity() int64 {
+	if c.CapacitySat == 0 {
+		return DefaultCapacitySat
+	}
+	return c.CapacitySat
+}
+
+// reaches tells whether funds can flow from a to b: outbound liquidity is on
+// the funder's side, plus any pushed amount on the other side.
+func (t Topology) reaches(a, b string) bool {
+	next := map[string][]string{}
+	for _, c := range t.Channels {
+		next[c.From] = append(next[c.From], c.To)
+		if c.PushSat > 0 {
+			next[c.To] = append(next[c.To], c.From)
+		}
+	}
+	seen := map[string]bool{a: true}
+	queue := []string{a}
+	for len(queue) > 0 {
+		n := queue[0]
+		queue = queue[1:]
+		if n == b {
+			return true
+		}
+		for _, m := range next[n] {
+			if !seen[m] {
+				seen[m] = true
+				queue = append(queue, m)
+			}
+		}
+	}
+	return false
+}
+
+// Funders are the nodes that open channels, with the satoshis they commit.
+func (t Topology) Funders() map[string]int64 {
+	out := map[string]int64{}
+	for _, c := range t.Channels {
+		out[c.From] += c.Capacity()
+	}
+	return out
+}
+
+// Node returns the node with the given name.
+func (t Topology) Node(name string) (Node, bool) {
+	for _, n := range t.Nodes {
+		if n.Name == name {
+			return n, true
+		}
+	}
+	return Node{}, false
+}
+
+// WithDefaults fills implementation and version where a node leaves them out.
+func (t Topology) WithDefaults(impl, version string) Topology {
+	out := t
+	out.Nodes = append([]Node(nil), t.Nodes...)
+	for i := range out.Nodes {
+		if out.Nodes[i].Implementation == "" {
+			out.Nodes[i].Implementation = impl
+		}
+		if out.Nodes[i].Version == "" {
+			out.Nodes[i].Version = version
+		}
+	}
+	return out
+}
+
+// Versions lists the distinct implementation/version pairs, sorted.
+func (t Topology) Versions() []string {
+	set := map[string]bool{}
+	for _, n := range t.Nodes {
+		set[n.Implementation+"/"+n.Version] = true
+	}
+	out := make([]string, 0, len(set))
+	for v := range set {
+		out = append(out, v)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// String is a one-line description for logs.
+func (t Topology) String() string {
+	var ch []string
+	for _, c := range t.Channels {
+		ch = append(ch, c.From+"→"+c.To)
+	}
+	return fmt.Sprintf("%s: %d nodes, channels %s", t.Name, len(t.Nodes), strings.Join(ch, " "))
+}
