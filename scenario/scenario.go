@@ -51,8 +51,8 @@ type file struct {
 	Method       string    `yaml:"method"`
 	Topology     string    `yaml:"topology"`
 	Params       yaml.Node `yaml:"params"`
-	Job          *Job      `yaml:"job"`
-	Node         *Node     `yaml:"node"`
+	Job          yaml.Node `yaml:"job"`
+	Node         yaml.Node `yaml:"node"`
 	ReuseNetwork bool      `yaml:"reuse_network"`
 }
 
@@ -94,21 +94,12 @@ func Parse(data []byte) (Scenario, error) {
 		return Scenario{}, fmt.Errorf("%v", err)
 	}
 	s := Scenario{Name: f.Name, Method: f.Method, Topology: f.Topology, Job: DefaultJob, Node: DefaultNode, ReuseNetwork: f.ReuseNetwork}
-	if f.Job != nil {
-		s.Job = *f.Job
+	// Decoding into the defaults keeps every setting the file leaves out.
+	if err := decodeStrict(&f.Job, &s.Job); err != nil {
+		return Scenario{}, fmt.Errorf("job: %v", err)
 	}
-	if f.Node != nil {
-		n := *f.Node
-		if n.Implementation == "" {
-			n.Implementation = DefaultNode.Implementation
-		}
-		if n.Version == "" {
-			n.Version = DefaultNode.Version
-		}
-		if n.DBBackend == "" {
-			n.DBBackend = DefaultNode.DBBackend
-		}
-		s.Node = n
+	if err := decodeStrict(&f.Node, &s.Node); err != nil {
+		return Scenario{}, fmt.Errorf("node: %v", err)
 	}
 	if f.Params.Kind != 0 {
 		if f.Params.Kind != yaml.MappingNode {
@@ -224,4 +215,18 @@ func quoteAll(xs []string) []string {
 		out[i] = fmt.Sprintf("%q", x)
 	}
 	return out
+}
+
+// decodeStrict decodes a YAML node into v, rejecting unknown fields.
+func decodeStrict(n *yaml.Node, v any) error {
+	if n.Kind == 0 {
+		return nil
+	}
+	data, err := yaml.Marshal(n)
+	if err != nil {
+		return err
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	return dec.Decode(v)
 }

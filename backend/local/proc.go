@@ -104,7 +104,7 @@ func (p *proc) waitReady(ctx context.Context, what string, ready func() bool) er
 		case <-p.done:
 			return p.failure(what)
 		case <-ctx.Done():
-			return fmt.Errorf("%s %s did not start in time (%v); see %s; last log lines:\n%s", what, p.name, context.Cause(ctx), p.logPath, logTail(p.logPath, 8))
+			return fmt.Errorf("%s %s did not start in time (%v; raise --start-timeout on a slow machine); see %s; last log lines:\n%s", what, p.name, context.Cause(ctx), p.logPath, logTail(p.logPath, 8))
 		case <-t.C:
 		}
 	}

@@ -1,0 +1,36 @@
+package btcd
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestArgs(t *testing.T) {
+	got := Config{DataDir: "/d", RPCListen: "127.0.0.1:1", RPCUser: "u", RPCPass: "p", MiningAddr: "SXXX"}.Args()
+	for _, w := range []string{"--simnet", "--txindex", "--datadir=/d", "--rpclisten=127.0.0.1:1", "--rpcuser=u", "--rpcpass=p", "--miningaddr=SXXX"} {
+		if !slices.Contains(got, w) {
+			t.Errorf("missing %s in %v", w, got)
+		}
+	}
+	for _, g := range got {
+		if g == "--listen=" || g == "--logdir=" {
+			t.Errorf("empty flag rendered: %s", g)
+		}
+	}
+}
+
+func TestFaucetAddressIsSimnet(t *testing.T) {
+	f, err := NewFaucet()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := f.Address(); a == "" || a[0] != 'S' {
+		t.Fatalf("faucet address %q is not a simnet P2PKH address", a)
+	}
+	if _, err := payTo(f.Address()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := payTo("bc1qnotsimnet"); err == nil {
+		t.Fatal("a mainnet address was accepted")
+	}
+}

@@ -1,0 +1,100 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/lnbench/lnbench/result"
+)
+
+// buildCLI compiles lnbench once per test binary.
+func buildCLI(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "lnbench")
+	cmd := exec.Command("go", "build", "-o", bin, "./cmd/lnbench")
+	cmd.Dir = repoRoot(t)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// TestSignalTeardown interrupts real runs mid-measurement with SIGINT and
+// SIGTERM and checks that every process is gone, the exit is non-zero and
+// the payments measured so far are on disk with a summary.
+func TestSignalTeardown(t *testing.T) {
+	binaries(t)
+	bin := buildCLI(t)
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		t.Run(sig.String(), func(t *testing.T) {
+			tmp, arts := t.TempDir(), t.TempDir()
+			cmd := exec.Command(bin, "run", "--backend", "local", "--artifacts", arts,
+				"--param", "Concurrency=4", "--param", "TotalPayments=1000")
+			cmd.Dir = repoRoot(t)
+			cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
+			var stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stderr, &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			// Wait for measurements to flow, then interrupt.
+			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+			defer cancel()
+			var stream string
+			for ctx.Err() == nil {
+				m, _ := filepath.Glob(filepath.Join(arts, "*", "payments.jsonl"))
+				if len(m) == 1 {
+					if recs, _ := result.ReadFile(m[0]); len(recs) >= 20 {
+						stream = m[0]
+						break
+					}
+				}
+				time.Sleep(200 * time.Millisecond)
+			}
+			if stream == "" {
+				cmd.Process.Kill()
+				t.Fatalf("no payments recorded in time; output:\n%s", stderr.String())
+			}
+			if ps := processesMentioning(tmp); len(ps) < 3 {
+				t.Fatalf("expected btcd and two lnd running, found %v", ps)
+			}
+			cmd.Process.Signal(sig)
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			select {
+			case err := <-done:
+				if err == nil {
+					t.Fatalf("exit 0 after %v; want non-zero", sig)
+				}
+			case <-time.After(90 * time.Second):
+				cmd.Process.Kill()
+				t.Fatalf("lnbench did not exit within 90 s of %v", sig)
+			}
+			if ps := processesMentioning(tmp); len(ps) > 0 {
+				t.Fatalf("left running after %v:\n%s", sig, strings.Join(ps, "\n"))
+			}
+			recs, err := result.ReadFile(stream)
+			if err != nil || len(recs) < 20 {
+				t.Fatalf("measured payments lost: %d records, %v", len(recs), err)
+			}
+			md, err := os.ReadFile(filepath.Join(filepath.Dir(stream), "summary.md"))
+			if err != nil || !strings.Contains(string(md), "run ended early") {
+				t.Fatalf("summary of the interrupted run missing or unmarked: %v\n%s", err, md)
+			}
+			if !strings.Contains(stderr.String(), "interrupted") {
+				t.Errorf("no interruption message:\n%s", stderr.String())
+			}
+			entries, _ := os.ReadDir(filepath.Join(tmp, "lnbench"))
+			if len(entries) > 0 {
+				t.Errorf("work folder with node keys left behind: %v", entries)
+			}
+		})
+	}
+}

@@ -1,0 +1,59 @@
+package lnd
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestArgs(t *testing.T) {
+	tests := []struct {
+		name     string
+		cfg      Config
+		want     []string // must appear
+		wantNot  []string // must not appear
+		wantLast string
+	}{
+		{
+			name: "local node",
+			cfg: Config{Alias: "alice", LndDir: "/run/alice", RPCListen: "127.0.0.1:10009", P2PListen: "127.0.0.1:9735",
+				TLSExtraDomains: []string{"alice"}, BtcdRPCHost: "127.0.0.1:18556", BtcdRPCUser: "u", BtcdRPCPass: "p", BtcdRPCCert: "/c", DBBackend: "bbolt"},
+			want:    []string{"--bitcoin.simnet", "--alias=alice", "--lnddir=/run/alice", "--rpclisten=127.0.0.1:10009", "--norest", "--listen=127.0.0.1:9735", "--tlsextradomain=alice", "--btcd.rpchost=127.0.0.1:18556", "--db.backend=bolt"},
+			wantNot: []string{"--pprof.profile=", "--restlisten="},
+		},
+		{
+			name:    "rest, pprof, sqlite, extra flags last",
+			cfg:     Config{RESTListen: "0.0.0.0:8080", PprofListen: "0.0.0.0:6060", DBBackend: "sqlite", Extra: []string{"--debuglevel=warn"}},
+			want:    []string{"--restlisten=0.0.0.0:8080", "--pprof.profile=0.0.0.0:6060", "--db.backend=sqlite"},
+			wantNot: []string{"--norest", "--alias="},
+			wantLast: "--debuglevel=warn",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := tt.cfg.Args()
+			for _, w := range tt.want {
+				if !slices.Contains(got, w) {
+					t.Errorf("missing %s in %v", w, got)
+				}
+			}
+			for _, w := range tt.wantNot {
+				for _, g := range got {
+					if len(g) >= len(w) && g[:len(w)] == w {
+						t.Errorf("unexpected %s in %v", g, got)
+					}
+				}
+			}
+			if tt.wantLast != "" && got[len(got)-1] != tt.wantLast {
+				t.Errorf("last arg %q, want %q", got[len(got)-1], tt.wantLast)
+			}
+		})
+	}
+}
+
+func TestArgsDeterministic(t *testing.T) {
+	a := Config{TLSExtraDomains: []string{"b", "a", "c"}}.Args()
+	b := Config{TLSExtraDomains: []string{"c", "b", "a"}}.Args()
+	if !slices.Equal(a, b) {
+		t.Fatalf("domain order changed the args:\n%v\n%v", a, b)
+	}
+}

@@ -1,0 +1,67 @@
+package scenario
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestParseOverride(t *testing.T) {
+	tests := []struct {
+		in      string
+		want    []string
+		wantErr string
+	}{
+		{"Concurrency=20,40", []string{"20", "40"}, ""},
+		{"Concurrency= 20 , 40 ", []string{"20", "40"}, ""},
+		{"Mode=keysend", []string{"keysend"}, ""},
+		{"CarolsCount=0,1", []string{"0", "1"}, ""},
+		{"Concurrency=0", nil, "must be a positive integer"},
+		{"Concurrency=-3", nil, "must be a positive integer"},
+		{"Concurrency=abc", nil, "must be a positive integer"},
+		{"Concurrency=1.5", nil, "must be a positive integer"},
+		{"CarolsCount=-1", nil, "non-negative integer"},
+		{"Concurency=20", nil, `param "Concurency" is unknown`},
+		{"Concurrency", nil, "use Name=value"},
+		{"Concurrency=", nil, "use Name=value"},
+		{"Mode=fast", nil, "use one of invoice, pregenerated, keysend"},
+		{"Concurrency=20,20", nil, "twice"},
+	}
+	for _, tt := range tests {
+		p, err := ParseOverride(tt.in)
+		if tt.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Errorf("%q: err %v, want containing %q", tt.in, err, tt.wantErr)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%q: %v", tt.in, err)
+			continue
+		}
+		if strings.Join(p.Values, ",") != strings.Join(tt.want, ",") {
+			t.Errorf("%q: values %v, want %v", tt.in, p.Values, tt.want)
+		}
+	}
+}
+
+func TestCasesCartesianProduct(t *testing.T) {
+	cs := Cases([]Param{{"Concurrency", []string{"20", "40"}}, {"CarolsCount", []string{"0", "1", "2"}}})
+	if len(cs) != 6 {
+		t.Fatalf("got %d cases, want 6", len(cs))
+	}
+	want := []string{
+		"Concurrency=20/CarolsCount=0", "Concurrency=20/CarolsCount=1", "Concurrency=20/CarolsCount=2",
+		"Concurrency=40/CarolsCount=0", "Concurrency=40/CarolsCount=1", "Concurrency=40/CarolsCount=2",
+	}
+	for i, c := range cs {
+		if c.ID() != want[i] {
+			t.Errorf("case %d = %s, want %s", i, c.ID(), want[i])
+		}
+	}
+	if cs[1].NetworkKey() != "CarolsCount=1" || cs[1].Int("Concurrency", 0) != 20 || cs[1].Int("Missing", 7) != 7 {
+		t.Errorf("accessors wrong: key %q", cs[1].NetworkKey())
+	}
+	if len(Cases(nil)) != 1 {
+		t.Errorf("no params must give one case")
+	}
+}

@@ -1,0 +1,96 @@
+package topology
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestBuilders(t *testing.T) {
+	tests := []struct {
+		topo          Topology
+		nodes, chans  int
+		payers        int
+		funderOfFirst string
+	}{
+		{AlicePaysBob(), 2, 1, 1, "alice"},
+		{AlicePaysBobViaCarol(0), 2, 1, 1, "alice"},
+		{AlicePaysBobViaCarol(3), 5, 4, 1, "alice"},
+		{AlicesPayBob(4), 5, 4, 4, "alice1"},
+	}
+	for _, tt := range tests {
+		if err := tt.topo.Validate(); err != nil {
+			t.Errorf("%s: %v", tt.topo.Name, err)
+		}
+		if len(tt.topo.Nodes) != tt.nodes || len(tt.topo.Channels) != tt.chans || len(tt.topo.Payers) != tt.payers {
+			t.Errorf("%s: %d nodes %d channels %d payers", tt.topo.Name, len(tt.topo.Nodes), len(tt.topo.Channels), len(tt.topo.Payers))
+		}
+		if tt.topo.Channels[0].From != tt.funderOfFirst {
+			t.Errorf("%s: first channel from %s", tt.topo.Name, tt.topo.Channels[0].From)
+		}
+	}
+	via := AlicePaysBobViaCarol(2)
+	if via.Channels[1].From != "carol1" || via.Channels[1].To != "carol2" || via.Channels[2].To != "bob" {
+		t.Errorf("carol chain wrong: %+v", via.Channels)
+	}
+	if f := via.Funders(); f["carol1"] != DefaultCapacitySat || f["bob"] != 0 {
+		t.Errorf("funders %v", f)
+	}
+}
+
+func TestParseFile(t *testing.T) {
+	good := `
+name: diamond
+nodes:
+  - {name: alice}
+  - {name: carol}
+  - {name: dave, version: v0.21.0-beta}
+  - {name: bob}
+channels:
+  - {from: alice, to: carol, capacity_sat: 5000000}
+  - {from: alice, to: dave}
+  - {from: carol, to: bob}
+  - {from: dave, to: bob, push_sat: 1000}
+payers: [alice]
+payee: bob
+`
+	topo, err := Parse([]byte(good), "diamond.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if topo.Funders()["alice"] != 5_000_000+DefaultCapacitySat {
+		t.Errorf("alice funds %d", topo.Funders()["alice"])
+	}
+	bad := []struct{ doc, want string }{
+		{"nodes: [{name: alice}]\npayers: [alice]\npayee: alice\n", "need at least 2 nodes"},
+		{"nodes: [{name: alice}, {name: Bob}]\n", `nodes[1].name "Bob"`},
+		{"nodes: [{name: alice}, {name: alice}]\n", "appears twice"},
+		{"nodes: [{name: alice}, {name: btcd}]\n", "reserved"},
+		{"nodes: [{name: a}, {name: b, implementation: eclair}]\n", `implementation "eclair"`},
+		{"nodes: [{name: a}, {name: b}]\nchannels: [{from: a, to: c}]\n", `channels[0].to "c" is not a node`},
+		{"nodes: [{name: a}, {name: b}]\nchannels: [{from: a, to: a}]\n", "two different nodes"},
+		{"nodes: [{name: a}, {name: b}]\nchannels: [{from: a, to: b, capacity_sat: 100}]\n", "capacity_sat 100"},
+		{"nodes: [{name: a}, {name: b}]\nchannels: [{from: a, to: b, push_sat: 20000000}]\n", "push_sat"},
+		{"nodes: [{name: a}, {name: b}]\nchannels: [{from: a, to: b}]\n", "payers: list at least one"},
+		{"nodes: [{name: a}, {name: b}]\nchannels: [{from: a, to: b}]\npayers: [a]\npayee: z\n", `payee "z"`},
+		{"nodes: [{name: a}, {name: b}]\nchannels: [{from: b, to: a}]\npayers: [a]\npayee: b\n", "no channel path"},
+		{"nodes: [{name: a}, {name: b}]\nchannels: [{from: a, to: b}]\npayers: [a]\npayee: b\nextra: 1\n", "field extra not found"},
+	}
+	for _, tt := range bad {
+		_, err := Parse([]byte(tt.doc), "t.yml")
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%q: err %v, want containing %q", tt.doc, err, tt.want)
+		}
+	}
+}
+
+func TestBuild(t *testing.T) {
+	if _, err := Build("AlicePaysBobViaCarol", map[string]int{"CarolsCount": 2}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Build("Ring", nil); err == nil || !strings.Contains(err.Error(), "use AlicePaysBob") {
+		t.Fatalf("unknown topology: %v", err)
+	}
+	if _, err := Build("AlicesPayBob", map[string]int{"AliceCount": 0}); err == nil {
+		t.Fatal("AliceCount=0 accepted")
+	}
+}
