@@ -37,8 +37,8 @@ func TestLocalAlicePaysBob(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	newBackend := func(runID, network, workDir string) (backend.Backend, error) {
-		return local.New(local.Options{RunID: runID, WorkDir: workDir,
+	newBackend := func(n runner.NetworkSpec) (backend.Backend, error) {
+		return local.New(local.Options{RunID: n.RunID, WorkDir: n.WorkDir,
 			BinDirs: map[string]string{"lnd/" + s.Node.Version: bins.Dir}, ChainBinDir: bins.Dir})
 	}
 	rep, err := runner.Execute(ctx, runner.Options{Scenario: s, BackendName: "local", NewBackend: newBackend, Log: logOut, WorkRoot: work}, run)

@@ -23,8 +23,8 @@ type Record struct {
 	Case      string    `json:"case"`      // e.g. "Concurrency=20/TotalPayments=100"
 	Phase     string    `json:"phase"`     // warmup | measure
 	Iteration int       `json:"iteration"` // 0-based within its phase
-	Worker    int       `json:"worker"`
-	Seq       int       `json:"seq"` // 0-based within the iteration
+	Worker    int       `json:"worker"`    // -1 in open loop
+	Seq       int       `json:"seq"`       // 0-based within the iteration
 	Payer     string    `json:"payer"`
 	Payee     string    `json:"payee"`
 	Mode      string    `json:"mode"`  // invoice | pregenerated | keysend
@@ -33,7 +33,9 @@ type Record struct {
 	// InvoiceNs is the time to create the invoice (0 when not measured).
 	InvoiceNs int64 `json:"invoice_ns"`
 	// PaymentNs is the time from sending to the terminal state.
-	PaymentNs     int64  `json:"payment_ns"`
+	PaymentNs int64 `json:"payment_ns"`
+	// QueueNs is how late an open-loop payment started after its schedule.
+	QueueNs       int64  `json:"queue_ns,omitempty"`
 	Status        string `json:"status"` // succeeded | failed | error
 	FailureReason string `json:"failure_reason,omitempty"`
 	Hops          int    `json:"hops,omitempty"`
@@ -52,7 +54,8 @@ func (r Record) Latency() time.Duration { return r.End.Sub(r.Start) }
 // Writer appends records; safe for concurrent use. Each record is flushed to
 // the OS as soon as it is written, so a killed harness loses nothing.
 type Writer struct {
-	mu  sync.Mutex
+	path string
+	mu   sync.Mutex
 	f   *os.File
 	enc *json.Encoder
 	n   int
@@ -64,7 +67,7 @@ func Create(path string) (*Writer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("result stream: %v", err)
 	}
-	return &Writer{f: f, enc: json.NewEncoder(f)}, nil
+	return &Writer{path: path, f: f, enc: json.NewEncoder(f)}, nil
 }
 
 // Write appends one record.
@@ -74,6 +77,9 @@ func (w *Writer) Write(r Record) error {
 	w.n++
 	return w.enc.Encode(r) // one write(2) per record: unbuffered by design
 }
+
+// Path is the file the stream goes to.
+func (w *Writer) Path() string { return w.path }
 
 // Count is the number of records written.
 func (w *Writer) Count() int {

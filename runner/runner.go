@@ -18,14 +18,27 @@ import (
 	"github.com/lnbench/lnbench/envinfo"
 	"github.com/lnbench/lnbench/load"
 	"github.com/lnbench/lnbench/network"
+	"github.com/lnbench/lnbench/progress"
 	"github.com/lnbench/lnbench/report"
 	"github.com/lnbench/lnbench/result"
 	"github.com/lnbench/lnbench/scenario"
 	"github.com/lnbench/lnbench/topology"
 )
 
+// NetworkSpec is what a backend needs to know about one network of a run.
+type NetworkSpec struct {
+	RunID        string
+	Name         string // network name within the run, e.g. "launch1/CarolsCount=2"
+	WorkDir      string // node data dirs (keys, macaroons); removed at the end
+	ArtifactsDir string // the run's artifacts folder (compose writes its file here)
+	Topology     topology.Topology
+}
+
+// FileName is the network name made safe for file and project names.
+func (n NetworkSpec) FileName() string { return sanitize(n.Name) }
+
 // BackendFactory makes the backend for one network of the run.
-type BackendFactory func(runID, network string, workDir string) (backend.Backend, error)
+type BackendFactory func(NetworkSpec) (backend.Backend, error)
 
 // Options configure a run.
 type Options struct {
@@ -34,7 +47,8 @@ type Options struct {
 	WorkRoot      string // node data dirs; default $TMPDIR/lnbench
 	BackendName   string
 	NewBackend    BackendFactory
-	Log           io.Writer // progress lines
+	Log           io.Writer // free-form log lines (setup, errors)
+	Progress      progress.Reporter
 	// ExtraLabels go into the report (e.g. why compose fell back to local).
 	Notes []string
 }
@@ -127,6 +141,10 @@ func Execute(ctx context.Context, opts Options, run Run) (rep report.Report, err
 	if err := os.WriteFile(filepath.Join(run.Dir, "scenario.yml"), s.YAML(), 0o644); err != nil {
 		return rep, err
 	}
+	if opts.Progress == nil {
+		opts.Progress = progress.New(opts.Log)
+	}
+	opts.Log = opts.Progress
 	if opts.WorkRoot == "" {
 		opts.WorkRoot = filepath.Join(os.TempDir(), "lnbench")
 	}
@@ -151,20 +169,31 @@ func Execute(ctx context.Context, opts Options, run Run) (rep report.Report, err
 		}
 	}()
 
-	total := 0
+	iterations := 0
 	for _, p := range plans {
-		total += len(p.cases)
+		iterations += len(p.cases) * (s.Job.WarmupCount + s.Job.IterationCount)
 	}
-	done := 0
+	opts.Progress.Plan(iterations)
+	defer opts.Progress.Done()
+	sw := newSweep(s.Sweep)
 	for ni, p := range plans {
 		if err := ctx.Err(); err != nil {
 			return rep, err
 		}
+		var cases []caseRun
+		for _, c := range p.cases {
+			if sw.skip(c.c) {
+				rep.Warnings = append(rep.Warnings, fmt.Sprintf("sweep: %s skipped: an earlier step broke the bound", c.c.ID()))
+				continue
+			}
+			cases = append(cases, c)
+		}
+		if len(cases) == 0 {
+			continue
+		}
+		p.cases = cases
 		logf("network %d/%d (%s): %s", ni+1, len(plans), p.name, p.topo)
-		err := runNetwork(ctx, opts, run, p, w, &rep, func(c caseRun) {
-			done++
-			logf("case %d/%d done: %s", done, total, c.c.ID())
-		})
+		err := runNetwork(ctx, opts, run, p, w, &rep, sw)
 		if err != nil {
 			return rep, err
 		}
@@ -172,10 +201,11 @@ func Execute(ctx context.Context, opts Options, run Run) (rep report.Report, err
 	return rep, nil
 }
 
-func runNetwork(ctx context.Context, opts Options, run Run, p networkPlan, w *result.Writer, rep *report.Report, caseDone func(caseRun)) (err error) {
+func runNetwork(ctx context.Context, opts Options, run Run, p networkPlan, w *result.Writer, rep *report.Report,
+	sw *sweep) (err error) {
 	s := opts.Scenario
 	workDir := filepath.Join(opts.WorkRoot, run.ID, sanitize(p.name))
-	be, err := opts.NewBackend(run.ID, p.name, workDir)
+	be, err := opts.NewBackend(NetworkSpec{RunID: run.ID, Name: p.name, WorkDir: workDir, ArtifactsDir: run.Dir, Topology: p.topo})
 	if err != nil {
 		return err
 	}
@@ -206,16 +236,22 @@ func runNetwork(ctx context.Context, opts Options, run Run, p networkPlan, w *re
 		return err
 	}
 	for _, c := range p.cases {
-		if err := runCase(ctx, opts, net, c, w, opts.Log); err != nil {
+		if sw.skip(c.c) {
+			rep.Warnings = append(rep.Warnings, fmt.Sprintf("sweep: %s skipped: an earlier step broke the bound", c.c.ID()))
+			continue
+		}
+		opts.Progress.Case(caseIndex(rep, c), countCases(s), c.c.ID())
+		if err := runCase(ctx, opts, net, c, w); err != nil {
 			return err
 		}
-		caseDone(c)
+		sw.observe(c.c, w.Path(), s)
 	}
 	return nil
 }
 
-func runCase(ctx context.Context, opts Options, net *network.Network, cr caseRun, w *result.Writer, log io.Writer) error {
+func runCase(ctx context.Context, opts Options, net *network.Network, cr caseRun, w *result.Writer) error {
 	s := opts.Scenario
+	progress := opts.Progress
 	c := cr.c
 	var payers []nodeRef
 	for _, name := range net.Topology.Payers {
@@ -229,6 +265,13 @@ func runCase(ctx context.Context, opts Options, net *network.Network, cr caseRun
 		Mode: mode, AmountSat: int64(c.Int("AmountSat", 100)), Timeout: 60 * time.Second}
 	conc, totalPay := c.Int("Concurrency", 1), c.Int("TotalPayments", 100)
 	sink := func(r result.Record) error { return w.Write(r) }
+	rate := c.Int("Rate", 0)
+	batch := func(b load.Batch, pre *load.Prepared) (load.BatchResult, error) {
+		if rate > 0 {
+			return load.RunOpen(ctx, t, load.OpenBatch{Batch: b, Pacer: load.ConstantRate{PerSecond: float64(rate)}}, pre, sink)
+		}
+		return load.RunBatch(ctx, t, b, pre, sink)
+	}
 	iterate := func(phase string, count, offset int) error {
 		for i := 0; i < count; i++ {
 			var took time.Duration
@@ -238,8 +281,7 @@ func runCase(ctx context.Context, opts Options, net *network.Network, cr caseRun
 				if err != nil {
 					return err
 				}
-				b := load.Batch{Case: c.ID(), Phase: phase, Iteration: offset + i, Concurrency: conc, Total: totalPay}
-				res, err := load.RunBatch(ctx, t, b, pre, sink)
+				res, err := batch(load.Batch{Case: c.ID(), Phase: phase, Iteration: offset + i, Concurrency: conc, Total: totalPay}, pre)
 				if err != nil {
 					return err
 				}
@@ -247,8 +289,7 @@ func runCase(ctx context.Context, opts Options, net *network.Network, cr caseRun
 				ok += res.Succeeded
 				failed += res.Failed
 			}
-			fmt.Fprintf(log, "  %s %s %d/%d: %d ok, %d failed, %.3f s/op, %.1f payments/s\n", c.ID(), phase, i+1, count, ok, failed,
-				took.Seconds()/float64(s.Job.InvocationCount), float64(ok)/took.Seconds())
+			progress.Iteration(phase, i+1, count, ok, failed, took.Seconds()/float64(s.Job.InvocationCount), float64(ok)/took.Seconds())
 		}
 		return nil
 	}
@@ -275,3 +316,15 @@ func cpuSeconds() float64 {
 	tv := func(t syscall.Timeval) float64 { return float64(t.Sec) + float64(t.Usec)/1e6 }
 	return tv(ru.Utime) + tv(ru.Stime)
 }
+
+// caseIndex is the 1-based position of the case among the run's cases.
+func caseIndex(rep *report.Report, c caseRun) int {
+	for i, sc := range rep.Scenario.Cases() {
+		if sc.ID() == c.c.ID() {
+			return c.launch*len(rep.Scenario.Cases()) + i + 1
+		}
+	}
+	return 0
+}
+
+func countCases(s scenario.Scenario) int { return len(s.Cases()) * s.Job.LaunchCount }

@@ -24,6 +24,7 @@ var Known = []ParamSpec{
 	{Name: "AliceCount", Min: 1, Topology: true, Doc: "payers (AlicesPayBob)"},
 	{Name: "Mode", Choices: []string{"invoice", "pregenerated", "keysend"}, Doc: "payment mode"},
 	{Name: "AmountSat", Min: 1, Doc: "satoshis per payment"},
+	{Name: "Rate", Min: 1, Doc: "open loop: payments started per second on schedule (Concurrency is then unused)"},
 }
 
 func spec(name string) (ParamSpec, bool) {

@@ -43,6 +43,16 @@ type Scenario struct {
 	// network instead of a fresh one per case (BenchmarkDotNet's GlobalSetup).
 	ReuseNetwork bool `json:"reuse_network"`
 	Source       string `json:"source,omitempty"`
+	Sweep        *Sweep `json:"sweep,omitempty"`
+}
+
+// Sweep raises one param step by step (its values in file order) and stops
+// at the first step whose latency or error rate breaks a bound; the report
+// names the knee: the highest throughput within the bounds.
+type Sweep struct {
+	Param        string  `yaml:"param" json:"param"`
+	MaxP99Ms     float64 `yaml:"max_p99_ms" json:"max_p99_ms"`
+	MaxErrorRate float64 `yaml:"max_error_rate" json:"max_error_rate"`
 }
 
 // file is the YAML shape; params is a mapping kept in file order.
@@ -54,6 +64,7 @@ type file struct {
 	Job          yaml.Node `yaml:"job"`
 	Node         yaml.Node `yaml:"node"`
 	ReuseNetwork bool      `yaml:"reuse_network"`
+	Sweep        *Sweep    `yaml:"sweep"`
 }
 
 // DefaultJob finishes the default run in a few minutes on 2 cores.
@@ -93,7 +104,7 @@ func Parse(data []byte) (Scenario, error) {
 	if err := dec.Decode(&f); err != nil {
 		return Scenario{}, fmt.Errorf("%v", err)
 	}
-	s := Scenario{Name: f.Name, Method: f.Method, Topology: f.Topology, Job: DefaultJob, Node: DefaultNode, ReuseNetwork: f.ReuseNetwork}
+	s := Scenario{Name: f.Name, Method: f.Method, Topology: f.Topology, Job: DefaultJob, Node: DefaultNode, ReuseNetwork: f.ReuseNetwork, Sweep: f.Sweep}
 	// Decoding into the defaults keeps every setting the file leaves out.
 	if err := decodeStrict(&f.Job, &s.Job); err != nil {
 		return Scenario{}, fmt.Errorf("job: %v", err)
@@ -162,6 +173,21 @@ func (s Scenario) Validate() error {
 			return fmt.Errorf("job.%s=%d: must be at least %d", j.name, j.v, j.min)
 		}
 	}
+	if sw := s.Sweep; sw != nil {
+		found := false
+		for _, p := range s.Params {
+			found = found || p.Name == sw.Param
+		}
+		if !found || (sw.Param != "Rate" && sw.Param != "Concurrency") {
+			return fmt.Errorf("sweep.param %q: name Rate or Concurrency, and list its steps under params", sw.Param)
+		}
+		if sw.MaxP99Ms <= 0 && sw.MaxErrorRate <= 0 {
+			return fmt.Errorf("sweep: set max_p99_ms and/or max_error_rate (e.g. max_p99_ms: 2000, max_error_rate: 0.01)")
+		}
+		if sw.MaxErrorRate < 0 || sw.MaxErrorRate >= 1 {
+			return fmt.Errorf("sweep.max_error_rate %g: use a fraction in [0, 1)", sw.MaxErrorRate)
+		}
+	}
 	if s.Node.Implementation != "lnd" {
 		return fmt.Errorf("node.implementation %q: only \"lnd\" is supported", s.Node.Implementation)
 	}
@@ -206,6 +232,9 @@ func (s Scenario) YAML() []byte {
 		fmt.Fprintf(&b, "  flags: [%s]\n", strings.Join(quoteAll(s.Node.Flags), ", "))
 	}
 	fmt.Fprintf(&b, "reuse_network: %v\n", s.ReuseNetwork)
+	if sw := s.Sweep; sw != nil {
+		fmt.Fprintf(&b, "sweep:\n  param: %s\n  max_p99_ms: %g\n  max_error_rate: %g\n", sw.Param, sw.MaxP99Ms, sw.MaxErrorRate)
+	}
 	return []byte(b.String())
 }
 

@@ -126,16 +126,20 @@ func runScenario(cmd *cobra.Command, stdout, stderr io.Writer, args []string, f 
 		fmt.Fprintln(stderr, note)
 	}
 	cases := s.Cases()
-	fmt.Fprintf(stderr, "%s: %d case(s) × %d launch(es), %d warm-up + %d measured iteration(s) each, backend %s\n",
-		s.Name, len(cases), s.Job.LaunchCount, s.Job.WarmupCount, s.Job.IterationCount, backendName)
+	networks, est, warn := runner.Estimate(s)
+	fmt.Fprintf(stderr, "%s: %d case(s) × %d launch(es) on %d network(s), %d warm-up + %d measured iteration(s) each, backend %s, estimated ~%v\n",
+		s.Name, len(cases), s.Job.LaunchCount, networks, s.Job.WarmupCount, s.Job.IterationCount, backendName, est.Round(10*time.Second))
+	if warn != "" {
+		fmt.Fprintln(stderr, warn)
+	}
 	run, err := runner.NewRun(f.artifacts, s.Name)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(stderr, "artifacts: %s\n", run.Dir)
-	newBackend := func(runID, network, workDir string) (backend.Backend, error) {
+	newBackend := func(n runner.NetworkSpec) (backend.Backend, error) {
 		key := s.Node.Implementation + "/" + s.Node.Version
-		return local.New(local.Options{RunID: runID, WorkDir: workDir, BinDirs: map[string]string{key: bins.Dir},
+		return local.New(local.Options{RunID: n.RunID, WorkDir: n.WorkDir, BinDirs: map[string]string{key: bins.Dir},
 			ChainBinDir: bins.Dir, StartTimeout: f.startTimeout})
 	}
 	var notes []string
