@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -9,9 +10,9 @@ import (
 	"strings"
 
 	"github.com/lnbench/lnbench/analysis"
+	"github.com/lnbench/lnbench/network"
 	"github.com/lnbench/lnbench/node"
 	"github.com/lnbench/lnbench/node/lnd"
-	"github.com/lnbench/lnbench/network"
 	"github.com/lnbench/lnbench/report"
 	"github.com/lnbench/lnbench/result"
 	"github.com/lnbench/lnbench/scenario"
@@ -86,17 +87,42 @@ func Summarize(rep *report.Report, recs []result.Record) {
 	}
 }
 
-// WriteAll renders every exporter into dir.
+// WriteAll renders every exporter into dir; notes (no R) go to stderr.
 func WriteAll(dir string, rep report.Report, recs []result.Record) error {
-	outputs := []struct {
-		name string
-		fn   func(io.Writer) error
-	}{
-		{"summary.md", func(w io.Writer) error { return report.Markdown(w, rep) }},
-		{"summary.csv", func(w io.Writer) error { return report.CSV(w, rep) }},
-		{"summary.json", func(w io.Writer) error { return report.JSON(w, rep) }},
-		{"measurements.csv", func(w io.Writer) error { return report.MeasurementsCSV(w, recs) }},
+	return WriteAllTo(dir, rep, recs, os.Stderr)
+}
+
+// output is one artifact file and the exporter that renders it.
+type output struct {
+	name string
+	fn   func(io.Writer) error
+}
+
+// WriteAllTo renders every exporter into dir, then the R plots (they read
+// the CSVs) and the HTML page (it embeds the plots). A missing or failing R
+// is one line on log, never an error: every other report is still written.
+func WriteAllTo(dir string, rep report.Report, recs []result.Record, log io.Writer) error {
+	err := writeFiles(dir,
+		output{"summary.md", func(w io.Writer) error { return report.Markdown(w, rep) }},
+		output{"summary.csv", func(w io.Writer) error { return report.CSV(w, rep) }},
+		output{"summary.json", func(w io.Writer) error { return report.JSON(w, rep) }},
+		output{"measurements.csv", func(w io.Writer) error { return report.MeasurementsCSV(w, recs) }},
+		output{"results.bench", func(w io.Writer) error { return report.Bench(w, rep) }},
+	)
+	if err != nil {
+		return err
 	}
+	if err := report.WriteRScript(dir); err != nil {
+		return err
+	}
+	// Not the run's context: plots are still wanted after Ctrl-C.
+	if _, err := report.RunR(context.Background(), dir); err != nil {
+		fmt.Fprintf(log, "plots: %v\n", err)
+	}
+	return writeFiles(dir, output{"report.html", func(w io.Writer) error { return report.HTML(w, rep, report.LoadPlots(dir)) }})
+}
+
+func writeFiles(dir string, outputs ...output) error {
 	for _, o := range outputs {
 		f, err := os.Create(filepath.Join(dir, o.name))
 		if err != nil {

@@ -21,6 +21,7 @@ import (
 	"github.com/lnbench/lnbench/progress"
 	"github.com/lnbench/lnbench/report"
 	"github.com/lnbench/lnbench/result"
+	"github.com/lnbench/lnbench/sampler"
 	"github.com/lnbench/lnbench/scenario"
 	"github.com/lnbench/lnbench/topology"
 )
@@ -32,6 +33,8 @@ type NetworkSpec struct {
 	WorkDir      string // node data dirs (keys, macaroons); removed at the end
 	ArtifactsDir string // the run's artifacts folder (compose writes its file here)
 	Topology     topology.Topology
+	// Profiling asks the backend to open each node's pprof endpoint.
+	Profiling bool
 }
 
 // FileName is the network name made safe for file and project names.
@@ -49,6 +52,9 @@ type Options struct {
 	NewBackend    BackendFactory
 	Log           io.Writer // free-form log lines (setup, errors)
 	Progress      progress.Reporter
+	// NewSampler starts the profiler of one network; nil samples in-process
+	// from each node's PprofHost (local backend).
+	NewSampler SamplerFactory
 	// ExtraLabels go into the report (e.g. why compose fell back to local).
 	Notes []string
 }
@@ -205,7 +211,8 @@ func runNetwork(ctx context.Context, opts Options, run Run, p networkPlan, w *re
 	sw *sweep) (err error) {
 	s := opts.Scenario
 	workDir := filepath.Join(opts.WorkRoot, run.ID, sanitize(p.name))
-	be, err := opts.NewBackend(NetworkSpec{RunID: run.ID, Name: p.name, WorkDir: workDir, ArtifactsDir: run.Dir, Topology: p.topo})
+	spec := NetworkSpec{RunID: run.ID, Name: p.name, WorkDir: workDir, ArtifactsDir: run.Dir, Topology: p.topo, Profiling: s.Sampling.On()}
+	be, err := opts.NewBackend(spec)
 	if err != nil {
 		return err
 	}
@@ -235,13 +242,20 @@ func runNetwork(ctx context.Context, opts Options, run Run, p networkPlan, w *re
 	if err != nil {
 		return err
 	}
+	var prof sampler.Controller = noSampler{}
+	if s.Sampling.On() {
+		if prof, err = startSampler(opts, spec, net, be, rep.Started); err != nil {
+			return err
+		}
+		defer prof.Stop()
+	}
 	for _, c := range p.cases {
 		if sw.skip(c.c) {
 			rep.Warnings = append(rep.Warnings, fmt.Sprintf("sweep: %s skipped: an earlier step broke the bound", c.c.ID()))
 			continue
 		}
 		opts.Progress.Case(caseIndex(rep, c), countCases(s), c.c.ID())
-		if err := runCase(ctx, opts, net, c, w); err != nil {
+		if err := runCase(ctx, opts, net, c, w, prof); err != nil {
 			return err
 		}
 		sw.observe(c.c, w.Path(), s)
@@ -249,7 +263,7 @@ func runNetwork(ctx context.Context, opts Options, run Run, p networkPlan, w *re
 	return nil
 }
 
-func runCase(ctx context.Context, opts Options, net *network.Network, cr caseRun, w *result.Writer) error {
+func runCase(ctx context.Context, opts Options, net *network.Network, cr caseRun, w *result.Writer, prof sampler.Controller) error {
 	s := opts.Scenario
 	progress := opts.Progress
 	c := cr.c
@@ -275,6 +289,7 @@ func runCase(ctx context.Context, opts Options, net *network.Network, cr caseRun
 	iterate := func(phase string, count, offset int) error {
 		for i := 0; i < count; i++ {
 			var took time.Duration
+			var from, to time.Time
 			ok, failed := 0, 0
 			for inv := 0; inv < s.Job.InvocationCount; inv++ {
 				pre, err := load.Prepare(ctx, t, totalPay)
@@ -286,10 +301,20 @@ func runCase(ctx context.Context, opts Options, net *network.Network, cr caseRun
 					return err
 				}
 				took += res.Duration()
+				if from.IsZero() {
+					from = res.Start
+				}
+				to = res.End
 				ok += res.Succeeded
 				failed += res.Failed
 			}
 			progress.Iteration(phase, i+1, count, ok, failed, took.Seconds()/float64(s.Job.InvocationCount), float64(ok)/took.Seconds())
+			if phase == result.Measure {
+				label := fmt.Sprintf("%s/%d", c.ID(), offset+i)
+				if err := prof.Iteration(ctx, label, from, to); err != nil {
+					fmt.Fprintf(opts.Log, "profiling %s: %v\n", label, err)
+				}
+			}
 		}
 		return nil
 	}

@@ -41,9 +41,10 @@ type Scenario struct {
 	Node     Node    `json:"node"`
 	// ReuseNetwork runs every case that needs the same topology on one
 	// network instead of a fresh one per case (BenchmarkDotNet's GlobalSetup).
-	ReuseNetwork bool `json:"reuse_network"`
-	Source       string `json:"source,omitempty"`
-	Sweep        *Sweep `json:"sweep,omitempty"`
+	ReuseNetwork bool     `json:"reuse_network"`
+	Source       string   `json:"source,omitempty"`
+	Sweep        *Sweep   `json:"sweep,omitempty"`
+	Sampling     Sampling `json:"sampling"`
 }
 
 // Sweep raises one param step by step (its values in file order) and stops
@@ -65,6 +66,7 @@ type file struct {
 	Node         yaml.Node `yaml:"node"`
 	ReuseNetwork bool      `yaml:"reuse_network"`
 	Sweep        *Sweep    `yaml:"sweep"`
+	Sampling     yaml.Node `yaml:"sampling"`
 }
 
 // DefaultJob finishes the default run in a few minutes on 2 cores.
@@ -78,7 +80,7 @@ func Default() Scenario {
 	return Scenario{
 		Name: "AlicePaysBob", Method: "RunAlicePaysBob", Topology: "AlicePaysBob",
 		Params: []Param{{Name: "Concurrency", Values: []string{"20", "40", "60", "80"}}, {Name: "TotalPayments", Values: []string{"100"}}},
-		Job:    DefaultJob, Node: DefaultNode,
+		Job:    DefaultJob, Node: DefaultNode, Sampling: DefaultSampling,
 	}
 }
 
@@ -104,13 +106,16 @@ func Parse(data []byte) (Scenario, error) {
 	if err := dec.Decode(&f); err != nil {
 		return Scenario{}, fmt.Errorf("%v", err)
 	}
-	s := Scenario{Name: f.Name, Method: f.Method, Topology: f.Topology, Job: DefaultJob, Node: DefaultNode, ReuseNetwork: f.ReuseNetwork, Sweep: f.Sweep}
+	s := Scenario{Name: f.Name, Method: f.Method, Topology: f.Topology, Job: DefaultJob, Node: DefaultNode, ReuseNetwork: f.ReuseNetwork, Sweep: f.Sweep, Sampling: DefaultSampling}
 	// Decoding into the defaults keeps every setting the file leaves out.
 	if err := decodeStrict(&f.Job, &s.Job); err != nil {
 		return Scenario{}, fmt.Errorf("job: %v", err)
 	}
 	if err := decodeStrict(&f.Node, &s.Node); err != nil {
 		return Scenario{}, fmt.Errorf("node: %v", err)
+	}
+	if err := decodeStrict(&f.Sampling, &s.Sampling); err != nil {
+		return Scenario{}, fmt.Errorf("sampling: %v", err)
 	}
 	if f.Params.Kind != 0 {
 		if f.Params.Kind != yaml.MappingNode {
@@ -166,7 +171,7 @@ func (s Scenario) Validate() error {
 		}
 	}
 	for _, j := range []struct {
-		name string
+		name   string
 		v, min int
 	}{{"LaunchCount", s.Job.LaunchCount, 1}, {"WarmupCount", s.Job.WarmupCount, 0}, {"IterationCount", s.Job.IterationCount, 1}, {"InvocationCount", s.Job.InvocationCount, 1}} {
 		if j.v < j.min {
@@ -187,6 +192,9 @@ func (s Scenario) Validate() error {
 		if sw.MaxErrorRate < 0 || sw.MaxErrorRate >= 1 {
 			return fmt.Errorf("sweep.max_error_rate %g: use a fraction in [0, 1)", sw.MaxErrorRate)
 		}
+	}
+	if err := s.Sampling.Validate(); err != nil {
+		return err
 	}
 	if s.Node.Implementation != "lnd" {
 		return fmt.Errorf("node.implementation %q: only \"lnd\" is supported", s.Node.Implementation)
@@ -232,6 +240,9 @@ func (s Scenario) YAML() []byte {
 		fmt.Fprintf(&b, "  flags: [%s]\n", strings.Join(quoteAll(s.Node.Flags), ", "))
 	}
 	fmt.Fprintf(&b, "reuse_network: %v\n", s.ReuseNetwork)
+	if sm := s.Sampling; sm.On() {
+		fmt.Fprintf(&b, "sampling:\n  mode: %s\n  every: %s\n  window: %s\n  stagger: %v\n  slice: %s\n", sm.Mode, sm.Every, sm.Window, sm.Stagger, sm.Slice)
+	}
 	if sw := s.Sweep; sw != nil {
 		fmt.Fprintf(&b, "sweep:\n  param: %s\n  max_p99_ms: %g\n  max_error_rate: %g\n", sw.Param, sw.MaxP99Ms, sw.MaxErrorRate)
 	}

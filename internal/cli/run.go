@@ -140,7 +140,7 @@ func runScenario(cmd *cobra.Command, stdout, stderr io.Writer, args []string, f 
 	newBackend := func(n runner.NetworkSpec) (backend.Backend, error) {
 		key := s.Node.Implementation + "/" + s.Node.Version
 		return local.New(local.Options{RunID: n.RunID, WorkDir: n.WorkDir, BinDirs: map[string]string{key: bins.Dir},
-			ChainBinDir: bins.Dir, StartTimeout: f.startTimeout})
+			ChainBinDir: bins.Dir, StartTimeout: f.startTimeout, Pprof: n.Profiling})
 	}
 	var notes []string
 	if note != "" {

@@ -1,0 +1,165 @@
+// Package sampler profiles running nodes: CPU profiles from each actor's
+// pprof endpoint, stored per window as pprof, folded stacks and an SVG
+// flame graph under <out>/<Actor>_traces/, named by elapsed time.
+package sampler
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/google/pprof/profile"
+
+	"github.com/lnbench/lnbench/flamegraph"
+)
+
+// Target is one actor's pprof endpoint, e.g. http://alice:6060.
+type Target struct {
+	Actor string `json:"actor"`
+	URL   string `json:"url"`
+}
+
+// Window is one stored profile.
+type Window struct {
+	Actor   string    `json:"actor"`
+	Label   string    `json:"label"` // e.g. "periodic", "measure/Concurrency=7/3"
+	Start   time.Time `json:"start"`
+	End     time.Time `json:"end"`
+	Elapsed float64   `json:"elapsed_s"` // start relative to the run's origin
+	Samples int64     `json:"samples"`
+	Profile string    `json:"profile"` // paths relative to the output folder
+	Folded  string    `json:"folded"`
+	SVG     string    `json:"svg"`
+}
+
+// TracesDir is where an actor's windows go, as the original named it.
+func TracesDir(actor string) string {
+	if actor == "" {
+		return "traces"
+	}
+	return strings.ToUpper(actor[:1]) + actor[1:] + "_traces"
+}
+
+// Fetch takes one CPU profile of d seconds from a Go pprof endpoint.
+func Fetch(ctx context.Context, client *http.Client, t Target, d time.Duration) (*profile.Profile, error) {
+	secs := int(d.Round(time.Second) / time.Second)
+	if secs < 1 {
+		secs = 1
+	}
+	url := fmt.Sprintf("%s/debug/pprof/profile?seconds=%d", strings.TrimRight(t.URL, "/"), secs)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("profile %s: %v", t.Actor, err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return nil, fmt.Errorf("profile %s: %v", t.Actor, err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("profile %s: HTTP %d: %s", t.Actor, resp.StatusCode, firstLine(string(body)))
+	}
+	p, err := profile.Parse(bytes.NewReader(body))
+	if err != nil {
+		return nil, fmt.Errorf("profile %s: %v", t.Actor, err)
+	}
+	return p, nil
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	return s
+}
+
+// Store writes p as one window: <out>/<Actor>_traces/<elapsed>s-<label>.{pb.gz,folded,svg}
+// and appends it to <out>/traces.jsonl.
+type Store struct {
+	Out    string
+	Origin time.Time
+	mu     sync.Mutex
+}
+
+func (s *Store) Save(actor, label string, start, end time.Time, p *profile.Profile) (Window, error) {
+	dir := filepath.Join(s.Out, TracesDir(actor))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return Window{}, err
+	}
+	elapsed := start.Sub(s.Origin).Seconds()
+	base := fmt.Sprintf("%06.0fs", elapsed)
+	if label != "" {
+		base += "-" + strings.NewReplacer("/", "_", "=", "-", " ", "_").Replace(label)
+	}
+	w := Window{Actor: actor, Label: label, Start: start, End: end, Elapsed: elapsed,
+		Profile: filepath.Join(TracesDir(actor), base+".pb.gz"),
+		Folded:  filepath.Join(TracesDir(actor), base+".folded"),
+		SVG:     filepath.Join(TracesDir(actor), base+".svg")}
+	var buf bytes.Buffer
+	if err := p.Write(&buf); err != nil {
+		return w, err
+	}
+	if err := os.WriteFile(filepath.Join(s.Out, w.Profile), buf.Bytes(), 0o644); err != nil {
+		return w, err
+	}
+	f, err := flamegraph.FromProfile(p)
+	if err != nil {
+		return w, err
+	}
+	w.Samples = f.Total()
+	var folded bytes.Buffer
+	if err := f.Write(&folded); err != nil {
+		return w, err
+	}
+	if err := os.WriteFile(filepath.Join(s.Out, w.Folded), folded.Bytes(), 0o644); err != nil {
+		return w, err
+	}
+	var svg bytes.Buffer
+	title := fmt.Sprintf("%s, %s, +%.0f s (%.0f s window)", actor, label, elapsed, end.Sub(start).Seconds())
+	if err := flamegraph.Render(&svg, f, flamegraph.Options{Title: title}); err != nil {
+		return w, err
+	}
+	if err := os.WriteFile(filepath.Join(s.Out, w.SVG), svg.Bytes(), 0o644); err != nil {
+		return w, err
+	}
+	return w, s.index(w)
+}
+
+func (s *Store) index(w Window) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	f, err := os.OpenFile(filepath.Join(s.Out, "traces.jsonl"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return json.NewEncoder(f).Encode(w)
+}
+
+// ReadIndex reads every window of a run.
+func ReadIndex(out string) ([]Window, error) {
+	data, err := os.ReadFile(filepath.Join(out, "traces.jsonl"))
+	if err != nil {
+		return nil, err
+	}
+	var ws []Window
+	dec := json.NewDecoder(bytes.NewReader(data))
+	for dec.More() {
+		var w Window
+		if err := dec.Decode(&w); err != nil {
+			return ws, err
+		}
+		ws = append(ws, w)
+	}
+	return ws, nil
+}
