@@ -55,6 +55,9 @@ type Options struct {
 	// NewSampler starts the profiler of one network; nil samples in-process
 	// from each node's PprofHost (local backend).
 	NewSampler SamplerFactory
+	// Deadline ends measuring gracefully: no iteration starts after it
+	// (soak runs). Zero means none.
+	Deadline time.Time
 	// ExtraLabels go into the report (e.g. why compose fell back to local).
 	Notes []string
 }
@@ -288,6 +291,9 @@ func runCase(ctx context.Context, opts Options, net *network.Network, cr caseRun
 	}
 	iterate := func(phase string, count, offset int) error {
 		for i := 0; i < count; i++ {
+			if !opts.Deadline.IsZero() && time.Now().After(opts.Deadline) {
+				return nil
+			}
 			var took time.Duration
 			var from, to time.Time
 			ok, failed := 0, 0
