@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 source scripts/deps.sh
 lnbench_need_go
-pkgs=(r-base-core r-cran-ggplot2 librsvg2-bin)
+pkgs=(r-base-core r-cran-ggplot2 librsvg2-bin linux-perf)
 if lnbench_docker_answers; then pkgs+=(debootstrap); fi
 lnbench_apt "${pkgs[@]}"
 go build -o bin/lnbench ./cmd/lnbench
