@@ -3,12 +3,19 @@
 package e2e
 
 import (
+	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/lnbench/lnbench/backend"
+	"github.com/lnbench/lnbench/backend/local"
 	"github.com/lnbench/lnbench/nodebuild"
+	"github.com/lnbench/lnbench/report"
+	"github.com/lnbench/lnbench/runner"
 	"github.com/lnbench/lnbench/scenario"
 )
 
@@ -53,4 +60,30 @@ func processesMentioning(s string) []string {
 		}
 	}
 	return out
+}
+
+// runLocal runs a scenario in-process on the local backend and returns the
+// report and the artifacts folder.
+func runLocal(t *testing.T, s scenario.Scenario) (report.Report, string) {
+	t.Helper()
+	bins := binaries(t)
+	run, err := runner.NewRun(t.TempDir(), s.Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logOut io.Writer = io.Discard
+	if testing.Verbose() {
+		logOut = os.Stderr
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	newBackend := func(n runner.NetworkSpec) (backend.Backend, error) {
+		return local.New(local.Options{RunID: n.RunID, WorkDir: n.WorkDir, Pprof: n.Profiling,
+			BinDirs: map[string]string{"lnd/" + s.Node.Version: bins.Dir}, ChainBinDir: bins.Dir})
+	}
+	rep, err := runner.Execute(ctx, runner.Options{Scenario: s, BackendName: "local", NewBackend: newBackend, Log: logOut, WorkRoot: t.TempDir()}, run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep, run.Dir
 }

@@ -22,6 +22,9 @@ type Report struct {
 	// Nodes lists implementation/version and the flags every node ran with.
 	Nodes    []NodeInfo `json:"nodes"`
 	Setup    []Setup    `json:"setup"`
+	// Forwards counts the HTLCs each node forwarded, per network: proof that
+	// multi-hop payments really crossed the intermediaries.
+	Forwards []Forward `json:"forwards,omitempty"`
 	Cases    []Row      `json:"cases"`
 	Warnings []string   `json:"warnings,omitempty"`
 	// HarnessCPUSeconds is the harness process's own CPU time during the run.
@@ -41,6 +44,13 @@ type Setup struct {
 	Network string  `json:"network"` // case id or network key the network served
 	Phase   string  `json:"phase"`
 	Seconds float64 `json:"seconds"`
+}
+
+// Forward is one node's forwarded-HTLC count at the end of a network's life.
+type Forward struct {
+	Network string `json:"network"`
+	Node    string `json:"node"`
+	Count   int    `json:"count"`
 }
 
 // Row is one case: its params and its statistics.

@@ -226,6 +226,7 @@ func runNetwork(ctx context.Context, opts Options, run Run, p networkPlan, w *re
 		defer cancel()
 		if net != nil {
 			writeNodeConfigs(filepath.Join(run.Dir, "nodes", sanitize(p.name)), net)
+			rep.Forwards = append(rep.Forwards, forwards(tctx, p.name, net)...)
 			net.Close()
 		}
 		if lerr := be.CollectLogs(tctx, filepath.Join(run.Dir, "nodes", sanitize(p.name))); lerr != nil {
@@ -359,3 +360,26 @@ func caseIndex(rep *report.Report, c caseRun) int {
 }
 
 func countCases(s scenario.Scenario) int { return len(s.Cases()) * s.Job.LaunchCount }
+
+// forwards reads every intermediary's forwarding count.
+func forwards(ctx context.Context, name string, net *network.Network) []report.Forward {
+	var out []report.Forward
+	for _, n := range net.Names() {
+		if n == net.Topology.Payee || contains(net.Topology.Payers, n) {
+			continue
+		}
+		if c, err := net.Nodes[n].ForwardedCount(ctx); err == nil {
+			out = append(out, report.Forward{Network: name, Node: n, Count: c})
+		}
+	}
+	return out
+}
+
+func contains(xs []string, v string) bool {
+	for _, x := range xs {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
