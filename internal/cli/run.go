@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lnbench/lnbench/backend"
+	composebe "github.com/lnbench/lnbench/backend/compose"
 	"github.com/lnbench/lnbench/backend/local"
 	"github.com/lnbench/lnbench/nodebuild"
 	"github.com/lnbench/lnbench/report"
@@ -96,18 +98,25 @@ func loadScenario(args []string, f runFlags) (scenario.Scenario, error) {
 }
 
 func runScenario(cmd *cobra.Command, stdout, stderr io.Writer, args []string, f runFlags) error {
-	ctx := cmd.Context()
 	s, err := loadScenario(args, f)
 	if err != nil {
 		return err
 	}
+	_, err = executeScenario(cmd, stdout, stderr, s, f, nil)
+	return err
+}
+
+// executeScenario builds what the scenario needs, runs it and prints the
+// table; tweak may adjust the runner options (soak sets a deadline).
+func executeScenario(cmd *cobra.Command, stdout, stderr io.Writer, s scenario.Scenario, f runFlags, tweak func(*runner.Options)) (runner.Run, error) {
+	ctx := cmd.Context()
 	images, err := findImages(f.images)
 	if err != nil {
-		return err
+		return runner.Run{}, err
 	}
 	spec, err := nodebuild.Find(images, s.Node.Implementation, s.Node.Version)
 	if err != nil {
-		return err
+		return runner.Run{}, err
 	}
 	var bins nodebuild.Result
 	if f.build {
@@ -116,11 +125,11 @@ func runScenario(cmd *cobra.Command, stdout, stderr io.Writer, args []string, f 
 		bins, err = nodebuild.Locate(f.cache, spec)
 	}
 	if err != nil {
-		return err
+		return runner.Run{}, err
 	}
 	backendName, note, err := chooseBackend(f.backend)
 	if err != nil {
-		return err
+		return runner.Run{}, err
 	}
 	if note != "" {
 		fmt.Fprintln(stderr, note)
@@ -134,11 +143,14 @@ func runScenario(cmd *cobra.Command, stdout, stderr io.Writer, args []string, f 
 	}
 	run, err := runner.NewRun(f.artifacts, s.Name)
 	if err != nil {
-		return err
+		return run, err
 	}
 	fmt.Fprintf(stderr, "artifacts: %s\n", run.Dir)
 	newBackend := func(n runner.NetworkSpec) (backend.Backend, error) {
 		key := s.Node.Implementation + "/" + s.Node.Version
+		if backendName == "compose" {
+			return newComposeBackend(ctx, n, s, bins, networks > 1, f.startTimeout, stderr)
+		}
 		return local.New(local.Options{RunID: n.RunID, WorkDir: n.WorkDir, BinDirs: map[string]string{key: bins.Dir},
 			ChainBinDir: bins.Dir, StartTimeout: f.startTimeout, Pprof: n.Profiling})
 	}
@@ -146,8 +158,12 @@ func runScenario(cmd *cobra.Command, stdout, stderr io.Writer, args []string, f 
 	if note != "" {
 		notes = append(notes, note)
 	}
-	rep, err := runner.Execute(ctx, runner.Options{Scenario: s, ArtifactsRoot: f.artifacts, BackendName: backendName,
-		NewBackend: newBackend, Log: stderr, Notes: notes}, run)
+	opts := runner.Options{Scenario: s, ArtifactsRoot: f.artifacts, BackendName: backendName,
+		NewBackend: newBackend, Log: stderr, Notes: notes}
+	if tweak != nil {
+		tweak(&opts)
+	}
+	rep, err := runner.Execute(ctx, opts, run)
 	if len(rep.Cases) > 0 {
 		fmt.Fprintln(stdout)
 		_ = report.Text(stdout, rep)
@@ -157,22 +173,35 @@ func runScenario(cmd *cobra.Command, stdout, stderr io.Writer, args []string, f 
 	fmt.Fprintf(stdout, "artifacts: %s\n", abs)
 	if err != nil {
 		if errors.Is(err, ctx.Err()) && ctx.Err() != nil {
-			return fmt.Errorf("interrupted; every process was stopped and what was measured is in %s", abs)
+			return run, fmt.Errorf("interrupted; every process was stopped and what was measured is in %s: %w", abs, context.Canceled)
 		}
-		return err
+		return run, err
 	}
-	return nil
+	return run, nil
 }
 
-// chooseBackend resolves "auto".
+// chooseBackend resolves "auto": compose when a Docker engine answers
+// `docker info` within 5 s (and a compose command exists), else local.
 func chooseBackend(name string) (string, string, error) {
 	switch name {
 	case "local":
 		return "local", "", nil
 	case "auto":
-		return "local", "", nil
+		if err := composebe.EngineAnswers(context.Background(), 5*time.Second); err != nil {
+			return "local", fmt.Sprintf("no Docker engine answered (%v); using the local-process backend", err), nil
+		}
+		if _, err := composebe.DetectTool(context.Background()); err != nil {
+			return "local", fmt.Sprintf("Docker answered but %v; using the local-process backend", err), nil
+		}
+		return "compose", "", nil
 	case "compose":
-		return "", "", errors.New("--backend compose is not available yet; use --backend local")
+		if err := composebe.EngineAnswers(context.Background(), 5*time.Second); err != nil {
+			return "", "", fmt.Errorf("--backend compose: no Docker engine answered (%v); start Docker or use --backend local", err)
+		}
+		if _, err := composebe.DetectTool(context.Background()); err != nil {
+			return "", "", fmt.Errorf("--backend compose: %v; or use --backend local", err)
+		}
+		return "compose", "", nil
 	}
 	return "", "", fmt.Errorf("--backend %q: use auto, compose or local", name)
 }

@@ -1,0 +1,555 @@
+// Package compose is the Docker Compose backend: btcd and every lnd actor
+// run as containers of one compose project per network, on a private compose
+// network, from images built by package images (imagebuild/).
+//
+// The constructor receives the whole topology, so the compose file is
+// generated up front with every service and written to the artifacts folder
+// (docker-compose.yml, or docker-compose.<network>.yml when a run has several
+// networks); StartChain refreshes it with the chain's credentials and mining
+// address, StartNode with the node's database and extra flags, then each
+// starts its one service. Only gRPC and btcd's RPC are published, on
+// 127.0.0.1 with host ports chosen by Docker and read back; node data dirs
+// are bind mounts of the run's work dir, so the harness reads tls.cert and
+// admin.macaroon from the host. Works with `docker compose` (v2) and
+// `docker-compose` (v1), detected once.
+package compose
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/lnbench/lnbench/backend"
+	gen "github.com/lnbench/lnbench/compose"
+	"github.com/lnbench/lnbench/topology"
+)
+
+// Options configure one network's compose backend.
+type Options struct {
+	RunID string
+	// Network is the network's name within the run (labels, file and
+	// project names); may be empty.
+	Network string
+	// Separate names the file docker-compose.<network>.yml and the project
+	// lnbench-<run id>-<network>: set it when the run has several networks.
+	Separate bool
+	// WorkDir receives <service>/ folders, bind-mounted at /data.
+	WorkDir string
+	// ArtifactsDir receives the compose file.
+	ArtifactsDir string
+	Topology     topology.Topology
+	// NodeImages maps "impl/version" to the image of nodes of that version;
+	// ChainImage runs btcd (default: the image of the first node's version).
+	NodeImages map[string]string
+	ChainImage string
+	// DBBackend and NodeArgs are what the nodes will be started with; the
+	// file is refreshed if StartNode asks for something else.
+	DBBackend     string
+	NodeArgs      []string
+	Limits        map[string]gen.Limits
+	DefaultLimits gen.Limits
+	Pprof         bool
+	Sampler       bool
+	// User is "uid:gid" for the containers; default the harness's own.
+	User string
+	// FragmentsDir reads fragments from a folder instead of the embedded ones.
+	FragmentsDir string
+	StartTimeout time.Duration
+}
+
+// Backend is the compose backend of one network.
+type Backend struct {
+	opts    Options
+	tool    Tool
+	project string
+	file    string
+
+	mu      sync.Mutex // guards spec and the file
+	spec    gen.Spec
+	started map[string]bool
+}
+
+// New generates and writes the compose file; nothing starts until StartChain.
+func New(ctx context.Context, opts Options) (*Backend, error) {
+	if opts.StartTimeout == 0 {
+		opts.StartTimeout = 90 * time.Second
+	}
+	if opts.User == "" {
+		opts.User = fmt.Sprintf("%d:%d", os.Getuid(), os.Getgid())
+	}
+	if opts.ArtifactsDir == "" {
+		return nil, errors.New("compose backend: no artifacts folder for the compose file")
+	}
+	work, err := filepath.Abs(opts.WorkDir)
+	if err != nil {
+		return nil, err
+	}
+	opts.WorkDir = work
+	var fsys = os.DirFS(opts.FragmentsDir)
+	if opts.FragmentsDir == "" {
+		fsys = nil
+	}
+	frags, err := gen.LoadFragments(fsys)
+	if err != nil {
+		return nil, err
+	}
+	t, err := DetectTool(ctx)
+	if err != nil {
+		return nil, err
+	}
+	b := &Backend{opts: opts, tool: t, started: map[string]bool{}}
+	b.project = gen.ProjectName(opts.RunID, "")
+	b.file = filepath.Join(opts.ArtifactsDir, gen.FileName(""))
+	if opts.Separate {
+		b.project = gen.ProjectName(opts.RunID, opts.Network)
+		b.file = filepath.Join(opts.ArtifactsDir, gen.FileName(opts.Network))
+	}
+	spec := gen.Spec{RunID: opts.RunID, Network: opts.Network, Project: b.project, WorkDir: opts.WorkDir, User: opts.User,
+		ChainImage: opts.ChainImage, Limits: opts.Limits, DefaultLimits: opts.DefaultLimits,
+		Pprof: opts.Pprof, Sampler: opts.Sampler, Fragments: frags}
+	for _, n := range opts.Topology.Nodes {
+		img := opts.NodeImages[n.Implementation+"/"+n.Version]
+		if img == "" {
+			return nil, fmt.Errorf("node %s: no image for %s %s; run `lnbench images --version %s/%s`", n.Name, n.Implementation, n.Version, n.Implementation, n.Version)
+		}
+		if spec.ChainImage == "" {
+			spec.ChainImage = img
+		}
+		spec.Nodes = append(spec.Nodes, gen.Node{Name: n.Name, Image: img, DBBackend: opts.DBBackend, ExtraArgs: opts.NodeArgs})
+	}
+	// Bind-mount sources must exist, or Docker creates them owned by root.
+	dirs := []string{gen.ChainService}
+	for _, n := range spec.Nodes {
+		dirs = append(dirs, n.Name)
+	}
+	if opts.Sampler {
+		dirs = append(dirs, gen.SamplerService)
+	}
+	for _, d := range dirs {
+		if err := os.MkdirAll(filepath.Join(opts.WorkDir, d), 0o700); err != nil {
+			return nil, fmt.Errorf("run folder: %v", err)
+		}
+	}
+	b.spec = spec
+	if err := b.writeFile(); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+func (b *Backend) Name() string  { return "compose" }
+func (b *Backend) RunID() string { return b.opts.RunID }
+
+// File is the compose file's path; Project its project name.
+func (b *Backend) File() string    { return b.file }
+func (b *Backend) Project() string { return b.project }
+
+// Tool is the compose command in use.
+func (b *Backend) Tool() Tool { return b.tool }
+
+// writeFile renders the spec and replaces the file atomically; callers
+// hold b.mu (or own b exclusively).
+func (b *Backend) writeFile() error {
+	data, err := gen.Generate(b.spec)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(b.file), 0o755); err != nil {
+		return err
+	}
+	tmp := b.file + ".tmp"
+	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, b.file)
+}
+
+// compose runs the compose tool on this project's file.
+func (b *Backend) compose(ctx context.Context, args ...string) (string, error) {
+	full := append(append([]string(nil), b.tool.Argv[1:]...), "-p", b.project, "-f", b.file)
+	full = append(full, args...)
+	return run(ctx, b.tool.Argv[0], full...)
+}
+
+// containerID finds a service's container (running or not) by the labels
+// both compose versions set.
+func (b *Backend) containerID(ctx context.Context, service string) (string, error) {
+	out, err := docker(ctx, "ps", "-aq", "--filter", "label=com.docker.compose.project="+b.project,
+		"--filter", "label=com.docker.compose.service="+service)
+	if err != nil {
+		return "", err
+	}
+	ids := strings.Fields(out)
+	if len(ids) == 0 {
+		return "", nil
+	}
+	return ids[0], nil
+}
+
+// state is a container's status and exit code.
+func containerState(ctx context.Context, id string) (status string, exit int, err error) {
+	out, err := docker(ctx, "inspect", "--format", "{{.State.Status}} {{.State.ExitCode}}", id)
+	if err != nil {
+		return "", 0, err
+	}
+	f := strings.Fields(out)
+	if len(f) != 2 {
+		return "", 0, fmt.Errorf("docker inspect %s: unexpected %q", id, out)
+	}
+	exit, _ = strconv.Atoi(f[1])
+	return f[0], exit, nil
+}
+
+// PublishedPort reads back the loopback host port Docker chose for a
+// container port, and refuses any binding beyond 127.0.0.1.
+func PublishedPort(ctx context.Context, containerID string, port int) (string, error) {
+	out, err := docker(ctx, "port", containerID, fmt.Sprintf("%d/tcp", port))
+	if err != nil {
+		return "", err
+	}
+	return parsePort(out, port)
+}
+
+// parsePort reads `docker port` output: one host:port per line.
+func parsePort(out string, port int) (string, error) {
+	var found string
+	for _, line := range strings.Fields(out) {
+		host, p, err := net.SplitHostPort(line)
+		if err != nil {
+			return "", fmt.Errorf("docker port: unexpected %q for container port %d", line, port)
+		}
+		if host != "127.0.0.1" {
+			return "", fmt.Errorf("container port %d is published on %s, beyond loopback; only 127.0.0.1 is allowed", port, line)
+		}
+		if n, err := strconv.Atoi(p); err != nil || n <= 0 {
+			return "", fmt.Errorf("docker port: bad host port in %q", line)
+		}
+		found = net.JoinHostPort(host, p)
+	}
+	if found == "" {
+		return "", fmt.Errorf("container port %d is not published", port)
+	}
+	return found, nil
+}
+
+func (b *Backend) logTail(ctx context.Context, id string, n int) string {
+	out, _ := exec.CommandContext(ctx, "docker", "logs", "--tail", strconv.Itoa(n), id).CombinedOutput()
+	s := strings.TrimRight(string(out), "\n")
+	if s == "" {
+		return "  (no output)"
+	}
+	return "  " + strings.ReplaceAll(s, "\n", "\n  ")
+}
+
+// waitReady polls until ready() holds, failing early when the container
+// exits, with the tail of its logs.
+func (b *Backend) waitReady(ctx context.Context, what, service string, ready func(id string) bool) (string, error) {
+	wctx, cancel := context.WithTimeoutCause(ctx, b.opts.StartTimeout, fmt.Errorf("start timeout %v", b.opts.StartTimeout))
+	defer cancel()
+	t := time.NewTicker(100 * time.Millisecond)
+	defer t.Stop()
+	var id string
+	lastState := time.Time{}
+	for {
+		if id == "" {
+			id, _ = b.containerID(wctx, service)
+		}
+		if id != "" && ready(id) {
+			return id, nil
+		}
+		// Exec'ing docker inspect is costlier than a stat: every 0.5 s.
+		if id != "" && time.Since(lastState) > 500*time.Millisecond {
+			lastState = time.Now()
+			status, code, err := containerState(wctx, id)
+			if err == nil && (status == "exited" || status == "dead") {
+				lctx, lcancel := context.WithTimeout(context.Background(), 10*time.Second)
+				defer lcancel()
+				return id, fmt.Errorf("%s %s: container exited during start (exit code %d); last log lines:\n%s", what, service, code, b.logTail(lctx, id, 15))
+			}
+		}
+		select {
+		case <-wctx.Done():
+			if ctx.Err() != nil {
+				return id, ctx.Err()
+			}
+			tailText := "  (no container)"
+			if id != "" {
+				lctx, lcancel := context.WithTimeout(context.Background(), 10*time.Second)
+				defer lcancel()
+				tailText = b.logTail(lctx, id, 15)
+			}
+			return id, fmt.Errorf("%s %s did not start in time (%v); last log lines:\n%s", what, service, context.Cause(wctx), tailText)
+		case <-t.C:
+		}
+	}
+}
+
+func fileExists(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.Size() > 0
+}
+
+// tlsAnswers completes a TLS handshake with the server at hostPort,
+// verifying its certificate (from certPath) for serverName. Docker's port
+// proxy accepts connections before the service listens, so an open port
+// proves nothing; a handshake does.
+func tlsAnswers(hostPort, certPath, serverName string) bool {
+	pem, err := os.ReadFile(certPath)
+	if err != nil {
+		return false
+	}
+	pool := x509.NewCertPool()
+	if !pool.AppendCertsFromPEM(pem) {
+		return false
+	}
+	d := &net.Dialer{Timeout: time.Second}
+	c, err := tls.DialWithDialer(d, "tcp", hostPort, &tls.Config{RootCAs: pool, ServerName: serverName, MinVersion: tls.VersionTLS12})
+	if err != nil {
+		return false
+	}
+	c.Close()
+	return true
+}
+
+// StartChain refreshes the file with the chain's credentials and mining
+// address, starts btcd and waits until its RPC answers on the published port.
+func (b *Backend) StartChain(ctx context.Context, spec backend.ChainSpec) (backend.ChainEndpoint, error) {
+	b.mu.Lock()
+	b.spec.Chain = spec
+	err := b.writeFile()
+	args := b.spec.BtcdConfig().Args()
+	b.mu.Unlock()
+	if err != nil {
+		return backend.ChainEndpoint{}, err
+	}
+	if _, err := b.compose(ctx, "up", "-d", "--no-deps", gen.ChainService); err != nil {
+		return backend.ChainEndpoint{}, fmt.Errorf("starting btcd: %w", err)
+	}
+	b.markStarted(gen.ChainService)
+	cert := filepath.Join(b.opts.WorkDir, gen.ChainService, "rpc.cert")
+	var host string
+	_, err = b.waitReady(ctx, "chain", gen.ChainService, func(id string) bool {
+		if !fileExists(cert) {
+			return false
+		}
+		if host == "" {
+			host, _ = PublishedPort(ctx, id, gen.BtcdRPCPort)
+		}
+		// rpcclient verifies the certificate for the IP it dials.
+		return host != "" && tlsAnswers(host, cert, "127.0.0.1")
+	})
+	if err != nil {
+		return backend.ChainEndpoint{}, err
+	}
+	return backend.ChainEndpoint{RPCHost: host, CertPath: cert, User: spec.RPCUser, Pass: spec.RPCPass, Args: args}, nil
+}
+
+func (b *Backend) markStarted(name string) {
+	b.mu.Lock()
+	b.started[name] = true
+	b.mu.Unlock()
+}
+
+// StartNode starts one lnd (refreshing the file first if the node's flags
+// differ from what it holds) and waits until its credentials exist on the
+// bind mount and its gRPC answers TLS on the published port.
+func (b *Backend) StartNode(ctx context.Context, spec backend.NodeSpec) (backend.NodeEndpoint, error) {
+	if spec.Implementation != "" && spec.Implementation != "lnd" {
+		return backend.NodeEndpoint{}, fmt.Errorf("node %s: implementation %q is not supported by the compose backend", spec.Name, spec.Implementation)
+	}
+	b.mu.Lock()
+	i := slices.IndexFunc(b.spec.Nodes, func(n gen.Node) bool { return n.Name == spec.Name })
+	if i < 0 {
+		b.mu.Unlock()
+		return backend.NodeEndpoint{}, fmt.Errorf("node %s is not in this network's topology (the compose file has %s)", spec.Name, strings.Join(b.nodeNames(), ", "))
+	}
+	if b.spec.Chain.RPCUser == "" {
+		b.mu.Unlock()
+		return backend.NodeEndpoint{}, fmt.Errorf("node %s: start the chain first", spec.Name)
+	}
+	n := b.spec.Nodes[i]
+	var err error
+	if n.DBBackend != spec.DBBackend || !slices.Equal(n.ExtraArgs, spec.ExtraArgs) {
+		n.DBBackend, n.ExtraArgs = spec.DBBackend, append([]string(nil), spec.ExtraArgs...)
+		b.spec.Nodes[i] = n
+		err = b.writeFile()
+	}
+	cfg := b.spec.LndConfig(n)
+	b.mu.Unlock()
+	if err != nil {
+		return backend.NodeEndpoint{}, err
+	}
+	if _, err := b.compose(ctx, "up", "-d", "--no-deps", spec.Name); err != nil {
+		return backend.NodeEndpoint{}, fmt.Errorf("starting %s: %w", spec.Name, err)
+	}
+	b.markStarted(spec.Name)
+	dir := filepath.Join(b.opts.WorkDir, spec.Name)
+	ep := backend.NodeEndpoint{
+		Name:         spec.Name,
+		TLSCertPath:  filepath.Join(dir, "tls.cert"),
+		MacaroonPath: filepath.Join(dir, "data", "chain", "bitcoin", "simnet", "admin.macaroon"),
+		PeerHost:     fmt.Sprintf("%s:%d", spec.Name, gen.LndP2PPort),
+		Args:         cfg.Args(),
+	}
+	if b.opts.Pprof {
+		ep.PprofHost = fmt.Sprintf("%s:%d", spec.Name, gen.LndPprofPort)
+	}
+	_, err = b.waitReady(ctx, "node", spec.Name, func(id string) bool {
+		if !fileExists(ep.MacaroonPath) || !fileExists(ep.TLSCertPath) {
+			return false
+		}
+		if ep.RPCHost == "" {
+			ep.RPCHost, _ = PublishedPort(ctx, id, gen.LndRPCPort)
+		}
+		return ep.RPCHost != "" && tlsAnswers(ep.RPCHost, ep.TLSCertPath, "localhost")
+	})
+	if err != nil {
+		return backend.NodeEndpoint{}, err
+	}
+	return ep, nil
+}
+
+func (b *Backend) nodeNames() []string {
+	var out []string
+	for _, n := range b.spec.Nodes {
+		out = append(out, n.Name)
+	}
+	return out
+}
+
+// StopNode stops one node's container (SIGTERM, SIGKILL after 15 s).
+func (b *Backend) StopNode(ctx context.Context, name string) error {
+	b.mu.Lock()
+	ok := slices.Contains(b.nodeNames(), name)
+	b.mu.Unlock()
+	if !ok {
+		return fmt.Errorf("stop %s: no such node in this network", name)
+	}
+	_, err := b.compose(ctx, "stop", "-t", "15", name)
+	return err
+}
+
+// services lists every service of the file, sorted.
+func (b *Backend) services() []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	out := append([]string{gen.ChainService}, b.nodeNames()...)
+	if b.opts.Sampler {
+		out = append(out, gen.SamplerService)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// CollectLogs writes each container's output to dir/<name>/container.log
+// and copies lnd.log / btcd.log from the bind mounts.
+func (b *Backend) CollectLogs(ctx context.Context, dir string) error {
+	var errs []error
+	for _, name := range b.services() {
+		dst := filepath.Join(dir, name)
+		id, err := b.containerID(ctx, name)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		src := filepath.Join(b.opts.WorkDir, name)
+		var files []string
+		switch name {
+		case gen.ChainService:
+			files = []string{"logs/simnet/btcd.log"}
+		case gen.SamplerService:
+		default:
+			files = []string{"logs/bitcoin/simnet/lnd.log"}
+		}
+		if id == "" && !anyExists(src, files) {
+			continue // never started
+		}
+		if err := os.MkdirAll(dst, 0o755); err != nil {
+			return err
+		}
+		if id != "" {
+			if err := dockerLogs(ctx, id, filepath.Join(dst, "container.log")); err != nil {
+				errs = append(errs, fmt.Errorf("%s: %v", name, err))
+			}
+		}
+		for _, rel := range files {
+			if err := copyFile(filepath.Join(src, rel), filepath.Join(dst, filepath.Base(rel))); err != nil && !os.IsNotExist(err) {
+				errs = append(errs, err)
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func anyExists(dir string, rels []string) bool {
+	for _, r := range rels {
+		if _, err := os.Stat(filepath.Join(dir, r)); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+func dockerLogs(ctx context.Context, id, path string) error {
+	out, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	cmd := exec.CommandContext(ctx, "docker", "logs", id)
+	cmd.Stdout, cmd.Stderr = out, out
+	rerr := cmd.Run()
+	if cerr := out.Close(); rerr == nil {
+		rerr = cerr
+	}
+	return rerr
+}
+
+func copyFile(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.Create(dst)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}
+
+// Teardown runs `down -v --remove-orphans` for the project, then sweeps
+// whatever still carries this run's (and network's) label. It reports an
+// error only if something labelled is left.
+func (b *Backend) Teardown(ctx context.Context) error {
+	_, downErr := b.compose(ctx, "down", "-v", "--remove-orphans", "-t", "10")
+	filters := []string{"label=" + backend.Label + "=" + b.opts.RunID}
+	if b.opts.Network != "" {
+		filters = append(filters, "label="+gen.NetworkLabel+"="+b.opts.Network)
+	}
+	_, sweepErr := remove(ctx, filters...)
+	left, err := leftovers(ctx, filters...)
+	if err != nil {
+		return errors.Join(downErr, sweepErr, err)
+	}
+	if len(left) > 0 {
+		return fmt.Errorf("teardown of %s left %s (compose down: %v; sweep: %v); remove them with `lnbench down %s`", b.project, strings.Join(left, ", "), downErr, sweepErr, b.opts.RunID)
+	}
+	return nil
+}

@@ -1,0 +1,190 @@
+package compose
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os/exec"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/lnbench/lnbench/backend"
+)
+
+// Tool is the compose command line found on this machine: `docker compose`
+// (v2) or `docker-compose` (v1).
+type Tool struct {
+	Argv    []string // e.g. ["docker", "compose"]
+	Version string
+}
+
+func (t Tool) String() string { return strings.Join(t.Argv, " ") + " " + t.Version }
+
+var (
+	toolOnce sync.Once
+	tool     Tool
+	toolErr  error
+)
+
+// DetectTool finds the compose command once per process: v2 first, then v1.
+func DetectTool(ctx context.Context) (Tool, error) {
+	toolOnce.Do(func() {
+		for _, argv := range [][]string{{"docker", "compose"}, {"docker-compose"}} {
+			if _, err := exec.LookPath(argv[0]); err != nil {
+				continue
+			}
+			cctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+			out, err := exec.CommandContext(cctx, argv[0], append(argv[1:], "version", "--short")...).Output()
+			cancel()
+			if err == nil {
+				tool = Tool{Argv: argv, Version: strings.TrimSpace(string(out))}
+				return
+			}
+		}
+		toolErr = errors.New("neither `docker compose` (v2) nor `docker-compose` (v1) is installed (apt-get install docker-compose)")
+	})
+	return tool, toolErr
+}
+
+// EngineAnswers runs `docker info` with a timeout; the error says why not.
+func EngineAnswers(ctx context.Context, timeout time.Duration) error {
+	if _, err := exec.LookPath("docker"); err != nil {
+		return errors.New("no docker command")
+	}
+	cctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	out, err := exec.CommandContext(cctx, "docker", "info", "--format", "{{.ServerVersion}}").CombinedOutput()
+	if cctx.Err() != nil {
+		return fmt.Errorf("`docker info` did not answer within %v", timeout)
+	}
+	if err != nil {
+		return fmt.Errorf("`docker info`: %s", firstLine(string(out)))
+	}
+	return nil
+}
+
+// docker runs one docker command and returns its trimmed stdout; the error
+// carries stderr's first lines.
+func docker(ctx context.Context, args ...string) (string, error) {
+	return run(ctx, "docker", args...)
+}
+
+func run(ctx context.Context, name string, args ...string) (string, error) {
+	cmd := exec.CommandContext(ctx, name, args...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		msg := strings.TrimSpace(errb.String())
+		if msg == "" {
+			msg = strings.TrimSpace(out.String())
+		}
+		return out.String(), fmt.Errorf("%s %s: %v: %s", name, strings.Join(args, " "), err, lastLines(msg, 6))
+	}
+	return strings.TrimSpace(out.String()), nil
+}
+
+// Removed counts what a cleanup removed.
+type Removed struct {
+	Containers, Networks, Volumes int
+}
+
+func (r Removed) String() string {
+	return fmt.Sprintf("%d container(s), %d network(s), %d volume(s)", r.Containers, r.Networks, r.Volumes)
+}
+
+// Down removes every container, network and volume labelled
+// lnbench.run=<runID> (any lnbench.run value when runID is ""): containers
+// first (forcibly), then the networks and volumes they used. Images and
+// anything unlabelled are never touched.
+func Down(ctx context.Context, runID string) (Removed, error) {
+	return remove(ctx, runFilter(runID))
+}
+
+// Leftovers lists what still carries lnbench.run=<runID> (any value when
+// runID is ""), as "container <id>" lines; empty when clean.
+func Leftovers(ctx context.Context, runID string) ([]string, error) {
+	return leftovers(ctx, runFilter(runID))
+}
+
+func runFilter(runID string) string {
+	if runID == "" {
+		return "label=" + backend.Label
+	}
+	return "label=" + backend.Label + "=" + runID
+}
+
+func filterArgs(filters []string) []string {
+	var out []string
+	for _, f := range filters {
+		out = append(out, "--filter", f)
+	}
+	return out
+}
+
+// remove deletes the containers, networks and volumes matching every filter.
+func remove(ctx context.Context, filters ...string) (Removed, error) {
+	var r Removed
+	var errs []error
+	list := func(args ...string) []string {
+		out, err := docker(ctx, append(args, filterArgs(filters)...)...)
+		if err != nil {
+			errs = append(errs, err)
+			return nil
+		}
+		return strings.Fields(out)
+	}
+	if ids := list("ps", "-aq"); len(ids) > 0 {
+		if _, err := docker(ctx, append([]string{"rm", "-f", "-v"}, ids...)...); err != nil {
+			errs = append(errs, err)
+		} else {
+			r.Containers = len(ids)
+		}
+	}
+	if ids := list("network", "ls", "-q"); len(ids) > 0 {
+		if _, err := docker(ctx, append([]string{"network", "rm"}, ids...)...); err != nil {
+			errs = append(errs, err)
+		} else {
+			r.Networks = len(ids)
+		}
+	}
+	if ids := list("volume", "ls", "-q"); len(ids) > 0 {
+		if _, err := docker(ctx, append([]string{"volume", "rm", "-f"}, ids...)...); err != nil {
+			errs = append(errs, err)
+		} else {
+			r.Volumes = len(ids)
+		}
+	}
+	return r, errors.Join(errs...)
+}
+
+func leftovers(ctx context.Context, filters ...string) ([]string, error) {
+	var out []string
+	for _, kind := range [][]string{{"container", "ps", "-aq"}, {"network", "network", "ls", "-q"}, {"volume", "volume", "ls", "-q"}} {
+		s, err := docker(ctx, append(kind[1:], filterArgs(filters)...)...)
+		if err != nil {
+			return out, err
+		}
+		for _, id := range strings.Fields(s) {
+			out = append(out, kind[0]+" "+id)
+		}
+	}
+	return out, nil
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}

@@ -1,0 +1,338 @@
+// Package compose writes the docker-compose file of one lnbench network from
+// the per-role fragments in docker-fragments/ and typed structs (see
+// types.go for why not compose-go), marshalled with gopkg.in/yaml.v3.
+//
+// The generated file is a pure function of Spec: same inputs, same bytes
+// (services and keys sorted). It works with `docker compose` (v2) and
+// `docker-compose` (v1.29+), and by hand with plain `up`. Every service and
+// the network carry the label lnbench.run=<run id>; ports are published only
+// on 127.0.0.1 with host ports chosen by Docker; node data dirs are bind
+// mounts of the run's work dir, written as the harness's uid:gid.
+package compose
+
+import (
+	"bytes"
+	"fmt"
+	"path"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/lnbench/lnbench/backend"
+	"github.com/lnbench/lnbench/chain/btcd"
+	"github.com/lnbench/lnbench/node/lnd"
+)
+
+// Names and ports inside the compose network.
+const (
+	ChainService   = "btcd"
+	SamplerService = "sampler"
+	NetworkName    = "lnbench"
+	// NetworkLabel carries the network's name within the run.
+	NetworkLabel = "lnbench.network"
+
+	BtcdRPCPort  = 18556
+	BtcdP2PPort  = 18555
+	LndRPCPort   = 10009
+	LndP2PPort   = 9735
+	LndPprofPort = 6060
+
+	// ContainerData is where a service's own folder is mounted.
+	ContainerData = "/data"
+	// ContainerChain is where lnd sees btcd's folder (read-only), for its RPC cert.
+	ContainerChain = "/btcd"
+)
+
+// Limits cap one service's resources; zero values mean no limit.
+type Limits struct {
+	CPUs   float64 // e.g. 1.5
+	Memory string  // e.g. "512m", "2g" (a number of bytes with an optional b, k, m or g)
+}
+
+func (l Limits) zero() bool { return l.CPUs == 0 && l.Memory == "" }
+
+var memRe = regexp.MustCompile(`^[0-9]+[bkmg]?$`)
+
+// Validate checks the values compose would reject.
+func (l Limits) Validate() error {
+	if l.CPUs < 0 {
+		return fmt.Errorf("cpus %v: must be positive", l.CPUs)
+	}
+	if l.Memory != "" && !memRe.MatchString(l.Memory) {
+		return fmt.Errorf("memory %q: use bytes with an optional unit b, k, m or g, e.g. 512m", l.Memory)
+	}
+	return nil
+}
+
+// Node is one lnd actor.
+type Node struct {
+	Name      string
+	Image     string
+	DBBackend string   // "" (bbolt) or "sqlite"
+	ExtraArgs []string // appended to lnd's flags
+}
+
+// Spec is everything that decides a generated file.
+type Spec struct {
+	RunID   string
+	Network string // the network's name within the run; "" when there is one
+	Project string // compose project name; default ProjectName(RunID, "")
+	// WorkDir is the host folder whose <service>/ subfolders are bind-mounted
+	// at /data; absolute.
+	WorkDir    string
+	User       string // "uid:gid" the containers run as
+	ChainImage string
+	Chain      backend.ChainSpec
+	Nodes      []Node
+	// Limits by service name (a node's name, or "btcd"); DefaultLimits
+	// apply to every lnd actor without an entry.
+	Limits        map[string]Limits
+	DefaultLimits Limits
+	Pprof         bool // lnd serves pprof on <name>:6060 inside the network
+	Sampler       bool // include the sampler sidecar
+	Fragments     Fragments
+}
+
+var projectBad = regexp.MustCompile(`[^a-z0-9_-]+`)
+
+// ProjectName is "lnbench-<run id>" (plus "-<network>" when given),
+// lowercased and reduced to [a-z0-9_-] as compose requires.
+func ProjectName(runID, network string) string {
+	s := "lnbench-" + runID
+	if network != "" {
+		s += "-" + network
+	}
+	return projectBad.ReplaceAllString(strings.ToLower(s), "-")
+}
+
+// FileName is docker-compose.yml, or docker-compose.<network>.yml when a
+// run has several networks.
+func FileName(network string) string {
+	if network == "" {
+		return "docker-compose.yml"
+	}
+	return "docker-compose." + strings.Trim(projectBad.ReplaceAllString(strings.ToLower(network), "_"), "_") + ".yml"
+}
+
+var (
+	nodeNameRe = regexp.MustCompile(`^[a-z][a-z0-9_-]{0,30}$`)
+	userRe     = regexp.MustCompile(`^[0-9]+:[0-9]+$`)
+)
+
+func (s Spec) project() string {
+	if s.Project != "" {
+		return s.Project
+	}
+	return ProjectName(s.RunID, "")
+}
+
+func (s Spec) validate() error {
+	if s.RunID == "" {
+		return fmt.Errorf("compose: run id is empty")
+	}
+	if !filepath.IsAbs(s.WorkDir) {
+		return fmt.Errorf("compose: work dir %q must be absolute (bind mounts)", s.WorkDir)
+	}
+	if !userRe.MatchString(s.User) {
+		return fmt.Errorf("compose: user %q: want uid:gid", s.User)
+	}
+	if s.ChainImage == "" {
+		return fmt.Errorf("compose: no image for btcd")
+	}
+	if len(s.Nodes) == 0 {
+		return fmt.Errorf("compose: no nodes")
+	}
+	seen := map[string]bool{}
+	for _, n := range s.Nodes {
+		switch {
+		case !nodeNameRe.MatchString(n.Name):
+			return fmt.Errorf("compose: node name %q: use lowercase letters, digits, '-' or '_'", n.Name)
+		case n.Name == ChainService || n.Name == SamplerService:
+			return fmt.Errorf("compose: node name %q is reserved", n.Name)
+		case seen[n.Name]:
+			return fmt.Errorf("compose: node %q twice", n.Name)
+		case n.Image == "":
+			return fmt.Errorf("compose: node %q has no image", n.Name)
+		}
+		seen[n.Name] = true
+	}
+	for name, l := range s.Limits {
+		if !seen[name] && name != ChainService {
+			return fmt.Errorf("compose: limits for %q, which is not a service", name)
+		}
+		if err := l.Validate(); err != nil {
+			return fmt.Errorf("compose: limits for %s: %v", name, err)
+		}
+	}
+	if err := s.DefaultLimits.Validate(); err != nil {
+		return fmt.Errorf("compose: default limits: %v", err)
+	}
+	for _, role := range []string{RoleChain, RoleLND} {
+		if _, ok := s.Fragments[role]; !ok {
+			return fmt.Errorf("compose: fragment %s is not loaded", FragmentFiles[role])
+		}
+	}
+	if !s.Fragments[RoleChain].publishes(BtcdRPCPort) {
+		return fmt.Errorf("compose: %s must publish btcd's RPC port as \"127.0.0.1::%d\"", FragmentFiles[RoleChain], BtcdRPCPort)
+	}
+	if !s.Fragments[RoleLND].publishes(LndRPCPort) {
+		return fmt.Errorf("compose: %s must publish lnd's gRPC port as \"127.0.0.1::%d\"", FragmentFiles[RoleLND], LndRPCPort)
+	}
+	if s.Sampler {
+		if !s.Pprof {
+			return fmt.Errorf("compose: the sampler needs the nodes' pprof endpoints; enable Pprof too")
+		}
+		f, ok := s.Fragments[RoleSampler]
+		if !ok {
+			return fmt.Errorf("compose: fragment %s is not loaded", FragmentFiles[RoleSampler])
+		}
+		if len(f.Published) > 0 {
+			return fmt.Errorf("compose: %s must publish nothing", FragmentFiles[RoleSampler])
+		}
+	}
+	return nil
+}
+
+// BtcdConfig is btcd's configuration as the container sees it.
+func (s Spec) BtcdConfig() btcd.Config {
+	return btcd.Config{
+		DataDir: path.Join(ContainerData, "data"), LogDir: path.Join(ContainerData, "logs"),
+		RPCListen: fmt.Sprintf("0.0.0.0:%d", BtcdRPCPort), P2PListen: fmt.Sprintf("0.0.0.0:%d", BtcdP2PPort),
+		RPCUser: s.Chain.RPCUser, RPCPass: s.Chain.RPCPass,
+		RPCCert: path.Join(ContainerData, "rpc.cert"), RPCKey: path.Join(ContainerData, "rpc.key"),
+		MiningAddr: s.Chain.MiningAddr,
+	}
+}
+
+// LndConfig is one node's lnd configuration as its container sees it.
+func (s Spec) LndConfig(n Node) lnd.Config {
+	c := lnd.Config{
+		Alias: n.Name, LndDir: ContainerData,
+		RPCListen: fmt.Sprintf("0.0.0.0:%d", LndRPCPort), P2PListen: fmt.Sprintf("0.0.0.0:%d", LndP2PPort),
+		// The harness dials 127.0.0.1:<published> as "localhost"; peers and
+		// the sampler use the service name.
+		TLSExtraDomains: []string{n.Name, "localhost"},
+		BtcdRPCHost:     fmt.Sprintf("%s:%d", ChainService, BtcdRPCPort),
+		BtcdRPCUser:     s.Chain.RPCUser, BtcdRPCPass: s.Chain.RPCPass,
+		BtcdRPCCert: path.Join(ContainerChain, "rpc.cert"),
+		DBBackend:   n.DBBackend, Extra: n.ExtraArgs,
+	}
+	if s.Pprof {
+		c.PprofListen = fmt.Sprintf("0.0.0.0:%d", LndPprofPort)
+	}
+	return c
+}
+
+// Build assembles the file.
+func (s Spec) Build() (File, error) {
+	if err := s.validate(); err != nil {
+		return File{}, err
+	}
+	runLabels := map[string]string{backend.Label: s.RunID}
+	if s.Network != "" {
+		runLabels[NetworkLabel] = s.Network
+	}
+	withRun := func(m map[string]string) map[string]string {
+		out := cloneMap(m)
+		if out == nil {
+			out = map[string]string{}
+		}
+		for k, v := range runLabels {
+			out[k] = v
+		}
+		return out
+	}
+	mount := func(service string) Mount {
+		return Mount{Type: "bind", Source: filepath.Join(s.WorkDir, service), Target: ContainerData}
+	}
+	limit := func(svc *Service, l Limits) {
+		svc.CPUs, svc.MemLimit = l.CPUs, Quoted(l.Memory)
+	}
+	f := File{
+		Networks: map[string]Network{NetworkName: {Labels: withRun(nil)}},
+		Services: map[string]Service{},
+	}
+
+	chain := s.Fragments[RoleChain].Service.clone()
+	chain.Image = s.ChainImage
+	chain.Command = s.BtcdConfig().Args()
+	chain.Hostname = ChainService
+	chain.User = Quoted(s.User)
+	chain.Volumes = []Mount{mount(ChainService)}
+	chain.Networks = []string{NetworkName}
+	chain.Labels = withRun(chain.Labels)
+	limit(&chain, s.Limits[ChainService])
+	f.Services[ChainService] = chain
+
+	var names []string
+	for _, n := range s.Nodes {
+		svc := s.Fragments[RoleLND].Service.clone()
+		svc.Image = n.Image
+		svc.Command = s.LndConfig(n).Args()
+		svc.Hostname = n.Name
+		svc.User = Quoted(s.User)
+		chainMount := mount(ChainService)
+		chainMount.Target, chainMount.ReadOnly = ContainerChain, true
+		svc.Volumes = []Mount{mount(n.Name), chainMount}
+		svc.Networks = []string{NetworkName}
+		svc.Labels = withRun(svc.Labels)
+		svc.DependsOn = map[string]Dependency{ChainService: {Condition: "service_healthy"}}
+		l, ok := s.Limits[n.Name]
+		if !ok {
+			l = s.DefaultLimits
+		}
+		limit(&svc, l)
+		f.Services[n.Name] = svc
+		names = append(names, n.Name)
+	}
+
+	if s.Sampler {
+		svc := s.Fragments[RoleSampler].Service.clone()
+		svc.Image = s.ChainImage
+		svc.Hostname = SamplerService
+		svc.User = Quoted(s.User)
+		svc.Volumes = []Mount{mount(SamplerService)}
+		svc.Networks = []string{NetworkName}
+		svc.Labels = withRun(svc.Labels)
+		sort.Strings(names)
+		svc.Command = nil
+		for _, n := range names {
+			svc.Command = append(svc.Command, n+":"+strconv.Itoa(LndPprofPort))
+		}
+		svc.DependsOn = map[string]Dependency{}
+		for _, n := range names {
+			svc.DependsOn[n] = Dependency{Condition: "service_started"}
+		}
+		f.Services[SamplerService] = svc
+	}
+	return f, nil
+}
+
+// Generate renders the file: a header comment, then the YAML.
+func Generate(s Spec) ([]byte, error) {
+	f, err := s.Build()
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	where := "run " + s.RunID
+	if s.Network != "" {
+		where += ", network " + s.Network
+	}
+	fmt.Fprintf(&buf, "# Generated by lnbench for %s. Do not edit: every run writes its own.\n", where)
+	fmt.Fprintf(&buf, "# By hand: docker-compose -p %s -f <this file> up -d   (or docker compose …)\n", s.project())
+	fmt.Fprintf(&buf, "# Clean up: lnbench down %s   (removes everything labelled %s=%s)\n", s.RunID, backend.Label, s.RunID)
+	enc := yaml.NewEncoder(&buf)
+	enc.SetIndent(2)
+	if err := enc.Encode(f); err != nil {
+		return nil, err
+	}
+	if err := enc.Close(); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}

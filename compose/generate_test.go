@@ -1,0 +1,241 @@
+package compose
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/lnbench/lnbench/backend"
+	"github.com/lnbench/lnbench/topology"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+// specFor is a Spec with fixed inputs for a topology.
+func specFor(t *testing.T, topo topology.Topology) Spec {
+	t.Helper()
+	frags, err := LoadFragments(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := Spec{
+		RunID:      "20260101T120000Z-" + topo.Name,
+		WorkDir:    "/tmp/lnbench/run/launch1",
+		User:       "1000:1000",
+		ChainImage: "lnbench/lnd:v0.21.0-beta-0123456789ab",
+		Chain:      backend.ChainSpec{MiningAddr: "SbVV7nk4rNNQ5E5WJkd2v6n4dQSXbmzsvd", RPCUser: "lnbench", RPCPass: "0011223344556677"},
+		Fragments:  frags,
+	}
+	for _, n := range topo.Nodes {
+		s.Nodes = append(s.Nodes, Node{Name: n.Name, Image: s.ChainImage})
+	}
+	return s
+}
+
+func TestGolden(t *testing.T) {
+	cases := []struct {
+		file string
+		spec func(t *testing.T) Spec
+	}{
+		{"alice-pays-bob.yml", func(t *testing.T) Spec { return specFor(t, topology.AlicePaysBob()) }},
+		{"alice-carol1-bob.yml", func(t *testing.T) Spec { return specFor(t, topology.AlicePaysBobViaCarol(1)) }},
+		{"alices-pay-bob.yml", func(t *testing.T) Spec { return specFor(t, topology.AlicesPayBob(2)) }},
+		{"alice-pays-bob-limits.yml", func(t *testing.T) Spec {
+			s := specFor(t, topology.AlicePaysBob())
+			s.DefaultLimits = Limits{CPUs: 0.5, Memory: "512m"}
+			s.Limits = map[string]Limits{"bob": {CPUs: 1.5, Memory: "1g"}, "btcd": {CPUs: 1}}
+			return s
+		}},
+		{"alices-pay-bob-limits-network.yml", func(t *testing.T) Spec {
+			s := specFor(t, topology.AlicesPayBob(2))
+			s.Network = "launch2/AliceCount=2"
+			s.Project = ProjectName(s.RunID, s.Network)
+			s.DefaultLimits = Limits{CPUs: 1, Memory: "768m"}
+			s.Nodes[0].DBBackend = "sqlite"
+			s.Nodes[0].ExtraArgs = []string{"--debuglevel=debug"}
+			return s
+		}},
+		{"alice-pays-bob-pprof-sampler.yml", func(t *testing.T) Spec {
+			s := specFor(t, topology.AlicePaysBob())
+			s.Pprof, s.Sampler = true, true
+			return s
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.file, func(t *testing.T) {
+			got, err := Generate(c.spec(t))
+			if err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join("testdata", c.file)
+			if *update {
+				if err := os.WriteFile(path, got, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run `go test ./compose -update` to create it)", err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("%s differs from the generated file (run `go test ./compose -update` and review the diff):\n%s", path, firstDiff(string(want), string(got)))
+			}
+		})
+	}
+}
+
+func firstDiff(want, got string) string {
+	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
+	for i := 0; i < len(w) || i < len(g); i++ {
+		var a, b string
+		if i < len(w) {
+			a = w[i]
+		}
+		if i < len(g) {
+			b = g[i]
+		}
+		if a != b {
+			return "line " + strconv.Itoa(i+1) + ":\n  want: " + a + "\n  got:  " + b
+		}
+	}
+	return ""
+}
+
+func TestDeterministic(t *testing.T) {
+	s := specFor(t, topology.AlicesPayBob(5))
+	s.Limits = map[string]Limits{"alice3": {CPUs: 0.25, Memory: "256m"}, "bob": {CPUs: 2}}
+	first, err := Generate(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 20; i++ {
+		// Same inputs, fresh fragments and reversed node order: same bytes
+		// except node order, which the services map sorts anyway.
+		s2 := specFor(t, topology.AlicesPayBob(5))
+		s2.Limits = map[string]Limits{"bob": {CPUs: 2}, "alice3": {CPUs: 0.25, Memory: "256m"}}
+		for l, r := 0, len(s2.Nodes)-1; l < r; l, r = l+1, r-1 {
+			s2.Nodes[l], s2.Nodes[r] = s2.Nodes[r], s2.Nodes[l]
+		}
+		again, err := Generate(s2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(first, again) {
+			t.Fatalf("same inputs gave different bytes:\n%s", firstDiff(string(first), string(again)))
+		}
+	}
+}
+
+// TestGeneratedInvariants checks the properties the backend relies on, on
+// the parsed YAML rather than the text.
+func TestGeneratedInvariants(t *testing.T) {
+	s := specFor(t, topology.AlicePaysBobViaCarol(2))
+	s.Pprof = true
+	data, err := Generate(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f File
+	if err := yaml.Unmarshal(data, &f); err != nil {
+		t.Fatal(err)
+	}
+	if got := len(f.Services); got != 5 {
+		t.Fatalf("want btcd + 4 nodes, got %d services", got)
+	}
+	if f.Networks[NetworkName].Labels[backend.Label] != s.RunID {
+		t.Errorf("network lacks the run label: %v", f.Networks)
+	}
+	for name, svc := range f.Services {
+		if svc.Labels[backend.Label] != s.RunID {
+			t.Errorf("%s lacks the run label: %v", name, svc.Labels)
+		}
+		if svc.User != "1000:1000" || svc.Environment["HOME"] != "/data" {
+			t.Errorf("%s: user %q HOME %q", name, svc.User, svc.Environment["HOME"])
+		}
+		if svc.Hostname != name {
+			t.Errorf("%s: hostname %q", name, svc.Hostname)
+		}
+		for _, p := range svc.Ports {
+			if !strings.HasPrefix(string(p), "127.0.0.1::") {
+				t.Errorf("%s publishes %q beyond loopback", name, p)
+			}
+		}
+		if svc.Volumes[0].Source != filepath.Join(s.WorkDir, name) || svc.Volumes[0].Target != "/data" {
+			t.Errorf("%s: data mount %+v", name, svc.Volumes[0])
+		}
+		cmd := strings.Join(svc.Command, " ")
+		if name == ChainService {
+			if !strings.Contains(cmd, "--miningaddr="+s.Chain.MiningAddr) {
+				t.Errorf("btcd's mining address is not pinned: %s", cmd)
+			}
+			continue
+		}
+		for _, want := range []string{"--tlsextradomain=" + name, "--tlsextradomain=localhost", "--btcd.rpchost=btcd:18556",
+			"--btcd.rpccert=/btcd/rpc.cert", "--pprof.profile=0.0.0.0:6060", "--lnddir=/data"} {
+			if !strings.Contains(cmd, want) {
+				t.Errorf("%s: command lacks %s: %s", name, want, cmd)
+			}
+		}
+		if len(svc.Ports) != 1 || svc.Ports[0] != "127.0.0.1::10009" {
+			t.Errorf("%s: only gRPC may be published (pprof stays inside), got %v", name, svc.Ports)
+		}
+	}
+	if !bytes.Contains(data, []byte(`user: "1000:1000"`)) {
+		t.Error("user must be quoted for YAML 1.1 readers (docker-compose v1)")
+	}
+}
+
+func TestProjectAndFileNames(t *testing.T) {
+	if got := ProjectName("20260101T120000Z-AlicePaysBob", ""); got != "lnbench-20260101t120000z-alicepaysbob" {
+		t.Errorf("project %q", got)
+	}
+	if got := ProjectName("Run.ID", "launch1/AliceCount=2"); got != "lnbench-run-id-launch1-alicecount-2" {
+		t.Errorf("project %q", got)
+	}
+	if got := FileName(""); got != "docker-compose.yml" {
+		t.Errorf("file %q", got)
+	}
+	if got := FileName("launch1/CarolsCount=2"); got != "docker-compose.launch1_carolscount_2.yml" {
+		t.Errorf("file %q", got)
+	}
+}
+
+func TestSpecErrors(t *testing.T) {
+	base := func() Spec { return specFor(t, topology.AlicePaysBob()) }
+	cases := map[string]func(*Spec){
+		"run id is empty":         func(s *Spec) { s.RunID = "" },
+		"must be absolute":        func(s *Spec) { s.WorkDir = "rel" },
+		"want uid:gid":            func(s *Spec) { s.User = "root" },
+		"is reserved":             func(s *Spec) { s.Nodes[0].Name = "btcd" },
+		"twice":                   func(s *Spec) { s.Nodes[1].Name = s.Nodes[0].Name },
+		"has no image":            func(s *Spec) { s.Nodes[0].Image = "" },
+		"which is not a service":  func(s *Spec) { s.Limits = map[string]Limits{"zed": {CPUs: 1}} },
+		"use bytes with":          func(s *Spec) { s.DefaultLimits = Limits{Memory: "lots"} },
+		"needs the nodes' pprof":  func(s *Spec) { s.Sampler = true },
+		"fragment actor-lnd.yml":  func(s *Spec) { delete(s.Fragments, RoleLND) },
+		"must publish lnd's gRPC": func(s *Spec) { f := s.Fragments[RoleLND]; f.Published = nil; s.Fragments[RoleLND] = f },
+	}
+	for want, mut := range cases {
+		s := base()
+		s.Fragments = cloneFragments(s.Fragments)
+		mut(&s)
+		if _, err := Generate(s); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("want an error with %q, got %v", want, err)
+		}
+	}
+}
+
+func cloneFragments(f Fragments) Fragments {
+	out := Fragments{}
+	for k, v := range f {
+		out[k] = v
+	}
+	return out
+}

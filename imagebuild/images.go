@@ -1,0 +1,531 @@
+// Package images builds the Docker images the compose backend runs, with no
+// container registry: a Debian base made by debootstrap and `docker import`,
+// and a node image FROM it holding lnd, lncli, btcd and btcctl from the
+// nodebuild cache plus the scripts of docker-fragments/scripts.
+//
+// One node image serves both roles (lnd actors and the btcd chain run from
+// it with different entrypoints): btcd is built by the same build module as
+// lnd and is ≈18 MB, so a separate image would save nothing and add a tag to
+// keep in step.
+//
+// Every tag is a hash of what decides the image, so an image that exists is
+// current and a second call only runs `docker image inspect`. Images carry
+// the label lnbench.image=1 and never lnbench.run: runs share them, and
+// `lnbench down` leaves them alone.
+package images
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"time"
+
+	fragments "github.com/lnbench/lnbench/docker-fragments"
+	"github.com/lnbench/lnbench/nodebuild"
+)
+
+const (
+	// Label marks every image lnbench builds.
+	Label = "lnbench.image"
+	// BaseRepo and NodeRepo are the image names; tags are content hashes.
+	BaseRepo = "lnbench/base"
+	NodeRepo = "lnbench/lnd"
+	// Suite and Variant are what debootstrap installs.
+	Suite   = "bookworm"
+	Variant = "minbase"
+	// trimVersion changes when trimRootfs removes different files.
+	trimVersion = "1"
+)
+
+// BasePackages are installed on top of minbase: a shell and the tools the
+// sidecar scripts use.
+var BasePackages = []string{"bash", "socat", "iproute2", "procps", "curl", "ca-certificates"}
+
+// Options configure image builds.
+type Options struct {
+	Log io.Writer // progress lines; nil discards
+	// Mirror overrides the Debian mirror read from the host's apt sources.
+	Mirror string
+	// Scripts is copied into /usr/local/bin of the node image; nil means the
+	// embedded docker-fragments/scripts.
+	Scripts fs.FS
+}
+
+// Result is one ensured image.
+type Result struct {
+	Tag      string
+	Built    bool // false when it already existed
+	Duration time.Duration
+}
+
+func (o Options) log() io.Writer {
+	if o.Log == nil {
+		return io.Discard
+	}
+	return o.Log
+}
+
+// Ensure makes sure the base image and the node image for bins exist.
+func Ensure(ctx context.Context, opts Options, bins nodebuild.Result) (base, node Result, err error) {
+	base, err = EnsureBase(ctx, opts)
+	if err != nil {
+		return base, node, err
+	}
+	node, err = EnsureNode(ctx, opts, base.Tag, bins)
+	return base, node, err
+}
+
+// Exists reports whether the engine has the image.
+func Exists(ctx context.Context, tag string) bool {
+	return exec.CommandContext(ctx, "docker", "image", "inspect", "--format", "{{.Id}}", tag).Run() == nil
+}
+
+// BaseTag is the base image's tag for a debootstrap version: a hash of the
+// package list, suite, variant, trimming and architecture.
+func BaseTag(debootstrapVersion string) string {
+	h := sha256.New()
+	pkgs := append([]string(nil), BasePackages...)
+	sort.Strings(pkgs)
+	fmt.Fprintf(h, "suite=%s\nvariant=%s\npackages=%s\ndebootstrap=%s\ntrim=%s\narch=%s\n",
+		Suite, Variant, strings.Join(pkgs, ","), debootstrapVersion, trimVersion, runtime.GOARCH)
+	return BaseRepo + ":" + hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+// EnsureBase builds the Debian base image unless it exists.
+func EnsureBase(ctx context.Context, opts Options) (Result, error) {
+	start := time.Now()
+	bin, err := debootstrap(ctx, opts.log())
+	if err != nil {
+		return Result{}, err
+	}
+	ver, err := debootstrapVersion(ctx, bin)
+	if err != nil {
+		return Result{}, err
+	}
+	tag := BaseTag(ver)
+	if Exists(ctx, tag) {
+		return Result{Tag: tag, Duration: time.Since(start)}, nil
+	}
+	if os.Geteuid() != 0 {
+		return Result{}, errors.New("building the base image needs root (debootstrap chroots): run `sudo lnbench images` once")
+	}
+	mirror := opts.Mirror
+	if mirror == "" {
+		if mirror, err = HostMirror(); err != nil {
+			return Result{}, err
+		}
+	}
+	tmp, err := os.MkdirTemp("", "lnbench-rootfs-")
+	if err != nil {
+		return Result{}, err
+	}
+	defer os.RemoveAll(tmp)
+	root := filepath.Join(tmp, "rootfs")
+	fmt.Fprintf(opts.log(), "building %s: debootstrap %s %s from %s (about 30-60 s)\n", tag, Suite, Variant, mirror)
+	logPath := filepath.Join(tmp, "debootstrap.log")
+	logf, err := os.Create(logPath)
+	if err != nil {
+		return Result{}, err
+	}
+	cmd := exec.CommandContext(ctx, bin, "--variant="+Variant, "--include="+strings.Join(BasePackages, ","), Suite, root, mirror)
+	cmd.Stdout, cmd.Stderr = logf, logf
+	err = cmd.Run()
+	logf.Close()
+	if err != nil {
+		return Result{}, fmt.Errorf("debootstrap %s from %s failed: %v; last lines:\n%s", Suite, mirror, err, tail(logPath, 10))
+	}
+	if err := trimRootfs(root); err != nil {
+		return Result{}, fmt.Errorf("trimming the rootfs: %v", err)
+	}
+	if err := importRootfs(ctx, root, tag); err != nil {
+		return Result{}, err
+	}
+	d := time.Since(start)
+	fmt.Fprintf(opts.log(), "built %s in %.1fs\n", tag, d.Seconds())
+	return Result{Tag: tag, Built: true, Duration: d}, nil
+}
+
+// debootstrap finds debootstrap, installing it with apt-get when it is
+// missing and we are root on a Debian-like host.
+func debootstrap(ctx context.Context, log io.Writer) (string, error) {
+	find := func() (string, error) {
+		if p, err := exec.LookPath("debootstrap"); err == nil {
+			return p, nil
+		}
+		for _, p := range []string{"/usr/sbin/debootstrap", "/sbin/debootstrap"} {
+			if _, err := os.Stat(p); err == nil {
+				return p, nil
+			}
+		}
+		return "", errors.New("not found")
+	}
+	if p, err := find(); err == nil {
+		return p, nil
+	}
+	const fix = "debootstrap is not installed; install it with `apt-get install debootstrap` and rerun"
+	if _, err := exec.LookPath("apt-get"); err != nil || os.Geteuid() != 0 {
+		return "", errors.New(fix)
+	}
+	fmt.Fprintln(log, "installing debootstrap with apt-get")
+	install := func() error {
+		c := exec.CommandContext(ctx, "apt-get", "install", "-y", "-qq", "--no-install-recommends", "debootstrap")
+		c.Env = append(os.Environ(), "DEBIAN_FRONTEND=noninteractive")
+		out, err := c.CombinedOutput()
+		if err != nil {
+			return fmt.Errorf("%v: %s", err, lastLine(out))
+		}
+		return nil
+	}
+	if err := install(); err != nil {
+		if out, uerr := exec.CommandContext(ctx, "apt-get", "update", "-qq").CombinedOutput(); uerr != nil {
+			return "", fmt.Errorf("%s (apt-get update: %v: %s)", fix, uerr, lastLine(out))
+		}
+		if err := install(); err != nil {
+			return "", fmt.Errorf("%s (apt-get install: %v)", fix, err)
+		}
+	}
+	return find()
+}
+
+func debootstrapVersion(ctx context.Context, bin string) (string, error) {
+	out, err := exec.CommandContext(ctx, bin, "--version").Output()
+	if err != nil {
+		return "", fmt.Errorf("%s --version: %v", bin, err)
+	}
+	v := strings.TrimSpace(string(out))
+	v = strings.TrimPrefix(v, "debootstrap ")
+	if v == "" {
+		return "", fmt.Errorf("%s --version printed nothing", bin)
+	}
+	return v, nil
+}
+
+// HostMirror reads the Debian mirror from the host's apt configuration: the
+// first URIs: of a deb822 source in /etc/apt/sources.list.d/*.sources that
+// is not a security or updates archive, else the first such `deb` line of
+// /etc/apt/sources.list (and sources.list.d/*.list).
+func HostMirror() (string, error) {
+	return hostMirror("/etc/apt")
+}
+
+func hostMirror(etcApt string) (string, error) {
+	sources, _ := filepath.Glob(filepath.Join(etcApt, "sources.list.d", "*.sources"))
+	sort.Strings(sources)
+	for _, f := range sources {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		if m := mirrorFromDeb822(string(data)); m != "" {
+			return m, nil
+		}
+	}
+	lists, _ := filepath.Glob(filepath.Join(etcApt, "sources.list.d", "*.list"))
+	sort.Strings(lists)
+	lists = append([]string{filepath.Join(etcApt, "sources.list")}, lists...)
+	for _, f := range lists {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		if m := mirrorFromList(string(data)); m != "" {
+			return m, nil
+		}
+	}
+	return "", fmt.Errorf("no Debian mirror found in %s/sources.list.d/*.sources or %s/sources.list; configure apt or pass a mirror", etcApt, etcApt)
+}
+
+func isMainArchive(uri string, suites []string) bool {
+	if strings.Contains(uri, "security") {
+		return false
+	}
+	for _, s := range suites {
+		if !strings.Contains(s, "-") { // bookworm, trixie, stable: not -updates/-security/-backports
+			return true
+		}
+	}
+	return false
+}
+
+func mirrorFromDeb822(text string) string {
+	for _, stanza := range strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n\n") {
+		fields := map[string]string{}
+		sc := bufio.NewScanner(strings.NewReader(stanza))
+		for sc.Scan() {
+			line := sc.Text()
+			if strings.HasPrefix(line, "#") {
+				continue
+			}
+			k, v, ok := strings.Cut(line, ":")
+			if ok && !strings.HasPrefix(k, " ") {
+				fields[strings.ToLower(strings.TrimSpace(k))] = strings.TrimSpace(v)
+			}
+		}
+		if !strings.Contains(" "+fields["types"]+" ", " deb ") || strings.EqualFold(fields["enabled"], "no") {
+			continue
+		}
+		uris := strings.Fields(fields["uris"])
+		if len(uris) > 0 && isMainArchive(uris[0], strings.Fields(fields["suites"])) {
+			return strings.TrimRight(uris[0], "/")
+		}
+	}
+	return ""
+}
+
+func mirrorFromList(text string) string {
+	sc := bufio.NewScanner(strings.NewReader(text))
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) < 3 || f[0] != "deb" {
+			continue
+		}
+		f = f[1:]
+		if strings.HasPrefix(f[0], "[") { // [ options ]
+			for len(f) > 0 && !strings.HasSuffix(f[0], "]") {
+				f = f[1:]
+			}
+			if len(f) > 0 {
+				f = f[1:]
+			}
+		}
+		if len(f) >= 2 && isMainArchive(f[0], []string{f[1]}) {
+			return strings.TrimRight(f[0], "/")
+		}
+	}
+	return ""
+}
+
+// trimRootfs removes what a container never needs: apt lists and caches,
+// documentation, man pages and locales.
+func trimRootfs(root string) error {
+	globs := []string{
+		"var/lib/apt/lists/*", "var/cache/apt/*.bin", "var/cache/apt/archives/*.deb",
+		"usr/share/doc/*", "usr/share/man/*", "usr/share/info/*", "usr/share/locale/*",
+		"var/log/*.log", "var/cache/debconf/*-old",
+	}
+	for _, g := range globs {
+		matches, err := filepath.Glob(filepath.Join(root, g))
+		if err != nil {
+			return err
+		}
+		for _, m := range matches {
+			if filepath.Base(m) == "lock" || filepath.Base(m) == "partial" {
+				continue
+			}
+			if err := os.RemoveAll(m); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// importRootfs streams `tar -C root -c .` into `docker import`.
+func importRootfs(ctx context.Context, root, tag string) error {
+	tarCmd := exec.CommandContext(ctx, "tar", "--numeric-owner", "-C", root, "-c", ".")
+	imp := exec.CommandContext(ctx, "docker", "import",
+		"--change", "LABEL "+Label+"=1",
+		"--change", "ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+		"--change", `CMD ["/bin/bash"]`,
+		"-", tag)
+	pipe, err := tarCmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	var tarErr, impOut bytes.Buffer
+	tarCmd.Stderr = &tarErr
+	imp.Stdin = pipe
+	imp.Stdout, imp.Stderr = &impOut, &impOut
+	if err := tarCmd.Start(); err != nil {
+		return fmt.Errorf("tar: %v", err)
+	}
+	ierr := imp.Run()
+	terr := tarCmd.Wait()
+	if terr != nil {
+		return fmt.Errorf("tar of the rootfs failed: %v: %s", terr, lastLine(tarErr.Bytes()))
+	}
+	if ierr != nil {
+		return fmt.Errorf("docker import %s failed: %v: %s", tag, ierr, lastLine(impOut.Bytes()))
+	}
+	return nil
+}
+
+// dockerfile is the node image's recipe; it is part of the tag's hash.
+func dockerfile(base string) string {
+	return strings.Join([]string{
+		"FROM " + base,
+		"COPY bin/ /usr/local/bin/",
+		"ENV HOME=/data",
+		"WORKDIR /data",
+		`CMD ["lnd", "--help"]`,
+		"",
+	}, "\n")
+}
+
+type script struct {
+	name string
+	data []byte
+}
+
+func loadScripts(fsys fs.FS) ([]script, error) {
+	if fsys == nil {
+		sub, err := fs.Sub(fragments.FS, "scripts")
+		if err != nil {
+			return nil, err
+		}
+		fsys = sub
+	}
+	entries, err := fs.ReadDir(fsys, ".")
+	if err != nil {
+		return nil, fmt.Errorf("scripts: %v", err)
+	}
+	var out []script
+	for _, e := range entries {
+		if e.IsDir() || strings.HasPrefix(strings.ToUpper(e.Name()), "README") {
+			continue
+		}
+		data, err := fs.ReadFile(fsys, e.Name())
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, script{e.Name(), data})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
+	return out, nil
+}
+
+// NodeTag is the node image's tag: version plus a hash of the base tag, the
+// binaries' checksums, the scripts and the Dockerfile.
+func NodeTag(base string, m nodebuild.Manifest, scripts []script) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "base=%s\nimpl=%s\nversion=%s\n", base, m.Implementation, m.Version)
+	for _, name := range binaryNames() {
+		fmt.Fprintf(h, "bin %s %s\n", name, m.SHA256[name])
+	}
+	for _, s := range scripts {
+		sum := sha256.Sum256(s.data)
+		fmt.Fprintf(h, "script %s %x\n", s.name, sum)
+	}
+	io.WriteString(h, dockerfile(base))
+	return fmt.Sprintf("%s:%s-%s", NodeRepo, m.Version, hex.EncodeToString(h.Sum(nil))[:12])
+}
+
+func binaryNames() []string {
+	var names []string
+	for n := range nodebuild.Packages {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// EnsureNode builds the node image FROM base for the binaries in bins
+// unless it exists.
+func EnsureNode(ctx context.Context, opts Options, base string, bins nodebuild.Result) (Result, error) {
+	start := time.Now()
+	scripts, err := loadScripts(opts.Scripts)
+	if err != nil {
+		return Result{}, err
+	}
+	if bins.Manifest.Version == "" || len(bins.Manifest.SHA256) == 0 {
+		return Result{}, fmt.Errorf("node binaries in %q have no manifest; run `lnbench build`", bins.Dir)
+	}
+	tag := NodeTag(base, bins.Manifest, scripts)
+	if Exists(ctx, tag) {
+		return Result{Tag: tag, Duration: time.Since(start)}, nil
+	}
+	// The context sits beside the cache so the binaries can be hard-linked.
+	ctxDir, err := os.MkdirTemp(filepath.Dir(bins.Dir), ".image-")
+	if err != nil {
+		if ctxDir, err = os.MkdirTemp("", "lnbench-image-"); err != nil {
+			return Result{}, err
+		}
+	}
+	defer os.RemoveAll(ctxDir)
+	binDir := filepath.Join(ctxDir, "bin")
+	if err := os.MkdirAll(binDir, 0o755); err != nil {
+		return Result{}, err
+	}
+	for _, n := range binaryNames() {
+		if err := linkOrCopy(filepath.Join(bins.Dir, n), filepath.Join(binDir, n)); err != nil {
+			return Result{}, fmt.Errorf("image context: %v", err)
+		}
+	}
+	for _, s := range scripts {
+		if err := os.WriteFile(filepath.Join(binDir, path.Base(s.name)), s.data, 0o755); err != nil {
+			return Result{}, err
+		}
+	}
+	if err := os.WriteFile(filepath.Join(ctxDir, "Dockerfile"), []byte(dockerfile(base)), 0o644); err != nil {
+		return Result{}, err
+	}
+	fmt.Fprintf(opts.log(), "building %s FROM %s\n", tag, base)
+	cmd := exec.CommandContext(ctx, "docker", "build", "--quiet", "--label", Label+"=1",
+		"--label", "lnbench.implementation="+bins.Manifest.Implementation, "--label", "lnbench.version="+bins.Manifest.Version,
+		"-t", tag, ctxDir)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil {
+		return Result{}, fmt.Errorf("docker build %s failed: %v:\n%s", tag, err, lastLines(out.Bytes(), 10))
+	}
+	d := time.Since(start)
+	fmt.Fprintf(opts.log(), "built %s in %.1fs\n", tag, d.Seconds())
+	return Result{Tag: tag, Built: true, Duration: d}, nil
+}
+
+func linkOrCopy(src, dst string) error {
+	if err := os.Link(src, dst); err == nil {
+		return nil
+	}
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o755)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}
+
+func tail(path string, n int) string {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "(no log)"
+	}
+	return lastLines(data, n)
+}
+
+func lastLines(data []byte, n int) string {
+	lines := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return "  " + strings.Join(lines, "\n  ")
+}
+
+func lastLine(data []byte) string {
+	s := strings.TrimSpace(string(data))
+	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
+		s = s[i+1:]
+	}
+	return s
+}

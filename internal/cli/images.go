@@ -1,0 +1,95 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/lnbench/lnbench/backend"
+	composebe "github.com/lnbench/lnbench/backend/compose"
+	images "github.com/lnbench/lnbench/imagebuild"
+	"github.com/lnbench/lnbench/nodebuild"
+	"github.com/lnbench/lnbench/runner"
+	"github.com/lnbench/lnbench/scenario"
+)
+
+func imagesCmd(stdout, stderr io.Writer) *cobra.Command {
+	var imagesDir, cache string
+	var versions []string
+	cmd := &cobra.Command{
+		Use:   "images",
+		Short: "Build the Docker images of the compose backend (Debian base, node image); does nothing when current",
+		Long: "Build what is missing: the Debian base image (debootstrap + docker import, no registry)\n" +
+			"and one node image per version holding lnd, lncli, btcd and btcctl from the binary cache\n" +
+			"(built first when missing). Tags are content hashes; prints each tag and how long it took.",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			dir, err := findImages(imagesDir)
+			if err != nil {
+				return err
+			}
+			specs, err := selectSpecs(dir, versions)
+			if err != nil {
+				return err
+			}
+			for _, s := range specs {
+				bins, err := nodebuild.Ensure(cmd.Context(), cache, s, stderr)
+				if err != nil {
+					return err
+				}
+				base, node, err := ensureImages(cmd.Context(), bins, stderr)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(stdout, "base: %s (%s in %.1fs)\n", base.Tag, builtOrCached(base), base.Duration.Seconds())
+				fmt.Fprintf(stdout, "%s %s: %s (%s in %.1fs)\n", s.Implementation, s.Version, node.Tag, builtOrCached(node), node.Duration.Seconds())
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&imagesDir, "images", "", "folder of node build modules (default: images/ of the repository)")
+	cmd.Flags().StringVar(&cache, "cache", nodebuild.DefaultCacheDir(), "binary cache folder ($LNBENCH_CACHE)")
+	cmd.Flags().StringSliceVar(&versions, "version", []string{"lnd/v0.21.0-beta"}, "impl/version to build, or 'all'")
+	return cmd
+}
+
+func builtOrCached(r images.Result) string {
+	if r.Built {
+		return "built"
+	}
+	return "cached"
+}
+
+// ensureImages builds the base and node images when missing.
+func ensureImages(ctx context.Context, bins nodebuild.Result, log io.Writer) (images.Result, images.Result, error) {
+	return images.Ensure(ctx, images.Options{Log: log}, bins)
+}
+
+// ensureImagesTimed is ensureImages plus one line saying how long it took.
+func ensureImagesTimed(ctx context.Context, bins nodebuild.Result, log io.Writer) (string, error) {
+	start := time.Now()
+	base, node, err := ensureImages(ctx, bins, log)
+	if err != nil {
+		return "", fmt.Errorf("compose backend images: %w", err)
+	}
+	fmt.Fprintf(log, "images: %s (%s), %s (%s) ready in %.1fs\n", base.Tag, builtOrCached(base), node.Tag, builtOrCached(node), time.Since(start).Seconds())
+	return node.Tag, nil
+}
+
+// newComposeBackend makes the compose backend of one network, ensuring the
+// images first (after the first network that is one `docker image inspect`).
+func newComposeBackend(ctx context.Context, n runner.NetworkSpec, s scenario.Scenario, bins nodebuild.Result,
+	severalNetworks bool, startTimeout time.Duration, log io.Writer) (backend.Backend, error) {
+	tag, err := ensureImagesTimed(ctx, bins, log)
+	if err != nil {
+		return nil, err
+	}
+	key := s.Node.Implementation + "/" + s.Node.Version
+	return composebe.New(ctx, composebe.Options{RunID: n.RunID, Network: n.Name, Separate: severalNetworks,
+		WorkDir: n.WorkDir, ArtifactsDir: n.ArtifactsDir, Topology: n.Topology,
+		NodeImages: map[string]string{key: tag}, DBBackend: s.Node.DBBackend, NodeArgs: s.Node.Flags,
+		Pprof: n.Profiling, StartTimeout: startTimeout})
+}
