@@ -9,6 +9,7 @@ lnbench_need_go
 pkgs=(r-base-core r-cran-ggplot2)
 if lnbench_docker_answers; then pkgs+=(debootstrap); fi
 lnbench_apt "${pkgs[@]}" || echo "lnbench: continuing without ${pkgs[*]} (plots or images may be skipped)" >&2
-go build -o bin/lnbench ./cmd/lnbench
+# Static, so the same binary runs inside the containers (sampler sidecar, sample-loop.sh).
+CGO_ENABLED=0 go build -o bin/lnbench ./cmd/lnbench
 bin/lnbench build
 exec bin/lnbench run "$@"

@@ -8,7 +8,8 @@ lnbench_need_go
 pkgs=(r-base-core r-cran-ggplot2 librsvg2-bin linux-perf)
 if lnbench_docker_answers; then pkgs+=(debootstrap); fi
 lnbench_apt "${pkgs[@]}"
-go build -o bin/lnbench ./cmd/lnbench
+# Static, so the same binary runs inside the containers (sampler sidecar, sample-loop.sh).
+CGO_ENABLED=0 go build -o bin/lnbench ./cmd/lnbench
 bin/lnbench build
 go vet ./...
 go test -count=1 -timeout 75m "$@" ./...

@@ -20,10 +20,20 @@ type Iteration struct {
 	Payments  int     `json:"payments"`
 	Succeeded int     `json:"succeeded"`
 	Complete  bool    `json:"complete"`
+	// PaymentsPerSec is Succeeded over the iteration's whole wall time (all
+	// invocations), the per-iteration sample `lnbench compare` tests.
+	PaymentsPerSec float64 `json:"payments_per_sec"`
+	// P50Ms and P99Ms are the latencies of the iteration's successful payments.
+	P50Ms float64 `json:"p50_ms"`
+	P99Ms float64 `json:"p99_ms"`
+	// LatencyCounts counts successful payments per bin of the case's
+	// LatencyHistogram: one row of the iteration × latency heatmap.
+	LatencyCounts []int `json:"latency_counts,omitempty"`
 }
 
 // Latency percentiles of single payments, in milliseconds.
 type Latency struct {
+	Min  float64 `json:"min_ms"`
 	Mean float64 `json:"mean_ms"`
 	P50  float64 `json:"p50_ms"`
 	P90  float64 `json:"p90_ms"`
@@ -46,7 +56,17 @@ type Case struct {
 	Failed         int            `json:"failed"`
 	FailureReasons map[string]int `json:"failure_reasons,omitempty"`
 	Latency        Latency        `json:"latency"`
-	Warnings       []string       `json:"warnings,omitempty"`
+	// LatencyHistogram bins the successful payments' latencies in ms.
+	LatencyHistogram stats.Histogram `json:"latency_histogram_ms"`
+	// Timeline counts successful payments completed in each one-second
+	// bucket since the case's first measured payment started.
+	Timeline []int  `json:"throughput_timeline"`
+	Spread   Spread `json:"spread"`
+	// Warnings are data problems (incomplete iterations, failures).
+	Warnings []string `json:"warnings,omitempty"`
+	// Notes is everything a reader should know about the case, in order:
+	// the Warnings, then sample size, stability, drift and outlier lines.
+	Notes []string `json:"notes,omitempty"`
 }
 
 // ErrorRate is failed / payments.
@@ -55,6 +75,15 @@ func (c Case) ErrorRate() float64 {
 		return 0
 	}
 	return float64(c.Failed) / float64(c.Payments)
+}
+
+// ErrorRates is the share of payments that failed, per failure reason.
+func (c Case) ErrorRates() map[string]float64 {
+	out := map[string]float64{}
+	for k, n := range c.FailureReasons {
+		out[k] = float64(n) / float64(c.Payments)
+	}
+	return out
 }
 
 // Shape is what one iteration of a case consists of.
@@ -89,6 +118,7 @@ func analyzeCase(id string, recs []result.Record, shape Shape) Case {
 	type span struct {
 		start, end time.Time
 		n, ok      int
+		lat        []float64 // ms, successful payments
 	}
 	iters := map[int]*span{}
 	var lat []float64
@@ -109,7 +139,9 @@ func analyzeCase(id string, recs []result.Record, shape Shape) Case {
 		if r.Status == result.Succeeded {
 			s.ok++
 			c.Succeeded++
-			lat = append(lat, float64(r.Latency())/float64(time.Millisecond))
+			ms := float64(r.Latency()) / float64(time.Millisecond)
+			lat = append(lat, ms)
+			s.lat = append(s.lat, ms)
 		} else {
 			c.Failed++
 			c.FailureReasons[r.FailureReason]++
@@ -123,9 +155,19 @@ func analyzeCase(id string, recs []result.Record, shape Shape) Case {
 	var secs []float64
 	var total float64
 	okInComplete := 0
+	c.LatencyHistogram = stats.NewHistogram(lat, 0)
 	for _, i := range idx {
 		s := iters[i]
-		it := Iteration{Index: i, Seconds: s.end.Sub(s.start).Seconds() / float64(shape.Invocations), Payments: s.n, Succeeded: s.ok, Complete: want == 0 || s.n == want}
+		wall := s.end.Sub(s.start).Seconds()
+		it := Iteration{Index: i, Seconds: wall / float64(shape.Invocations), Payments: s.n, Succeeded: s.ok, Complete: want == 0 || s.n == want}
+		if wall > 0 {
+			it.PaymentsPerSec = float64(s.ok) / wall
+		}
+		if len(s.lat) > 0 {
+			ps := stats.Percentiles(s.lat, 50, 99)
+			it.P50Ms, it.P99Ms = ps[0], ps[1]
+		}
+		it.LatencyCounts = binCounts(c.LatencyHistogram, s.lat)
 		c.Iterations = append(c.Iterations, it)
 		if it.Complete {
 			secs = append(secs, it.Seconds)
@@ -140,21 +182,24 @@ func analyzeCase(id string, recs []result.Record, shape Shape) Case {
 		c.PaymentsPerSec = float64(okInComplete) / total
 	}
 	if len(lat) > 0 {
-		ps := stats.Percentiles(lat, 50, 90, 95, 99, 99.9, 100)
+		ps := stats.Percentiles(lat, 0, 50, 90, 95, 99, 99.9, 100)
 		sum := 0.0
 		for _, l := range lat {
 			sum += l
 		}
-		c.Latency = Latency{Mean: sum / float64(len(lat)), P50: ps[0], P90: ps[1], P95: ps[2], P99: ps[3], P999: ps[4], Max: ps[5]}
+		c.Latency = Latency{Min: ps[0], Mean: sum / float64(len(lat)), P50: ps[1], P90: ps[2], P95: ps[3], P99: ps[4], P999: ps[5], Max: ps[6]}
 	}
+	c.Timeline = timeline(recs)
 	if len(recs) == 0 {
 		c.Warnings = append(c.Warnings, "no measured payments")
 	}
 	if c.Failed > 0 {
-		c.Warnings = append(c.Warnings, fmt.Sprintf("%d of %d payments failed (%.1f%%)", c.Failed, c.Payments, 100*c.ErrorRate()))
+		c.Warnings = append(c.Warnings, failureLine(c))
 	}
 	if len(c.FailureReasons) == 0 {
 		c.FailureReasons = nil
 	}
+	c.Spread = spreadOf(c.Iterations, c.Time)
+	c.Notes = notes(c)
 	return c
 }

@@ -17,7 +17,7 @@ func TestLoadEmbeddedFragments(t *testing.T) {
 	}{
 		RoleChain:   {"btcd", []int{BtcdRPCPort}},
 		RoleLND:     {"lnd", []int{LndRPCPort}},
-		RoleSampler: {"sampler", nil},
+		RoleSampler: {"sampler", []int{SamplerControlPort}},
 	}
 	for role, w := range want {
 		got, ok := f[role]

@@ -17,7 +17,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -94,8 +93,30 @@ type Spec struct {
 	DefaultLimits Limits
 	Pprof         bool // lnd serves pprof on <name>:6060 inside the network
 	Sampler       bool // include the sampler sidecar
-	Fragments     Fragments
+	// SamplerArgs are the sidecar's sampling flags (mode, periods, origin);
+	// the generator adds --listen, --out and one --target per node.
+	SamplerArgs []string
+	// Tool is the host path of a static lnbench binary, mounted read-only
+	// at /usr/local/bin/lnbench in actors and the sampler (sample-loop.sh
+	// and the sidecar run it); "" mounts nothing.
+	Tool string
+	// Artifacts is the host folder mounted at /artifacts in actors and the
+	// sampler, where <Actor>_traces/ are written; "" mounts nothing.
+	Artifacts string
+	Fragments Fragments
 }
+
+// RPCPassVar keeps the chain's RPC password out of the file (it lands in
+// the artifacts): compose substitutes it from the environment the backend
+// sets, and a plain `docker-compose up` of the file falls back to "lnbench".
+const RPCPassVar = "${LNBENCH_RPCPASS:-lnbench}"
+
+// Container paths of the tool and the artifacts folder.
+const (
+	ContainerTool      = "/usr/local/bin/lnbench"
+	ContainerArtifacts = "/artifacts"
+	SamplerControlPort = 7070
+)
 
 var projectBad = regexp.MustCompile(`[^a-z0-9_-]+`)
 
@@ -190,8 +211,11 @@ func (s Spec) validate() error {
 		if !ok {
 			return fmt.Errorf("compose: fragment %s is not loaded", FragmentFiles[RoleSampler])
 		}
-		if len(f.Published) > 0 {
-			return fmt.Errorf("compose: %s must publish nothing", FragmentFiles[RoleSampler])
+		if len(f.Published) != 1 || !f.publishes(SamplerControlPort) {
+			return fmt.Errorf("compose: %s must publish only its control port as \"127.0.0.1::%d\" (pprof stays inside the network)", FragmentFiles[RoleSampler], SamplerControlPort)
+		}
+		if s.Tool == "" || s.Artifacts == "" {
+			return fmt.Errorf("compose: the sampler needs Tool (a static lnbench) and Artifacts mounted")
 		}
 	}
 	return nil
@@ -202,7 +226,7 @@ func (s Spec) BtcdConfig() btcd.Config {
 	return btcd.Config{
 		DataDir: path.Join(ContainerData, "data"), LogDir: path.Join(ContainerData, "logs"),
 		RPCListen: fmt.Sprintf("0.0.0.0:%d", BtcdRPCPort), P2PListen: fmt.Sprintf("0.0.0.0:%d", BtcdP2PPort),
-		RPCUser: s.Chain.RPCUser, RPCPass: s.Chain.RPCPass,
+		RPCUser: s.Chain.RPCUser, RPCPass: RPCPassVar,
 		RPCCert: path.Join(ContainerData, "rpc.cert"), RPCKey: path.Join(ContainerData, "rpc.key"),
 		MiningAddr: s.Chain.MiningAddr,
 	}
@@ -217,7 +241,7 @@ func (s Spec) LndConfig(n Node) lnd.Config {
 		// the sampler use the service name.
 		TLSExtraDomains: []string{n.Name, "localhost"},
 		BtcdRPCHost:     fmt.Sprintf("%s:%d", ChainService, BtcdRPCPort),
-		BtcdRPCUser:     s.Chain.RPCUser, BtcdRPCPass: s.Chain.RPCPass,
+		BtcdRPCUser:     s.Chain.RPCUser, BtcdRPCPass: RPCPassVar,
 		BtcdRPCCert: path.Join(ContainerChain, "rpc.cert"),
 		DBBackend:   n.DBBackend, Extra: n.ExtraArgs,
 	}
@@ -249,6 +273,17 @@ func (s Spec) Build() (File, error) {
 	mount := func(service string) Mount {
 		return Mount{Type: "bind", Source: filepath.Join(s.WorkDir, service), Target: ContainerData}
 	}
+	// extras mounts the tool and the artifacts folder where configured.
+	extras := func() []Mount {
+		var ms []Mount
+		if s.Tool != "" {
+			ms = append(ms, Mount{Type: "bind", Source: s.Tool, Target: ContainerTool, ReadOnly: true})
+		}
+		if s.Artifacts != "" {
+			ms = append(ms, Mount{Type: "bind", Source: s.Artifacts, Target: ContainerArtifacts})
+		}
+		return ms
+	}
 	limit := func(svc *Service, l Limits) {
 		svc.CPUs, svc.MemLimit = l.CPUs, Quoted(l.Memory)
 	}
@@ -277,7 +312,13 @@ func (s Spec) Build() (File, error) {
 		svc.User = Quoted(s.User)
 		chainMount := mount(ChainService)
 		chainMount.Target, chainMount.ReadOnly = ContainerChain, true
-		svc.Volumes = []Mount{mount(n.Name), chainMount}
+		svc.Volumes = append([]Mount{mount(n.Name), chainMount}, extras()...)
+		// sample-loop.sh names the traces folder after the actor.
+		svc.Environment = cloneMap(svc.Environment)
+		if svc.Environment == nil {
+			svc.Environment = map[string]string{}
+		}
+		svc.Environment["LNBENCH_ACTOR"] = n.Name
 		svc.Networks = []string{NetworkName}
 		svc.Labels = withRun(svc.Labels)
 		svc.DependsOn = map[string]Dependency{ChainService: {Condition: "service_healthy"}}
@@ -295,13 +336,14 @@ func (s Spec) Build() (File, error) {
 		svc.Image = s.ChainImage
 		svc.Hostname = SamplerService
 		svc.User = Quoted(s.User)
-		svc.Volumes = []Mount{mount(SamplerService)}
+		svc.Volumes = append([]Mount{mount(SamplerService)}, extras()...)
 		svc.Networks = []string{NetworkName}
 		svc.Labels = withRun(svc.Labels)
 		sort.Strings(names)
-		svc.Command = nil
+		svc.Command = []string{"--listen", fmt.Sprintf("0.0.0.0:%d", SamplerControlPort), "--out", ContainerArtifacts}
+		svc.Command = append(svc.Command, s.SamplerArgs...)
 		for _, n := range names {
-			svc.Command = append(svc.Command, n+":"+strconv.Itoa(LndPprofPort))
+			svc.Command = append(svc.Command, "--target", fmt.Sprintf("%s=http://%s:%d", n, n, LndPprofPort))
 		}
 		svc.DependsOn = map[string]Dependency{}
 		for _, n := range names {

@@ -64,6 +64,8 @@ func TestGolden(t *testing.T) {
 		{"alice-pays-bob-pprof-sampler.yml", func(t *testing.T) Spec {
 			s := specFor(t, topology.AlicePaysBob())
 			s.Pprof, s.Sampler = true, true
+			s.Tool, s.Artifacts = "/opt/lnbench/bin/lnbench", "/opt/lnbench/BenchmarkArtifacts/run"
+			s.SamplerArgs = []string{"--mode", "iteration", "--slice", "1s", "--origin", "2026-11-22T04:00:00Z"}
 			return s
 		}},
 	}

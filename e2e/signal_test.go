@@ -20,6 +20,7 @@ func buildCLI(t *testing.T) string {
 	bin := filepath.Join(t.TempDir(), "lnbench")
 	cmd := exec.Command("go", "build", "-o", bin, "./cmd/lnbench")
 	cmd.Dir = repoRoot(t)
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0") // static: it also runs inside containers
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}

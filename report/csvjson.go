@@ -21,7 +21,10 @@ func CSV(w io.Writer, r Report) error {
 		}
 	}
 	head = append(head, "Iterations", "Mean_s", "Error_s", "StdDev_s", "Median_s", "Min_s", "Q1_s", "Q3_s", "Max_s",
-		"PaymentsPerSec", "Payments", "Succeeded", "Failed", "LatencyP50_ms", "LatencyP90_ms", "LatencyP99_ms", "LatencyMax_ms")
+		"PaymentsPerSec", "Payments", "Succeeded", "Failed", "LatencyP50_ms", "LatencyP90_ms", "LatencyP99_ms", "LatencyMax_ms",
+		// Appended, so readers by position keep working; plots.R joins on Case
+		// and divides wall time by InvocationCount like the analysis does.
+		"CV", "LatencyMin_ms", "Case", "InvocationCount")
 	if err := cw.Write(head); err != nil {
 		return err
 	}
@@ -34,7 +37,8 @@ func CSV(w io.Writer, r Report) error {
 		t := c.Time
 		row = append(row, strconv.Itoa(t.N), g(t.Mean), g(t.Error), g(t.StdDev), g(t.Median), g(t.Min), g(t.Q1), g(t.Q3), g(t.Max),
 			g(c.PaymentsPerSec), strconv.Itoa(c.Payments), strconv.Itoa(c.Succeeded), strconv.Itoa(c.Failed),
-			g(c.Latency.P50), g(c.Latency.P90), g(c.Latency.P99), g(c.Latency.Max))
+			g(c.Latency.P50), g(c.Latency.P90), g(c.Latency.P99), g(c.Latency.Max),
+			g(c.Spread.CV), g(c.Latency.Min), c.ID, strconv.Itoa(max(1, r.Scenario.Job.InvocationCount)))
 		if err := cw.Write(row); err != nil {
 			return err
 		}

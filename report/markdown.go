@@ -3,49 +3,34 @@ package report
 import (
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 )
 
 // Markdown writes the GitHub-flavoured summary: environment block, table,
-// legend, setup timings and warnings.
+// legend, latency percentiles, per-case details (distribution heatmap and
+// throughput sparkline), setup timings and warnings.
 func Markdown(w io.Writer, r Report) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s\n\n```\n%s\n```\n\n", r.Scenario.Name, strings.Join(EnvBlock(r), "\n"))
-	writeMarkdownTable(&b, SummaryTable(r))
+	t := SummaryTable(r)
+	writeMarkdownTable(&b, t)
 	b.WriteString("\n")
-	for _, l := range SummaryTable(r).Legend {
+	for _, l := range t.Legend {
 		fmt.Fprintf(&b, "    %s\n", l)
 	}
 	b.WriteString("\n## Payment latency (ms)\n\n")
-	lat := Table{Header: []string{"Case", "Mean", "p50", "p90", "p95", "p99", "p99.9", "Max"}}
-	for _, c := range r.Cases {
-		l := c.Latency
-		lat.Rows = append(lat.Rows, []string{c.ID, f1(l.Mean), f1(l.P50), f1(l.P90), f1(l.P95), f1(l.P99), f1(l.P999), f1(l.Max)})
+	writeMarkdownTable(&b, LatencyTable(r))
+	if len(r.Cases) > 0 {
+		b.WriteString("\n## Details\n")
+		for _, c := range r.Cases {
+			writeCaseDetails(&b, c)
+		}
 	}
-	writeMarkdownTable(&b, lat)
 	if len(r.Setup) > 0 {
 		b.WriteString("\n## Setup (wall time, s)\n\n")
 		writeMarkdownTable(&b, setupTable(r))
 	}
-	var warn []string
-	warn = append(warn, r.Warnings...)
-	for _, c := range r.Cases {
-		for _, w := range append(append([]string(nil), c.Time.Warnings...), c.Warnings...) {
-			warn = append(warn, c.ID+": "+w)
-		}
-		if len(c.FailureReasons) > 0 {
-			var keys []string
-			for k := range c.FailureReasons {
-				keys = append(keys, k)
-			}
-			sort.Strings(keys)
-			for _, k := range keys {
-				warn = append(warn, fmt.Sprintf("%s: %d × %s", c.ID, c.FailureReasons[k], k))
-			}
-		}
-	}
-	if len(warn) > 0 {
+	if warn := AllWarnings(r); len(warn) > 0 {
 		b.WriteString("\n## Warnings\n\n")
 		for _, w := range warn {
 			fmt.Fprintf(&b, "- %s\n", w)
@@ -54,6 +39,59 @@ func Markdown(w io.Writer, r Report) error {
 	fmt.Fprintf(&b, "\nHarness CPU: %.1f s over %.1f s wall (%.1f%% of one core).\n", r.HarnessCPUSeconds, r.WallSeconds, 100*r.HarnessCPUShare())
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// LatencyTable is the payment latency percentiles of every case.
+func LatencyTable(r Report) Table {
+	t := Table{Header: []string{"Case", "Min", "Mean", "p50", "p90", "p95", "p99", "p99.9", "Max"}}
+	for _, c := range r.Cases {
+		l := c.Latency
+		t.Rows = append(t.Rows, []string{c.ID, f1(l.Min), f1(l.Mean), f1(l.P50), f1(l.P90), f1(l.P95), f1(l.P99), f1(l.P999), f1(l.Max)})
+	}
+	return t
+}
+
+// IterationLine sums up the spread of a case's iteration times in one line.
+func IterationLine(c Row) string {
+	s := c.Spread
+	out := fmt.Sprintf("%d measured iteration(s): median %.4g s, IQR %.3g s, CV %.1f%% (%s), jitter %.3g s",
+		c.Time.N, c.Time.Median, s.IQR, 100*s.CV, s.Stability, s.Jitter)
+	if n := len(s.Outliers); n > 0 {
+		out += fmt.Sprintf(", %d outlier(s) (%d mild, %d severe)", n, s.MildOutliers, s.SevereOutliers)
+	} else {
+		out += ", no outliers"
+	}
+	return out
+}
+
+// TimelineCaption explains the sparkline's scale.
+func TimelineCaption(c Row) string {
+	top := 0
+	for _, n := range c.Timeline {
+		top = max(top, n)
+	}
+	return fmt.Sprintf("successful payments per second since the case started (%d s, peak %d/s)", len(c.Timeline), top)
+}
+
+func writeCaseDetails(b *strings.Builder, c Row) {
+	fmt.Fprintf(b, "\n### %s\n\n%s.\n", c.ID, IterationLine(c))
+	if hm := Heatmap(c.Case); len(hm) > 0 {
+		fmt.Fprintf(b, "\nLatency distribution:\n\n```\n%s\n```\n", strings.Join(hm, "\n"))
+	}
+	if len(c.Timeline) > 0 {
+		fmt.Fprintf(b, "\nThroughput, %s:\n\n```\n%s\n```\n", TimelineCaption(c), strings.Join(Sparkline(c.Timeline, 60), "\n"))
+	}
+}
+
+// AllWarnings is the run's warnings followed by every case's notes.
+func AllWarnings(r Report) []string {
+	warn := append([]string(nil), r.Warnings...)
+	for _, c := range r.Cases {
+		for _, n := range c.Notes {
+			warn = append(warn, c.ID+": "+n)
+		}
+	}
+	return warn
 }
 
 func f1(v float64) string { return fmt.Sprintf("%.1f", v) }

@@ -55,6 +55,19 @@ func SummaryTable(r Report) Table {
 	if anyFailed {
 		t.Header = append(t.Header, "Failed")
 	}
+	// CV and Outliers earn a column only when some case is not stable or
+	// has outliers: a column of "stable" and zeros is noise.
+	anyUnstable, anyOutliers := false, false
+	for _, c := range r.Cases {
+		anyUnstable = anyUnstable || c.Time.N >= 2 && c.Spread.Stability != "stable"
+		anyOutliers = anyOutliers || len(c.Spread.Outliers) > 0
+	}
+	if anyUnstable {
+		t.Header = append(t.Header, "CV")
+	}
+	if anyOutliers {
+		t.Header = append(t.Header, "Outliers")
+	}
 	for _, c := range r.Cases {
 		row := []string{c.Method}
 		for _, p := range c.Params {
@@ -69,6 +82,12 @@ func SummaryTable(r Report) Table {
 		if anyFailed {
 			row = append(row, fmt.Sprintf("%d", c.Failed))
 		}
+		if anyUnstable {
+			row = append(row, fmt.Sprintf("%.1f%%", 100*c.Spread.CV))
+		}
+		if anyOutliers {
+			row = append(row, fmt.Sprintf("%d/%d", c.Spread.MildOutliers, c.Spread.SevereOutliers))
+		}
 		t.Rows = append(t.Rows, row)
 	}
 	t.Legend = []string{
@@ -81,6 +100,12 @@ func SummaryTable(r Report) Table {
 	}
 	if anyFailed {
 		t.Legend = append(t.Legend, "Failed     : measured payments that did not succeed")
+	}
+	if anyUnstable {
+		t.Legend = append(t.Legend, "CV         : coefficient of variation of the iteration times (StdDev/Mean); ≥5% moderate, ≥15% unstable")
+	}
+	if anyOutliers {
+		t.Legend = append(t.Legend, "Outliers   : mild/severe iterations beyond Tukey's fences (1.5×/3×IQR), kept in the statistics")
 	}
 	return t
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/lnbench/lnbench/node/lnd"
 	"github.com/lnbench/lnbench/report"
 	"github.com/lnbench/lnbench/result"
+	"github.com/lnbench/lnbench/sampler"
 	"github.com/lnbench/lnbench/scenario"
 )
 
@@ -64,7 +65,10 @@ func writeReports(dir string, rep *report.Report) error {
 		return fmt.Errorf("reading results: %v", err)
 	}
 	Summarize(rep, recs)
-	return WriteAll(dir, *rep, recs)
+	if err := WriteAll(dir, *rep, recs); err != nil {
+		return err
+	}
+	return sampler.WriteTimeline(dir, recs)
 }
 
 // Summarize fills rep.Cases from the records, in scenario case order.

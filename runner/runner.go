@@ -35,6 +35,8 @@ type NetworkSpec struct {
 	Topology     topology.Topology
 	// Profiling asks the backend to open each node's pprof endpoint.
 	Profiling bool
+	// Origin is the run's start; profile windows are named by time since it.
+	Origin time.Time
 }
 
 // FileName is the network name made safe for file and project names.
@@ -214,7 +216,7 @@ func runNetwork(ctx context.Context, opts Options, run Run, p networkPlan, w *re
 	sw *sweep) (err error) {
 	s := opts.Scenario
 	workDir := filepath.Join(opts.WorkRoot, run.ID, sanitize(p.name))
-	spec := NetworkSpec{RunID: run.ID, Name: p.name, WorkDir: workDir, ArtifactsDir: run.Dir, Topology: p.topo, Profiling: s.Sampling.On()}
+	spec := NetworkSpec{RunID: run.ID, Name: p.name, WorkDir: workDir, ArtifactsDir: run.Dir, Topology: p.topo, Profiling: s.Sampling.On(), Origin: rep.Started}
 	be, err := opts.NewBackend(spec)
 	if err != nil {
 		return err

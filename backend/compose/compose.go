@@ -63,6 +63,12 @@ type Options struct {
 	DefaultLimits gen.Limits
 	Pprof         bool
 	Sampler       bool
+	// SamplerArgs are the sidecar's sampling flags (see compose.Spec).
+	SamplerArgs []string
+	// Tool is the host path of a static lnbench, mounted into actors (for
+	// sample-loop.sh) and the sampler; "" mounts nothing and leaves the
+	// artifacts folder unmounted too.
+	Tool string
 	// User is "uid:gid" for the containers; default the harness's own.
 	User string
 	// FragmentsDir reads fragments from a folder instead of the embedded ones.
@@ -119,7 +125,14 @@ func New(ctx context.Context, opts Options) (*Backend, error) {
 	}
 	spec := gen.Spec{RunID: opts.RunID, Network: opts.Network, Project: b.project, WorkDir: opts.WorkDir, User: opts.User,
 		ChainImage: opts.ChainImage, Limits: opts.Limits, DefaultLimits: opts.DefaultLimits,
-		Pprof: opts.Pprof, Sampler: opts.Sampler, Fragments: frags}
+		Pprof: opts.Pprof, Sampler: opts.Sampler, SamplerArgs: opts.SamplerArgs, Tool: opts.Tool, Fragments: frags}
+	if opts.Tool != "" {
+		art, err := filepath.Abs(opts.ArtifactsDir)
+		if err != nil {
+			return nil, err
+		}
+		spec.Artifacts = art
+	}
 	for _, n := range opts.Topology.Nodes {
 		img := opts.NodeImages[n.Implementation+"/"+n.Version]
 		if img == "" {
@@ -181,7 +194,10 @@ func (b *Backend) writeFile() error {
 func (b *Backend) compose(ctx context.Context, args ...string) (string, error) {
 	full := append(append([]string(nil), b.tool.Argv[1:]...), "-p", b.project, "-f", b.file)
 	full = append(full, args...)
-	return run(ctx, b.tool.Argv[0], full...)
+	b.mu.Lock()
+	pass := b.spec.Chain.RPCPass
+	b.mu.Unlock()
+	return runEnv(ctx, []string{"LNBENCH_RPCPASS=" + pass}, b.tool.Argv[0], full...)
 }
 
 // containerID finds a service's container (running or not) by the labels
@@ -355,6 +371,29 @@ func (b *Backend) StartChain(ctx context.Context, spec backend.ChainSpec) (backe
 		return backend.ChainEndpoint{}, err
 	}
 	return backend.ChainEndpoint{RPCHost: host, CertPath: cert, User: spec.RPCUser, Pass: spec.RPCPass, Args: args}, nil
+}
+
+// StartSampler starts the profiling sidecar and returns the URL of its
+// control API (published on loopback only).
+func (b *Backend) StartSampler(ctx context.Context) (string, error) {
+	if !b.opts.Sampler {
+		return "", errors.New("compose backend: this network was generated without the sampler sidecar")
+	}
+	if _, err := b.compose(ctx, "up", "-d", "--no-deps", gen.SamplerService); err != nil {
+		return "", fmt.Errorf("starting the sampler: %w", err)
+	}
+	b.markStarted(gen.SamplerService)
+	var host string
+	_, err := b.waitReady(ctx, "sampler", gen.SamplerService, func(id string) bool {
+		if host == "" {
+			host, _ = PublishedPort(ctx, id, gen.SamplerControlPort)
+		}
+		return host != ""
+	})
+	if err != nil {
+		return "", err
+	}
+	return "http://" + host, nil
 }
 
 func (b *Backend) markStarted(name string) {

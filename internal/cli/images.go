@@ -88,8 +88,16 @@ func newComposeBackend(ctx context.Context, n runner.NetworkSpec, s scenario.Sce
 		return nil, err
 	}
 	key := s.Node.Implementation + "/" + s.Node.Version
-	return composebe.New(ctx, composebe.Options{RunID: n.RunID, Network: n.Name, Separate: severalNetworks,
+	tool, toolErr := staticSelf()
+	if n.Profiling && toolErr != nil {
+		return nil, fmt.Errorf("profiling in containers: %v", toolErr)
+	}
+	opts := composebe.Options{RunID: n.RunID, Network: n.Name, Separate: severalNetworks,
 		WorkDir: n.WorkDir, ArtifactsDir: n.ArtifactsDir, Topology: n.Topology,
 		NodeImages: map[string]string{key: tag}, DBBackend: s.Node.DBBackend, NodeArgs: s.Node.Flags,
-		Pprof: n.Profiling, StartTimeout: startTimeout})
+		Pprof: n.Profiling, StartTimeout: startTimeout, Tool: tool}
+	if n.Profiling {
+		opts.Sampler, opts.SamplerArgs = true, samplerArgs(s.Sampling, n.Origin)
+	}
+	return composebe.New(ctx, opts)
 }

@@ -159,7 +159,7 @@ func executeScenario(cmd *cobra.Command, stdout, stderr io.Writer, s scenario.Sc
 		notes = append(notes, note)
 	}
 	opts := runner.Options{Scenario: s, ArtifactsRoot: f.artifacts, BackendName: backendName,
-		NewBackend: newBackend, Log: stderr, Notes: notes}
+		NewBackend: newBackend, NewSampler: newSampler(ctx), Log: stderr, Notes: notes}
 	if tweak != nil {
 		tweak(&opts)
 	}

@@ -1,0 +1,94 @@
+package report
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/lnbench/lnbench/analysis"
+	"github.com/lnbench/lnbench/envinfo"
+	"github.com/lnbench/lnbench/result"
+	"github.com/lnbench/lnbench/scenario"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/*.golden from the current output")
+
+var t0 = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+
+// fixtureRecords is a fixed synthetic run of two cases, 8 iterations of 4
+// payments each: Concurrency=10 is steady but for a slow last iteration
+// (an outlier); Concurrency=20 drifts 8 ms per iteration and has one failure.
+func fixtureRecords() []result.Record {
+	var recs []result.Record
+	ms := time.Millisecond
+	for ci, conc := range []string{"10", "20"} {
+		id := "Concurrency=" + conc + "/TotalPayments=4"
+		for i := range 8 {
+			start := t0.Add(time.Duration(ci)*100*time.Second + time.Duration(i)*2*time.Second)
+			for j := range 4 {
+				lat := time.Duration(100+10*j+(i%3)*5) * ms
+				if ci == 0 && i == 7 && j == 3 {
+					lat = 400 * ms
+				}
+				if ci == 1 {
+					lat = time.Duration(150+20*j+8*i) * ms
+				}
+				r := result.Record{Case: id, Phase: result.Measure, Iteration: i, Worker: j, Seq: j, Payer: "alice", Payee: "bob",
+					Mode: "invoice", Start: start, End: start.Add(lat), PaymentNs: int64(lat), Status: result.Succeeded, Hops: 1}
+				if ci == 1 && i == 3 && j == 3 {
+					r.Status, r.FailureReason = result.Failed, "NO_ROUTE"
+				}
+				recs = append(recs, r)
+			}
+		}
+	}
+	return recs
+}
+
+func fixtureReport() Report {
+	s := scenario.Scenario{Name: "AlicePaysBob", Method: "RunAlicePaysBob", Topology: "AlicePaysBob",
+		Params: []scenario.Param{{Name: "Concurrency", Values: []string{"10", "20"}}, {Name: "TotalPayments", Values: []string{"4"}}},
+		Job:    scenario.Job{LaunchCount: 1, WarmupCount: 1, IterationCount: 8, InvocationCount: 1},
+		Node:   scenario.Node{Implementation: "lnd", Version: "v0.21.0-beta", DBBackend: "bbolt"}}
+	r := Report{RunID: "20260102T030405Z-AlicePaysBob", Started: t0, Finished: t0.Add(time.Minute), Scenario: s, Backend: "local",
+		Env:               envinfo.Env{OS: "Debian GNU/Linux 12 (bookworm)", Kernel: "6.1.0", CPU: "AMD EPYC", Cores: 2, MemoryMiB: 4096, GoVersion: "go1.26.8"},
+		Nodes:             []NodeInfo{{Implementation: "lnd", Version: "v0.21.0-beta", Flags: []string{"--bitcoin.simnet", "--db.backend=bbolt"}}},
+		Setup:             []Setup{{Network: "launch1", Phase: "chain", Seconds: 0.25}, {Network: "launch1", Phase: "nodes", Seconds: 5}},
+		HarnessCPUSeconds: 1.5, WallSeconds: 60}
+	var ids []string
+	shapes := map[string]analysis.Shape{}
+	params := map[string][]scenario.Value{}
+	for _, c := range s.Cases() {
+		ids = append(ids, c.ID())
+		shapes[c.ID()] = analysis.Shape{Payments: 4, Invocations: 1}
+		params[c.ID()] = c.Values
+	}
+	for _, c := range analysis.Analyze(fixtureRecords(), ids, shapes) {
+		r.Cases = append(r.Cases, Row{Method: s.Method, Params: params[c.ID], Case: c})
+	}
+	return r
+}
+
+// golden compares got with testdata/name, or rewrites it under -update.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./report -update to create it)", err)
+	}
+	if string(got) != string(want) {
+		t.Errorf("%s differs from the golden file; rerun with -update if the change is intended.\n--- got:\n%s", name, got)
+	}
+}

@@ -1,0 +1,89 @@
+#!/usr/bin/env Rscript
+# lnbench plots. Written by lnbench next to the files it reads: summary.csv
+# and measurements.csv (the CSV exporter's output, as BenchmarkDotNet's R
+# exporter reads its CSV exporter's). Writes plot-*.png into the same folder.
+#   Rscript plots.R [DIR]
+# Needs R and ggplot2 only (Debian: r-base-core r-cran-ggplot2); no network.
+suppressPackageStartupMessages(library(ggplot2))
+
+args <- commandArgs(trailingOnly = TRUE)
+dir <- if (length(args) >= 1) args[1] else "."
+summary <- read.csv(file.path(dir, "summary.csv"), check.names = FALSE, stringsAsFactors = FALSE)
+m <- read.csv(file.path(dir, "measurements.csv"), stringsAsFactors = FALSE)
+m <- m[m$phase == "measure" & m$case %in% summary$Case, ]
+if (nrow(m) == 0) {
+  message("no measured payments: nothing to plot")
+  quit(status = 0)
+}
+# Params are the columns between Method and Iterations.
+params <- names(summary)[seq_len(which(names(summary) == "Iterations") - 2) + 1]
+cases <- summary$Case
+m$case <- factor(m$case, levels = cases)
+inv <- setNames(summary$InvocationCount, cases)
+save <- function(name, plot, height) {
+  ggsave(file.path(dir, name), plot, width = 8, height = height, dpi = 100)
+}
+theme_set(theme_bw())
+
+# One row per measured iteration, as the analysis computes it: wall time
+# from the first start to the last end, divided by the invocations.
+iters <- do.call(rbind, lapply(split(m, list(m$case, m$iteration), drop = TRUE), function(d) {
+  c <- as.character(d$case[1])
+  wall <- (max(d$end_unix_ns) - min(d$start_unix_ns)) / 1e9
+  data.frame(case = c, iteration = d$iteration[1], seconds = wall / inv[[c]],
+             payments_per_sec = sum(d$status == "succeeded") / wall)
+}))
+iters$case <- factor(iters$case, levels = cases)
+
+# 1. Distribution of iteration times per case: box, violin when there are
+# enough points to estimate a density, and every iteration as a point.
+p <- ggplot(iters, aes(x = case, y = seconds))
+if (min(table(iters$case)) >= 5) p <- p + geom_violin(fill = "grey90", colour = NA)
+p <- p + geom_boxplot(width = 0.3, outlier.shape = NA, fill = NA) +
+  geom_jitter(width = 0.08, height = 0, alpha = 0.6, colour = "steelblue") +
+  coord_flip() + labs(title = "Iteration time", x = NULL, y = "seconds per iteration")
+save("plot-iteration-times.png", p, 1.5 + 0.6 * length(cases))
+
+# 2. Payments/s against each param that takes more than one value; the
+# other params' values tell the lines apart.
+label <- function(d, names) {
+  if (length(names) == 0) return(rep("all", nrow(d)))
+  do.call(paste, c(lapply(names, function(n) paste0(n, "=", d[[n]])), sep = "/"))
+}
+for (param in params) {
+  if (length(unique(summary[[param]])) < 2) next
+  others <- setdiff(params, param)
+  s <- summary
+  s$group <- label(s, others)
+  d <- merge(iters, s[, c("Case", param, "group")], by.x = "case", by.y = "Case")
+  g <- ggplot(d, aes(x = .data[[param]], y = payments_per_sec, colour = group, group = group)) +
+    geom_point(alpha = 0.4) +
+    geom_line(data = s, aes(y = PaymentsPerSec)) +
+    geom_point(data = s, aes(y = PaymentsPerSec), size = 3) +
+    expand_limits(y = 0) +
+    labs(title = paste("Payments/s by", param), x = param, y = "successful payments per second", colour = NULL)
+  if (length(others) == 0) g <- g + guides(colour = "none")
+  save(paste0("plot-payments-per-sec-", param, ".png"), g, 4.5)
+}
+
+# 3. Latency CDF of the successful payments, log scale when the tail is long.
+ok <- m[m$status == "succeeded", ]
+if (nrow(ok) > 0) {
+  g <- ggplot(ok, aes(x = latency_ms, colour = case)) + stat_ecdf(geom = "step") +
+    labs(title = "Payment latency CDF", x = "latency (ms)", y = "share of payments", colour = NULL) +
+    theme(legend.position = "bottom", legend.direction = "vertical")
+  if (max(ok$latency_ms) > 20 * max(min(ok$latency_ms), 1e-3)) g <- g + scale_x_log10()
+  save("plot-latency-cdf.png", g, 4.5 + 0.25 * length(cases))
+}
+
+# 4. Throughput timeline: successful payments completed per second since the
+# case's first measured payment started (gaps between iterations show).
+tl <- do.call(rbind, lapply(split(m, m$case, drop = TRUE), function(d) {
+  sec <- floor((d$end_unix_ns - min(d$start_unix_ns)) / 1e9)
+  n <- tabulate(sec[d$status == "succeeded"] + 1, nbins = max(sec) + 1)
+  data.frame(case = d$case[1], second = seq_along(n) - 1, payments = n)
+}))
+g <- ggplot(tl, aes(x = second, y = payments)) + geom_col(fill = "steelblue", width = 1) +
+  facet_wrap(~case, ncol = 1, scales = "free_x") +
+  labs(title = "Throughput over time", x = "seconds since the case started", y = "payments/s")
+save("plot-throughput-timeline.png", g, 1 + 1.6 * length(cases))

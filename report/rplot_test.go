@@ -1,0 +1,83 @@
+package report
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// writeCSVs writes the fixture's summary.csv and measurements.csv: the
+// inputs of plots.R.
+func writeCSVs(t *testing.T, dir string) {
+	t.Helper()
+	for name, fn := range map[string]func(*os.File) error{
+		"summary.csv":      func(f *os.File) error { return CSV(f, fixtureReport()) },
+		"measurements.csv": func(f *os.File) error { return MeasurementsCSV(f, fixtureRecords()) },
+	} {
+		f, err := os.Create(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := fn(f); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+	}
+	if err := WriteRScript(dir); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestRunRWithoutR(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	if _, err := RunR(context.Background(), t.TempDir()); !errors.Is(err, ErrNoR) {
+		t.Errorf("err = %v, want ErrNoR", err)
+	}
+}
+
+func TestRunRFailure(t *testing.T) {
+	bin := t.TempDir()
+	fake := "#!/bin/sh\necho 'Error in library(ggplot2) : there is no package called ggplot2' >&2\nexit 1\n"
+	if err := os.WriteFile(filepath.Join(bin, "Rscript"), []byte(fake), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin)
+	_, err := RunR(context.Background(), t.TempDir())
+	if err == nil || !strings.Contains(err.Error(), "no package called ggplot2") {
+		t.Errorf("err = %v, want R's last line", err)
+	}
+}
+
+// TestRunRDrawsPlots runs the real R when installed (with ggplot2).
+func TestRunRDrawsPlots(t *testing.T) {
+	if _, err := exec.LookPath("Rscript"); err != nil {
+		t.Skip("Rscript not installed")
+	}
+	if exec.Command("Rscript", "-e", "library(ggplot2)").Run() != nil {
+		t.Skip("ggplot2 not installed")
+	}
+	dir := t.TempDir()
+	writeCSVs(t, dir)
+	// A stale plot from an earlier run must not survive.
+	if err := os.WriteFile(filepath.Join(dir, "plot-stale.png"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := RunR(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"plot-iteration-times.png", "plot-latency-cdf.png", "plot-payments-per-sec-Concurrency.png", "plot-throughput-timeline.png"}
+	if !slices.Equal(got, want) {
+		t.Errorf("plots = %v, want %v", got, want)
+	}
+	for _, p := range LoadPlots(dir) {
+		if !strings.HasPrefix(string(p.PNG), "\x89PNG") {
+			t.Errorf("%s is not a PNG", p.Name)
+		}
+	}
+}
