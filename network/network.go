@@ -23,9 +23,9 @@ import (
 
 // Phase is the wall time of one setup step, recorded in the artifacts.
 type Phase struct {
-	Name    string        `json:"name"`
-	Seconds float64       `json:"seconds"`
-	Start   time.Time     `json:"start"`
+	Name    string    `json:"name"`
+	Seconds float64   `json:"seconds"`
+	Start   time.Time `json:"start"`
 }
 
 // Network is a running topology.

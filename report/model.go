@@ -20,13 +20,13 @@ type Report struct {
 	Backend  string            `json:"backend"`
 	Env      envinfo.Env       `json:"environment"`
 	// Nodes lists implementation/version and the flags every node ran with.
-	Nodes    []NodeInfo `json:"nodes"`
-	Setup    []Setup    `json:"setup"`
+	Nodes []NodeInfo `json:"nodes"`
+	Setup []Setup    `json:"setup"`
 	// Forwards counts the HTLCs each node forwarded, per network: proof that
 	// multi-hop payments really crossed the intermediaries.
 	Forwards []Forward `json:"forwards,omitempty"`
-	Cases    []Row      `json:"cases"`
-	Warnings []string   `json:"warnings,omitempty"`
+	Cases    []Row     `json:"cases"`
+	Warnings []string  `json:"warnings,omitempty"`
 	// HarnessCPUSeconds is the harness process's own CPU time during the run.
 	HarnessCPUSeconds float64 `json:"harness_cpu_seconds"`
 	WallSeconds       float64 `json:"wall_seconds"`

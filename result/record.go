@@ -56,9 +56,9 @@ func (r Record) Latency() time.Duration { return r.End.Sub(r.Start) }
 type Writer struct {
 	path string
 	mu   sync.Mutex
-	f   *os.File
-	enc *json.Encoder
-	n   int
+	f    *os.File
+	enc  *json.Encoder
+	n    int
 }
 
 // Create opens path for appending.

@@ -81,4 +81,3 @@ func (c *Client) MempoolSize(ctx context.Context) (int, error) {
 	}
 	return len(hs), nil
 }
-

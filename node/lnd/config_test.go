@@ -21,10 +21,10 @@ func TestArgs(t *testing.T) {
 			wantNot: []string{"--pprof.profile=", "--restlisten="},
 		},
 		{
-			name:    "rest, pprof, sqlite, extra flags last",
-			cfg:     Config{RESTListen: "0.0.0.0:8080", PprofListen: "0.0.0.0:6060", DBBackend: "sqlite", Extra: []string{"--debuglevel=warn"}},
-			want:    []string{"--restlisten=0.0.0.0:8080", "--pprof.profile=0.0.0.0:6060", "--db.backend=sqlite"},
-			wantNot: []string{"--norest", "--alias="},
+			name:     "rest, pprof, sqlite, extra flags last",
+			cfg:      Config{RESTListen: "0.0.0.0:8080", PprofListen: "0.0.0.0:6060", DBBackend: "sqlite", Extra: []string{"--debuglevel=warn"}},
+			want:     []string{"--restlisten=0.0.0.0:8080", "--pprof.profile=0.0.0.0:6060", "--db.backend=sqlite"},
+			wantNot:  []string{"--norest", "--alias="},
 			wantLast: "--debuglevel=warn",
 		},
 	}
