@@ -90,7 +90,7 @@ func TestNodeStartTimeout(t *testing.T) {
 	binaries(t)
 	bin := buildCLI(t)
 	tmp, arts := t.TempDir(), t.TempDir()
-	cmd := exec.Command(bin, "run", "--backend", "local", "--artifacts", arts, "--start-timeout", "300ms", "--quick")
+	cmd := exec.Command(bin, "run", "--backend", "local", "--artifacts", arts, "--start-timeout", "1ms", "--quick")
 	cmd.Dir = repoRoot(t)
 	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
 	out, err := cmd.CombinedOutput()

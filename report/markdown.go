@@ -26,6 +26,20 @@ func Markdown(w io.Writer, r Report) error {
 			writeCaseDetails(&b, c)
 		}
 	}
+	if knees := KneeLines(r); len(knees) > 0 {
+		b.WriteString("\n## Sweep\n\n")
+		for _, l := range knees {
+			fmt.Fprintf(&b, "- %s\n", l)
+		}
+	}
+	if len(r.Forwards) > 0 {
+		b.WriteString("\n## Forwarded HTLCs (intermediaries)\n\n")
+		ft := Table{Header: []string{"Network", "Node", "Forwarded"}}
+		for _, f := range r.Forwards {
+			ft.Rows = append(ft.Rows, []string{f.Network, f.Node, fmt.Sprint(f.Count)})
+		}
+		writeMarkdownTable(&b, ft)
+	}
 	if len(r.Setup) > 0 {
 		b.WriteString("\n## Setup (wall time, s)\n\n")
 		writeMarkdownTable(&b, setupTable(r))

@@ -121,6 +121,9 @@ func EnvBlock(r Report) []string {
 	for _, n := range r.Nodes {
 		lines = append(lines, fmt.Sprintf("Node: %s %s, flags: %s", n.Implementation, n.Version, strings.Join(n.Flags, " ")))
 	}
+	if n := r.Scenario.Node; n.CPUs > 0 || n.Memory != "" {
+		lines = append(lines, fmt.Sprintf("Limits per actor container: cpus=%g memory=%s", n.CPUs, n.Memory))
+	}
 	j := r.Scenario.Job
 	reuse := "fresh network per case"
 	if r.Scenario.ReuseNetwork {

@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"regexp"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -29,6 +30,9 @@ type Node struct {
 	Version        string   `yaml:"version" json:"version"`
 	DBBackend      string   `yaml:"db_backend" json:"db_backend"`
 	Flags          []string `yaml:"flags" json:"flags"`
+	// CPUs and Memory limit each actor container (compose backend only).
+	CPUs   float64 `yaml:"cpus,omitempty" json:"cpus,omitempty"`
+	Memory string  `yaml:"memory,omitempty" json:"memory,omitempty"`
 }
 
 // Scenario is a benchmark definition.
@@ -74,6 +78,8 @@ var DefaultJob = Job{LaunchCount: 1, WarmupCount: 1, IterationCount: 10, Invocat
 
 // DefaultNode is LND at the pinned default version.
 var DefaultNode = Node{Implementation: "lnd", Version: "v0.21.0-beta", DBBackend: "bbolt"}
+
+var memRe = regexp.MustCompile(`^[0-9]+[bkmgBKMG]?$`)
 
 // Default is the seed's RunAlicePaysBob.
 func Default() Scenario {
@@ -199,6 +205,12 @@ func (s Scenario) Validate() error {
 	if s.Node.Implementation != "lnd" {
 		return fmt.Errorf("node.implementation %q: only \"lnd\" is supported", s.Node.Implementation)
 	}
+	if s.Node.CPUs < 0 {
+		return fmt.Errorf("node.cpus %g: use a positive number of CPUs, e.g. 1.5 (0 = no limit)", s.Node.CPUs)
+	}
+	if s.Node.Memory != "" && !memRe.MatchString(s.Node.Memory) {
+		return fmt.Errorf("node.memory %q: use bytes with an optional unit b, k, m or g, e.g. 512m", s.Node.Memory)
+	}
 	if s.Node.DBBackend != "bbolt" && s.Node.DBBackend != "sqlite" {
 		return fmt.Errorf("node.db_backend %q: use bbolt or sqlite", s.Node.DBBackend)
 	}
@@ -236,6 +248,12 @@ func (s Scenario) YAML() []byte {
 	fmt.Fprintf(&b, "job:\n  LaunchCount: %d\n  WarmupCount: %d\n  IterationCount: %d\n  InvocationCount: %d\n",
 		s.Job.LaunchCount, s.Job.WarmupCount, s.Job.IterationCount, s.Job.InvocationCount)
 	fmt.Fprintf(&b, "node:\n  implementation: %s\n  version: %s\n  db_backend: %s\n", s.Node.Implementation, s.Node.Version, s.Node.DBBackend)
+	if s.Node.CPUs > 0 {
+		fmt.Fprintf(&b, "  cpus: %g\n", s.Node.CPUs)
+	}
+	if s.Node.Memory != "" {
+		fmt.Fprintf(&b, "  memory: %s\n", s.Node.Memory)
+	}
 	if len(s.Node.Flags) > 0 {
 		fmt.Fprintf(&b, "  flags: [%s]\n", strings.Join(quoteAll(s.Node.Flags), ", "))
 	}

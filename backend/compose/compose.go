@@ -592,3 +592,12 @@ func (b *Backend) Teardown(ctx context.Context) error {
 	}
 	return nil
 }
+
+// ContainerName is the name of a service's container, for `docker exec`.
+func (b *Backend) ContainerName(ctx context.Context, service string) (string, error) {
+	id, err := b.containerID(ctx, service)
+	if err != nil || id == "" {
+		return "", fmt.Errorf("no container for %s: %v", service, err)
+	}
+	return docker(ctx, "inspect", "-f", "{{.Name}}", id)
+}

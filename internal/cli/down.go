@@ -4,6 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -32,6 +35,10 @@ func downCmd(stdout, stderr io.Writer) *cobra.Command {
 				id = args[0]
 			}
 			r, err := compose.Down(cmd.Context(), id)
+			// `lnbench up` leaves its node data dirs here; remove them too.
+			if id != "" && !strings.ContainsAny(id, `/\`) && id != "." && id != ".." {
+				os.RemoveAll(filepath.Join(os.TempDir(), "lnbench", id))
+			}
 			what := "run " + id
 			if all {
 				what = "every run"

@@ -10,6 +10,7 @@ import (
 
 	"github.com/lnbench/lnbench/backend"
 	composebe "github.com/lnbench/lnbench/backend/compose"
+	gen "github.com/lnbench/lnbench/compose"
 	images "github.com/lnbench/lnbench/imagebuild"
 	"github.com/lnbench/lnbench/nodebuild"
 	"github.com/lnbench/lnbench/runner"
@@ -95,7 +96,8 @@ func newComposeBackend(ctx context.Context, n runner.NetworkSpec, s scenario.Sce
 	opts := composebe.Options{RunID: n.RunID, Network: n.Name, Separate: severalNetworks,
 		WorkDir: n.WorkDir, ArtifactsDir: n.ArtifactsDir, Topology: n.Topology,
 		NodeImages: map[string]string{key: tag}, DBBackend: s.Node.DBBackend, NodeArgs: s.Node.Flags,
-		Pprof: n.Profiling, StartTimeout: startTimeout, Tool: tool}
+		Pprof: n.Profiling, StartTimeout: startTimeout, Tool: tool,
+		DefaultLimits: gen.Limits{CPUs: s.Node.CPUs, Memory: s.Node.Memory}}
 	if n.Profiling {
 		opts.Sampler, opts.SamplerArgs = true, samplerArgs(s.Sampling, n.Origin)
 	}

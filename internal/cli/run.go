@@ -34,6 +34,9 @@ type runFlags struct {
 	reuse        bool
 	startTimeout time.Duration
 	build        bool
+	history      string
+	cpus         float64
+	memory       string
 }
 
 func runCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -59,6 +62,9 @@ func runCmd(stdout, stderr io.Writer) *cobra.Command {
 	fl.BoolVar(&f.reuse, "reuse-network", false, "run cases that share a topology on one network instead of a fresh one each")
 	fl.DurationVar(&f.startTimeout, "start-timeout", 90*time.Second, "how long a node may take to start")
 	fl.BoolVar(&f.build, "build", false, "build missing node binaries instead of failing")
+	fl.StringVar(&f.history, "history", "", "append one row per case to DIR/history.csv, to follow a series of runs")
+	fl.Float64Var(&f.cpus, "cpus", 0, "compose: CPU limit per actor container (e.g. 1.5; 0 = none)")
+	fl.StringVar(&f.memory, "memory", "", "compose: memory limit per actor container (e.g. 512m; empty = none)")
 	return cmd
 }
 
@@ -93,6 +99,12 @@ func loadScenario(args []string, f runFlags) (scenario.Scenario, error) {
 	}
 	if f.reuse {
 		s.ReuseNetwork = true
+	}
+	if f.cpus != 0 {
+		s.Node.CPUs = f.cpus
+	}
+	if f.memory != "" {
+		s.Node.Memory = f.memory
 	}
 	return s, s.Validate()
 }
@@ -134,6 +146,9 @@ func executeScenario(cmd *cobra.Command, stdout, stderr io.Writer, s scenario.Sc
 	if note != "" {
 		fmt.Fprintln(stderr, note)
 	}
+	if backendName == "local" && (s.Node.CPUs > 0 || s.Node.Memory != "") {
+		return runner.Run{}, fmt.Errorf("node.cpus/node.memory (--cpus/--memory) limit containers: use --backend compose, or drop the limits for local processes")
+	}
 	cases := s.Cases()
 	networks, est, warn := runner.Estimate(s)
 	fmt.Fprintf(stderr, "%s: %d case(s) × %d launch(es) on %d network(s), %d warm-up + %d measured iteration(s) each, backend %s, estimated ~%v\n",
@@ -164,6 +179,11 @@ func executeScenario(cmd *cobra.Command, stdout, stderr io.Writer, s scenario.Sc
 		tweak(&opts)
 	}
 	rep, err := runner.Execute(ctx, opts, run)
+	if f.history != "" && len(rep.Cases) > 0 {
+		if herr := report.AppendHistory(f.history, rep); herr != nil {
+			fmt.Fprintf(stderr, "history: %v\n", herr)
+		}
+	}
 	if len(rep.Cases) > 0 {
 		fmt.Fprintln(stdout)
 		_ = report.Text(stdout, rep)

@@ -1,0 +1,160 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	composebe "github.com/lnbench/lnbench/backend/compose"
+	"github.com/lnbench/lnbench/network"
+	"github.com/lnbench/lnbench/nodebuild"
+	"github.com/lnbench/lnbench/runner"
+	"github.com/lnbench/lnbench/scenario"
+	"github.com/lnbench/lnbench/topology"
+)
+
+// upCmd brings a topology up in containers and leaves it running for
+// manual use; `lnbench down <run id>` removes it.
+func upCmd(stdout, stderr io.Writer) *cobra.Command {
+	var f runFlags
+	cmd := &cobra.Command{
+		Use:   "up [scenario.yml | topology.yml | AlicePaysBob | AlicePaysBobViaCarol | AlicesPayBob]",
+		Short: "Bring a funded topology up in containers and leave it running (remove it with lnbench down <run id>)",
+		Args:  cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return up(cmd.Context(), stdout, stderr, args, f)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringArrayVar(&f.params, "param", nil, "topology param, e.g. CarolsCount=2 or AliceCount=3")
+	fl.StringVar(&f.artifacts, "artifacts", "BenchmarkArtifacts", "folder that receives the run's folder (compose file, logs)")
+	fl.StringVar(&f.cache, "cache", nodebuild.DefaultCacheDir(), "binary cache folder ($LNBENCH_CACHE)")
+	fl.StringVar(&f.images, "images", "", "folder of node build modules")
+	fl.DurationVar(&f.startTimeout, "start-timeout", 90*time.Second, "how long a node may take to start")
+	return cmd
+}
+
+// upScenario reads what to bring up: a scenario, a topology file or name.
+func upScenario(args []string, f runFlags) (scenario.Scenario, error) {
+	s := scenario.Default()
+	s.Params = nil
+	if len(args) == 1 {
+		a := args[0]
+		_, builtin := topology.Builtin[a]
+		switch {
+		case builtin:
+			s.Name, s.Topology = a, a
+		case strings.HasSuffix(a, ".yml") || strings.HasSuffix(a, ".yaml"):
+			if _, err := topology.Load(a); err == nil {
+				s.Name, s.Topology = "custom", a
+			} else if sc, serr := scenario.Load(a); serr == nil {
+				s = sc
+			} else {
+				return s, fmt.Errorf("%s is neither a topology file (%v) nor a scenario file (%v)", a, err, serr)
+			}
+		default:
+			return s, fmt.Errorf("%q: give a scenario or topology .yml file, or AlicePaysBob, AlicePaysBobViaCarol, AlicesPayBob", a)
+		}
+	}
+	f.quick = false
+	return loadOverrides(s, f)
+}
+
+func loadOverrides(s scenario.Scenario, f runFlags) (scenario.Scenario, error) {
+	var ps []scenario.Param
+	for _, p := range f.params {
+		pp, err := scenario.ParseOverride(p)
+		if err != nil {
+			return s, err
+		}
+		ps = append(ps, pp)
+	}
+	s = s.Override(ps)
+	return s, s.Validate()
+}
+
+func up(ctx context.Context, stdout, stderr io.Writer, args []string, f runFlags) (err error) {
+	s, err := upScenario(args, f)
+	if err != nil {
+		return err
+	}
+	cases := s.Cases()
+	if len(cases) != 1 {
+		return fmt.Errorf("lnbench up brings one network up; the params give %d cases: pin each param to one value with --param", len(cases))
+	}
+	topo, err := topology.Build(s.Topology, cases[0].Ints())
+	if err != nil {
+		return err
+	}
+	topo = topo.WithDefaults(s.Node.Implementation, s.Node.Version)
+	if err := topo.Validate(); err != nil {
+		return err
+	}
+	if name, note, _ := chooseBackend("auto"); name != "compose" {
+		return fmt.Errorf("lnbench up needs a Docker engine: containers outlive the command (%s); for local processes use lnbench run", note)
+	}
+	images, err := findImages(f.images)
+	if err != nil {
+		return err
+	}
+	spec, err := nodebuild.Find(images, s.Node.Implementation, s.Node.Version)
+	if err != nil {
+		return err
+	}
+	bins, err := nodebuild.Locate(f.cache, spec)
+	if err != nil {
+		return err
+	}
+	run, err := runner.NewRun(f.artifacts, "up-"+topo.Name)
+	if err != nil {
+		return err
+	}
+	// The data dirs must outlive this command; `lnbench down` removes them.
+	work := filepath.Join(os.TempDir(), "lnbench", run.ID)
+	ns := runner.NetworkSpec{RunID: run.ID, WorkDir: work, ArtifactsDir: run.Dir, Topology: topo, Origin: time.Now()}
+	be, err := newComposeBackend(ctx, ns, s, bins, false, f.startTimeout, stderr)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil { // nothing half-started stays behind
+			tctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			be.Teardown(tctx)
+			os.RemoveAll(work)
+		}
+	}()
+	net, err := network.Up(ctx, be, topo, network.Options{DBBackend: s.Node.DBBackend, NodeArgs: s.Node.Flags, Log: stderr})
+	if net != nil {
+		defer net.Close()
+	}
+	if err != nil {
+		return err
+	}
+	cb := be.(*composebe.Backend)
+	fmt.Fprintf(stdout, "%s is up (run id %s); compose file %s\n\n", topo, run.ID, cb.File())
+	for _, n := range net.Names() {
+		c, _ := cb.ContainerName(ctx, n)
+		fmt.Fprintf(stdout, "%-8s docker exec %s lncli --network=simnet --lnddir=/data --rpcserver=localhost:10009 getinfo\n", n, strings.TrimPrefix(c, "/"))
+		fmt.Fprintf(stdout, "         gRPC 127.0.0.1 port %s, pubkey %s\n", portOf(net.Endpoints[n].RPCHost), net.PubKeys[n])
+	}
+	if c, err := cb.ContainerName(ctx, "btcd"); err == nil {
+		fmt.Fprintf(stdout, "%-8s docker exec %s btcctl --simnet --rpcuser=%s --rpcpass=%s --rpccert=/data/rpc.cert --rpcserver=localhost:18556 generate 1\n",
+			"btcd", strings.TrimPrefix(c, "/"), net.ChainEP.User, net.ChainEP.Pass)
+	}
+	fmt.Fprintf(stdout, "\nremove it with: lnbench down %s\n", run.ID)
+	return nil
+}
+
+func portOf(hostPort string) string {
+	if i := strings.LastIndexByte(hostPort, ':'); i >= 0 {
+		return hostPort[i+1:]
+	}
+	return hostPort
+}
