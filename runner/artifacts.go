@@ -142,3 +142,19 @@ func writeFiles(dir string, outputs ...output) error {
 	}
 	return nil
 }
+
+// writeScenario records the scenario so `lnbench run <artifacts dir>` reruns
+// the same setup; a topology file is copied beside it.
+func writeScenario(dir string, s scenario.Scenario) error {
+	if strings.HasSuffix(s.Topology, ".yml") || strings.HasSuffix(s.Topology, ".yaml") {
+		data, err := os.ReadFile(s.Topology)
+		if err != nil {
+			return fmt.Errorf("topology file: %v", err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "topology.yml"), data, 0o644); err != nil {
+			return err
+		}
+		s.Topology = "topology.yml"
+	}
+	return os.WriteFile(filepath.Join(dir, "scenario.yml"), s.YAML(), 0o644)
+}

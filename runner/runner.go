@@ -149,7 +149,7 @@ func Execute(ctx context.Context, opts Options, run Run) (rep report.Report, err
 	if err != nil {
 		return rep, err
 	}
-	if err := os.WriteFile(filepath.Join(run.Dir, "scenario.yml"), s.YAML(), 0o644); err != nil {
+	if err := writeScenario(run.Dir, s); err != nil {
 		return rep, err
 	}
 	if opts.Progress == nil {

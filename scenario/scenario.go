@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 
@@ -92,6 +93,10 @@ func Default() Scenario {
 
 // Load reads and validates a scenario file.
 func Load(path string) (Scenario, error) {
+	// A folder is an artifacts folder: rerun the scenario it recorded.
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		path = filepath.Join(path, "scenario.yml")
+	}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return Scenario{}, fmt.Errorf("scenario file: %v", err)
@@ -101,7 +106,21 @@ func Load(path string) (Scenario, error) {
 		return Scenario{}, fmt.Errorf("scenario %s: %w", path, err)
 	}
 	s.Source = path
+	// A topology file named relative to the scenario file is found beside it.
+	if isFile(s.Topology) && !filepath.IsAbs(s.Topology) {
+		if beside := filepath.Join(filepath.Dir(path), s.Topology); fileExists(beside) {
+			s.Topology = beside
+		}
+	}
 	return s, nil
+}
+
+// isFile tells whether a topology names a file rather than a built-in shape.
+func isFile(topo string) bool { return strings.HasSuffix(topo, ".yml") || strings.HasSuffix(topo, ".yaml") }
+
+func fileExists(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && !st.IsDir()
 }
 
 // Parse decodes a scenario strictly: unknown keys are errors.

@@ -1,6 +1,8 @@
 package scenario
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -65,5 +67,18 @@ func TestOverride(t *testing.T) {
 	}
 	if len(Default().Params[0].Values) != 4 {
 		t.Fatalf("Override modified the original")
+	}
+}
+
+func TestLoadArtifactsFolderResolvesTopologyBeside(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "topology.yml"), []byte("x"), 0o644)
+	os.WriteFile(filepath.Join(dir, "scenario.yml"), []byte("name: D\ntopology: topology.yml\n"), 0o644)
+	s, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Topology != filepath.Join(dir, "topology.yml") || s.Source != filepath.Join(dir, "scenario.yml") {
+		t.Fatalf("topology %q source %q", s.Topology, s.Source)
 	}
 }
