@@ -87,6 +87,10 @@ func Summarize(rep *report.Report, recs []result.Record) {
 		if c.Payments == 0 {
 			continue // case never reached (run interrupted before it)
 		}
+		if c.Time.N == 0 {
+			rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s: interrupted before its first complete iteration (%d payments recorded in payments.jsonl); left out of the table", c.ID, c.Payments))
+			continue
+		}
 		rep.Cases = append(rep.Cases, report.Row{Method: s.Method, Params: params[c.ID], Case: c})
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/lnbench/lnbench/envinfo"
 	"github.com/lnbench/lnbench/load"
 	"github.com/lnbench/lnbench/network"
+	"github.com/lnbench/lnbench/nodebuild"
 	"github.com/lnbench/lnbench/progress"
 	"github.com/lnbench/lnbench/report"
 	"github.com/lnbench/lnbench/result"
@@ -70,25 +71,48 @@ type Run struct {
 	Dir string
 }
 
-// NewRun names the run and creates its artifacts folder.
+// NewRun names the run and creates its artifacts folder. The id is also
+// reserved machine-wide (Docker is shared by every artifacts folder): two
+// runs started in the same second never share labels or compose projects.
 func NewRun(root, scenarioName string) (Run, error) {
 	ts := time.Now().UTC().Format("20060102T150405Z")
 	base := ts + "-" + scenarioName
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		return Run{}, fmt.Errorf("artifacts folder: %v", err)
+	}
+	reserve := filepath.Join(nodebuild.DefaultCacheDir(), "run-ids")
+	if err := os.MkdirAll(reserve, 0o755); err != nil {
+		return Run{}, fmt.Errorf("run id reservations: %v", err)
+	}
+	pruneReservations(reserve)
 	for i := 1; ; i++ {
 		id := base
 		if i > 1 {
 			id = fmt.Sprintf("%s-%d", base, i)
 		}
-		dir := filepath.Join(root, id)
-		if err := os.MkdirAll(root, 0o755); err != nil {
-			return Run{}, fmt.Errorf("artifacts folder: %v", err)
+		if err := os.Mkdir(filepath.Join(reserve, id), 0o755); err != nil {
+			if errors.Is(err, os.ErrExist) {
+				continue
+			}
+			return Run{}, fmt.Errorf("run id reservation: %v", err)
 		}
+		dir := filepath.Join(root, id)
 		err := os.Mkdir(dir, 0o755)
 		if err == nil {
 			return Run{ID: id, Dir: dir}, nil
 		}
 		if !errors.Is(err, os.ErrExist) {
 			return Run{}, fmt.Errorf("artifacts folder: %v", err)
+		}
+	}
+}
+
+// pruneReservations forgets run ids older than a day: their second is long past.
+func pruneReservations(dir string) {
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if info, err := e.Info(); err == nil && time.Since(info.ModTime()) > 24*time.Hour {
+			os.Remove(filepath.Join(dir, e.Name()))
 		}
 	}
 }

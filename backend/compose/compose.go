@@ -84,6 +84,9 @@ type Backend struct {
 	file    string
 
 	mu      sync.Mutex // guards spec and the file
+	// upMu serialises `up`: docker-compose v1 races with itself when two
+	// `up --no-deps` of one project run at once ("No such container").
+	upMu sync.Mutex
 	spec    gen.Spec
 	started map[string]bool
 }
@@ -192,6 +195,10 @@ func (b *Backend) writeFile() error {
 
 // compose runs the compose tool on this project's file.
 func (b *Backend) compose(ctx context.Context, args ...string) (string, error) {
+	if len(args) > 0 && args[0] == "up" {
+		b.upMu.Lock()
+		defer b.upMu.Unlock()
+	}
 	full := append(append([]string(nil), b.tool.Argv[1:]...), "-p", b.project, "-f", b.file)
 	full = append(full, args...)
 	b.mu.Lock()

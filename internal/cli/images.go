@@ -96,7 +96,9 @@ func newComposeBackend(ctx context.Context, n runner.NetworkSpec, s scenario.Sce
 	opts := composebe.Options{RunID: n.RunID, Network: n.Name, Separate: severalNetworks,
 		WorkDir: n.WorkDir, ArtifactsDir: n.ArtifactsDir, Topology: n.Topology,
 		NodeImages: map[string]string{key: tag}, DBBackend: s.Node.DBBackend, NodeArgs: s.Node.Flags,
-		Pprof: n.Profiling, StartTimeout: startTimeout, Tool: tool,
+		// pprof listens inside the compose network only, always, so that
+		// `docker exec … sample-loop.sh` works in any run.
+		Pprof: true, StartTimeout: startTimeout, Tool: tool,
 		DefaultLimits: gen.Limits{CPUs: s.Node.CPUs, Memory: s.Node.Memory}}
 	if n.Profiling {
 		opts.Sampler, opts.SamplerArgs = true, samplerArgs(s.Sampling, n.Origin)
