@@ -116,7 +116,9 @@ func Load(path string) (Scenario, error) {
 }
 
 // isFile tells whether a topology names a file rather than a built-in shape.
-func isFile(topo string) bool { return strings.HasSuffix(topo, ".yml") || strings.HasSuffix(topo, ".yaml") }
+func isFile(topo string) bool {
+	return strings.HasSuffix(topo, ".yml") || strings.HasSuffix(topo, ".yaml")
+}
 
 func fileExists(p string) bool {
 	st, err := os.Stat(p)

@@ -83,10 +83,10 @@ type Backend struct {
 	project string
 	file    string
 
-	mu      sync.Mutex // guards spec and the file
+	mu sync.Mutex // guards spec and the file
 	// upMu serialises `up`: docker-compose v1 races with itself when two
 	// `up --no-deps` of one project run at once ("No such container").
-	upMu sync.Mutex
+	upMu    sync.Mutex
 	spec    gen.Spec
 	started map[string]bool
 }
