@@ -6,7 +6,6 @@ package analysis
 
 import (
 	"fmt"
-	"sort"
 	"time"
 
 	"github.com/lnbench/lnbench/result"
@@ -115,43 +114,18 @@ func analyzeCase(id string, recs []result.Record, shape Shape) Case {
 	}
 	want := shape.Payments * shape.Invocations
 	c := Case{ID: id, FailureReasons: map[string]int{}}
-	type span struct {
-		start, end time.Time
-		n, ok      int
-		lat        []float64 // ms, successful payments
-	}
-	iters := map[int]*span{}
+	iters, idx := spans(recs)
 	var lat []float64
 	for _, r := range recs {
-		s := iters[r.Iteration]
-		if s == nil {
-			s = &span{start: r.Start, end: r.End}
-			iters[r.Iteration] = s
-		}
-		if r.Start.Before(s.start) {
-			s.start = r.Start
-		}
-		if r.End.After(s.end) {
-			s.end = r.End
-		}
-		s.n++
 		c.Payments++
 		if r.Status == result.Succeeded {
-			s.ok++
 			c.Succeeded++
-			ms := float64(r.Latency()) / float64(time.Millisecond)
-			lat = append(lat, ms)
-			s.lat = append(s.lat, ms)
+			lat = append(lat, float64(r.Latency())/float64(time.Millisecond))
 		} else {
 			c.Failed++
 			c.FailureReasons[r.FailureReason]++
 		}
 	}
-	idx := make([]int, 0, len(iters))
-	for i := range iters {
-		idx = append(idx, i)
-	}
-	sort.Ints(idx)
 	var secs []float64
 	var total float64
 	okInComplete := 0

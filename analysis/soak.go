@@ -3,7 +3,6 @@ package analysis
 import (
 	"fmt"
 	"math"
-	"sort"
 	"time"
 
 	"github.com/lnbench/lnbench/result"
@@ -43,36 +42,13 @@ const driftThreshold = 0.05
 // iterations of one case and compares sampled with unsampled iterations.
 // windows are the profiling windows' [start, end] intervals.
 func AnalyzeSoak(recs []result.Record, caseID string, perIteration int, windows [][2]time.Time) Soak {
-	type span struct {
-		start, end time.Time
-		n, ok      int
-	}
-	iters := map[int]*span{}
+	var mine []result.Record
 	for _, r := range recs {
-		if r.Case != caseID || r.Phase != result.Measure {
-			continue
-		}
-		s := iters[r.Iteration]
-		if s == nil {
-			s = &span{start: r.Start, end: r.End}
-			iters[r.Iteration] = s
-		}
-		if r.Start.Before(s.start) {
-			s.start = r.Start
-		}
-		if r.End.After(s.end) {
-			s.end = r.End
-		}
-		s.n++
-		if r.Status == result.Succeeded {
-			s.ok++
+		if r.Case == caseID && r.Phase == result.Measure {
+			mine = append(mine, r)
 		}
 	}
-	idx := make([]int, 0, len(iters))
-	for i := range iters {
-		idx = append(idx, i)
-	}
-	sort.Ints(idx)
+	iters, idx := spans(mine)
 	var out Soak
 	cum := 0
 	var xs, ys, sampled, unsampled []float64

@@ -20,7 +20,6 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -532,7 +531,7 @@ func (b *Backend) CollectLogs(ctx context.Context, dir string) error {
 			}
 		}
 		for _, rel := range files {
-			if err := copyFile(filepath.Join(src, rel), filepath.Join(dst, filepath.Base(rel))); err != nil && !os.IsNotExist(err) {
+			if err := backend.CopyFile(filepath.Join(src, rel), filepath.Join(dst, filepath.Base(rel))); err != nil && !os.IsNotExist(err) {
 				errs = append(errs, err)
 			}
 		}
@@ -563,22 +562,6 @@ func dockerLogs(ctx context.Context, id, path string) error {
 	return rerr
 }
 
-func copyFile(src, dst string) error {
-	in, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	out, err := os.Create(dst)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		return err
-	}
-	return out.Close()
-}
 
 // Teardown runs `down -v --remove-orphans` for the project, then sweeps
 // whatever still carries this run's (and network's) label. It reports an

@@ -5,7 +5,6 @@ package local
 import (
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -185,7 +184,7 @@ func (b *Backend) CollectLogs(ctx context.Context, dir string) error {
 			return err
 		}
 		for _, rel := range []string{"stdout.log", "logs/bitcoin/simnet/lnd.log", "logs/simnet/btcd.log"} {
-			if err := copyFile(filepath.Join(src, rel), filepath.Join(dst, filepath.Base(rel))); err != nil && !os.IsNotExist(err) && firstErr == nil {
+			if err := backend.CopyFile(filepath.Join(src, rel), filepath.Join(dst, filepath.Base(rel))); err != nil && !os.IsNotExist(err) && firstErr == nil {
 				firstErr = err
 			}
 		}
@@ -219,19 +218,3 @@ func (b *Backend) Teardown(ctx context.Context) error {
 	return nil
 }
 
-func copyFile(src, dst string) error {
-	in, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	out, err := os.Create(dst)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		return err
-	}
-	return out.Close()
-}

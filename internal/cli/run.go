@@ -84,15 +84,10 @@ func loadScenario(args []string, f runFlags) (scenario.Scenario, error) {
 	if err != nil {
 		return s, err
 	}
-	var ps []scenario.Param
-	for _, p := range f.params {
-		pp, err := scenario.ParseOverride(p)
-		if err != nil {
-			return s, err
-		}
-		ps = append(ps, pp)
+	s, err = loadOverrides(s, f)
+	if err != nil {
+		return s, err
 	}
-	s = s.Override(ps)
 	if f.quick {
 		s.Job = scenario.Job{LaunchCount: 1, WarmupCount: 1, IterationCount: 3, InvocationCount: 1}
 		s.ReuseNetwork = true
