@@ -6,10 +6,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/lnbench/lnbench/flamegraph"
+	"github.com/lnbench/lnbench/sampler"
 )
 
 func flamegraphCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -17,6 +20,7 @@ func flamegraphCmd(stdout, stderr io.Writer) *cobra.Command {
 	var diff bool
 	var top int
 	var opts flamegraph.Options
+	var actor string
 	cmd := &cobra.Command{
 		Use:   "flamegraph {IN | --diff BEFORE AFTER} -o OUT.svg",
 		Short: "Render a pprof profile or folded stacks as an SVG flame graph, or two as a differential one",
@@ -24,7 +28,11 @@ func flamegraphCmd(stdout, stderr io.Writer) *cobra.Command {
 folded stacks ("frame;frame;... count" lines), telling them apart by content.
 
 With --diff, render AFTER's flame graph coloured by the change since BEFORE:
-red where a frame's share of the samples grew, blue where it shrank.`,
+red where a frame's share of the samples grew, blue where it shrank.
+
+An input may also be a run's artifacts folder: its profiling windows (of
+--actor, or of every actor) are merged, so two runs, e.g. two LND versions,
+can be compared with --diff RUN_A RUN_B --actor alice.`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if diff && len(args) != 2 {
 				return errors.New("--diff takes two profiles: BEFORE AFTER")
@@ -37,7 +45,7 @@ red where a frame's share of the samples grew, blue where it shrank.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			profiles := make([]flamegraph.Folded, len(args))
 			for i, a := range args {
-				f, err := flamegraph.ReadFile(a)
+				f, err := readProfileOrRun(a, actor)
 				if err != nil {
 					return err
 				}
@@ -75,6 +83,7 @@ red where a frame's share of the samples grew, blue where it shrank.`,
 	}
 	cmd.Flags().StringVarP(&out, "output", "o", "", "SVG file to write ('-' for standard output)")
 	_ = cmd.MarkFlagRequired("output")
+	cmd.Flags().StringVar(&actor, "actor", "", "with an artifacts folder as input: merge only this actor's windows")
 	cmd.Flags().BoolVar(&diff, "diff", false, "differential flame graph of two profiles, BEFORE AFTER")
 	cmd.Flags().StringVar(&opts.Title, "title", "", "title (default \"Flame Graph\" or \"Differential Flame Graph\")")
 	cmd.Flags().StringVar(&opts.Subtitle, "subtitle", "", "second line under the title")
@@ -89,4 +98,35 @@ func printTop(w io.Writer, kind string, rows []flamegraph.FrameShare) {
 	for _, r := range rows {
 		fmt.Fprintf(w, "%7.2f%% %10d  %s\n", r.Percent, r.Samples, r.Name)
 	}
+}
+
+// readProfileOrRun reads a profile file, or merges the windows a run's
+// artifacts folder recorded (traces.jsonl), optionally of one actor.
+func readProfileOrRun(path, actor string) (flamegraph.Folded, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !st.IsDir() {
+		return flamegraph.ReadFile(path)
+	}
+	ws, err := sampler.ReadIndex(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: no profiling windows (traces.jsonl): %v", path, err)
+	}
+	var all flamegraph.Folded
+	for _, w := range ws {
+		if actor != "" && w.Actor != actor {
+			continue
+		}
+		f, err := flamegraph.ReadFile(filepath.Join(path, w.Folded))
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, f...)
+	}
+	if len(all) == 0 {
+		return nil, fmt.Errorf("%s: no windows for actor %q; actors: %s", path, actor, strings.Join(sampler.Actors(ws), ", "))
+	}
+	return all.Merge(), nil
 }
