@@ -56,3 +56,9 @@ type Backend interface {
 	// Teardown stops everything the run started, and only that.
 	Teardown(ctx context.Context) error
 }
+
+// Diagnoser is implemented by backends that can tell which of the run's
+// services died, each as one description with the tail of its log.
+type Diagnoser interface {
+	Dead(ctx context.Context) []string
+}

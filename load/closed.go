@@ -148,7 +148,11 @@ func payOnce(ctx context.Context, t Target, payer node.Node, pre *Prepared, seq 
 		pay.PaymentRequest = inv.PaymentRequest
 	}
 	payStart := time.Now()
-	r, err := payer.Pay(ctx, pay)
+	// A payment whose HTLC is stuck (e.g. a peer died) never reaches a
+	// terminal state on its own: bound it, so a worker is never lost.
+	pctx, cancel := context.WithTimeout(ctx, t.Timeout+time.Minute)
+	defer cancel()
+	r, err := payer.Pay(pctx, pay)
 	rec.End = time.Now()
 	rec.PaymentNs = rec.End.Sub(payStart).Nanoseconds()
 	switch {

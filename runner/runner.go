@@ -285,7 +285,13 @@ func runNetwork(ctx context.Context, opts Options, run Run, p networkPlan, w *re
 			continue
 		}
 		opts.Progress.Case(caseIndex(rep, c), countCases(s), c.c.ID())
-		if err := runCase(ctx, opts, net, c, w, prof); err != nil {
+		caseCtx, stopWatch := watchServices(ctx, be)
+		err := runCase(caseCtx, opts, net, c, w, prof)
+		stopWatch()
+		if cause := context.Cause(caseCtx); ctx.Err() == nil && errors.Is(cause, errServiceDied) {
+			return cause
+		}
+		if err != nil {
 			return err
 		}
 		sw.observe(c.c, w.Path(), s)
@@ -408,4 +414,36 @@ func contains(xs []string, v string) bool {
 		}
 	}
 	return false
+}
+
+var errServiceDied = errors.New("a service of the network died")
+
+// watchServices cancels the returned context when the backend reports a
+// dead service: a node crashing mid-run would otherwise leave payments
+// in flight forever. The cause names the service and its log tail.
+func watchServices(ctx context.Context, be backend.Backend) (context.Context, func()) {
+	d, ok := be.(backend.Diagnoser)
+	cctx, cancel := context.WithCancelCause(ctx)
+	if !ok {
+		return cctx, func() { cancel(nil) }
+	}
+	done := make(chan struct{})
+	go func() {
+		t := time.NewTicker(3 * time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-cctx.Done():
+				return
+			case <-t.C:
+				if dead := d.Dead(cctx); len(dead) > 0 {
+					cancel(fmt.Errorf("%w: %s", errServiceDied, strings.Join(dead, "; ")))
+					return
+				}
+			}
+		}
+	}()
+	return cctx, func() { close(done); cancel(nil) }
 }

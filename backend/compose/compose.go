@@ -591,3 +591,30 @@ func (b *Backend) ContainerName(ctx context.Context, service string) (string, er
 	}
 	return docker(ctx, "inspect", "-f", "{{.Name}}", id)
 }
+
+// Dead lists the started services whose container is no longer running.
+// One `docker ps` answers the common case (all alive), so a watchdog can
+// ask every few seconds.
+func (b *Backend) Dead(ctx context.Context) []string {
+	if out, err := docker(ctx, "ps", "-aq", "--filter", "label=com.docker.compose.project="+b.project, "--filter", "status=exited"); err != nil || strings.TrimSpace(out) == "" {
+		return nil
+	}
+	b.mu.Lock()
+	var names []string
+	for n := range b.started {
+		names = append(names, n)
+	}
+	b.mu.Unlock()
+	sort.Strings(names)
+	var out []string
+	for _, n := range names {
+		id, err := b.containerID(ctx, n)
+		if err != nil || id == "" {
+			continue
+		}
+		if status, code, err := containerState(ctx, id); err == nil && status != "running" {
+			out = append(out, fmt.Sprintf("container %s is %s (exit code %d); last log lines:\n%s", n, status, code, b.logTail(ctx, id, 10)))
+		}
+	}
+	return out
+}

@@ -218,3 +218,16 @@ func (b *Backend) Teardown(ctx context.Context) error {
 	return nil
 }
 
+
+// Dead lists the processes that exited while they should be running.
+func (b *Backend) Dead(ctx context.Context) []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var out []string
+	for _, name := range b.order {
+		if p := b.procs[name]; p.exited() {
+			out = append(out, fmt.Sprintf("%s exited (%v); last log lines:\n%s", name, p.err, logTail(p.logPath, 10)))
+		}
+	}
+	return out
+}
