@@ -19,8 +19,8 @@ const (
 // params' product explodes.
 func Estimate(s scenario.Scenario) (networks int, d time.Duration, warning string) {
 	plans, err := plan(s)
-	if err != nil {
-		return 0, 0, ""
+	if err != nil || s.Job.IterationCount >= 1<<30 {
+		return len(plans), 0, "" // soak: bounded by its duration, not by iterations
 	}
 	for _, p := range plans {
 		d += setupPerNetwork + time.Duration(len(p.topo.Nodes)-2)*setupPerExtraNode

@@ -562,7 +562,6 @@ func dockerLogs(ctx context.Context, id, path string) error {
 	return rerr
 }
 
-
 // Teardown runs `down -v --remove-orphans` for the project, then sweeps
 // whatever still carries this run's (and network's) label. It reports an
 // error only if something labelled is left.

@@ -218,7 +218,6 @@ func (b *Backend) Teardown(ctx context.Context) error {
 	return nil
 }
 
-
 // Dead lists the processes that exited while they should be running.
 func (b *Backend) Dead(ctx context.Context) []string {
 	b.mu.Lock()
