@@ -66,6 +66,13 @@ func processesMentioning(s string) []string {
 // report and the artifacts folder.
 func runLocal(t *testing.T, s scenario.Scenario) (report.Report, string) {
 	t.Helper()
+	return runLocalIn(t, s, t.TempDir())
+}
+
+// runLocalIn is runLocal with the node data dirs under work, so a test can
+// check what is left there.
+func runLocalIn(t *testing.T, s scenario.Scenario, work string) (report.Report, string) {
+	t.Helper()
 	bins := binaries(t)
 	run, err := runner.NewRun(t.TempDir(), s.Name)
 	if err != nil {
@@ -81,7 +88,7 @@ func runLocal(t *testing.T, s scenario.Scenario) (report.Report, string) {
 		return local.New(local.Options{RunID: n.RunID, WorkDir: n.WorkDir, Pprof: n.Profiling,
 			BinDirs: map[string]string{"lnd/" + s.Node.Version: bins.Dir}, ChainBinDir: bins.Dir})
 	}
-	rep, err := runner.Execute(ctx, runner.Options{Scenario: s, BackendName: "local", NewBackend: newBackend, Log: logOut, WorkRoot: t.TempDir()}, run)
+	rep, err := runner.Execute(ctx, runner.Options{Scenario: s, BackendName: "local", NewBackend: newBackend, Log: logOut, WorkRoot: work}, run)
 	if err != nil {
 		t.Fatal(err)
 	}

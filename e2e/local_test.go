@@ -1,16 +1,12 @@
 package e2e
 
 import (
-	"context"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
-	"github.com/lnbench/lnbench/backend"
-	"github.com/lnbench/lnbench/backend/local"
 	"github.com/lnbench/lnbench/result"
 	"github.com/lnbench/lnbench/runner"
 	"github.com/lnbench/lnbench/scenario"
@@ -20,31 +16,14 @@ import (
 // backend: 2 concurrency levels × 2 iterations × 30 payments, then checks the
 // raw records, the summary arithmetic and that nothing is left running.
 func TestLocalAlicePaysBob(t *testing.T) {
-	bins := binaries(t)
 	s := scenario.Default()
 	s.Params = []scenario.Param{{Name: "Concurrency", Values: []string{"5", "20"}}, {Name: "TotalPayments", Values: []string{"30"}}}
 	s.Job = scenario.Job{LaunchCount: 1, WarmupCount: 1, IterationCount: 2, InvocationCount: 1}
 	s.ReuseNetwork = true
 
-	arts, work := t.TempDir(), t.TempDir()
-	run, err := runner.NewRun(arts, s.Name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var logOut io.Writer = io.Discard
-	if testing.Verbose() {
-		logOut = os.Stderr
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	newBackend := func(n runner.NetworkSpec) (backend.Backend, error) {
-		return local.New(local.Options{RunID: n.RunID, WorkDir: n.WorkDir,
-			BinDirs: map[string]string{"lnd/" + s.Node.Version: bins.Dir}, ChainBinDir: bins.Dir})
-	}
-	rep, err := runner.Execute(ctx, runner.Options{Scenario: s, BackendName: "local", NewBackend: newBackend, Log: logOut, WorkRoot: work}, run)
-	if err != nil {
-		t.Fatal(err)
-	}
+	work := t.TempDir()
+	rep, dir := runLocalIn(t, s, work)
+	run := runner.Run{ID: filepath.Base(dir), Dir: dir}
 
 	// Teardown: no process mentions the run's work folder, which is gone.
 	if ps := processesMentioning(filepath.Join(work, run.ID)); len(ps) > 0 {

@@ -86,8 +86,7 @@ func RunBatch(ctx context.Context, t Target, b Batch, pre *Prepared, sink func(r
 	}
 	var next atomic.Int64
 	var res BatchResult
-	var mu sync.Mutex
-	var sinkErr error
+	tl := &tally{res: &res, sink: sink}
 	var wg sync.WaitGroup
 	res.Start = time.Now()
 	for w := 0; w < b.Concurrency; w++ {
@@ -105,17 +104,7 @@ func RunBatch(ctx context.Context, t Target, b Batch, pre *Prepared, sink func(r
 					return // interrupted mid-payment: not a measurement
 				}
 				rec.Case, rec.Phase, rec.Iteration, rec.Worker, rec.Seq = b.Case, b.Phase, b.Iteration, worker, seq
-				mu.Lock()
-				res.Completed++
-				if rec.Status == result.Succeeded {
-					res.Succeeded++
-				} else {
-					res.Failed++
-				}
-				if err := sink(rec); err != nil && sinkErr == nil {
-					sinkErr = err
-				}
-				mu.Unlock()
+				tl.add(rec)
 			}
 		}(w)
 	}
@@ -124,7 +113,30 @@ func RunBatch(ctx context.Context, t Target, b Batch, pre *Prepared, sink func(r
 	if err := ctx.Err(); err != nil {
 		return res, err
 	}
-	return res, sinkErr
+	return res, tl.err
+}
+
+// tally counts finished payments and hands them to the sink; safe for
+// concurrent use by the workers of one batch. It keeps the first sink error.
+type tally struct {
+	mu   sync.Mutex
+	res  *BatchResult
+	sink func(result.Record) error
+	err  error
+}
+
+func (t *tally) add(rec result.Record) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.res.Completed++
+	if rec.Status == result.Succeeded {
+		t.res.Succeeded++
+	} else {
+		t.res.Failed++
+	}
+	if err := t.sink(rec); err != nil && t.err == nil {
+		t.err = err
+	}
 }
 
 // payOnce performs one measured operation.

@@ -31,8 +31,7 @@ func RunOpen(ctx context.Context, t Target, b OpenBatch, pre *Prepared, sink fun
 	}
 	slots := make(chan struct{}, b.MaxInFlight)
 	var res BatchResult
-	var mu sync.Mutex
-	var sinkErr error
+	tl := &tally{res: &res, sink: sink}
 	var wg sync.WaitGroup
 	res.Start = time.Now()
 	timer := time.NewTimer(0)
@@ -67,17 +66,7 @@ loop:
 			rec.QueueNs = queued.Nanoseconds()
 			rec.Start = due
 			rec.Case, rec.Phase, rec.Iteration, rec.Worker, rec.Seq = b.Case, b.Phase, b.Iteration, -1, seq
-			mu.Lock()
-			defer mu.Unlock()
-			res.Completed++
-			if rec.Status == result.Succeeded {
-				res.Succeeded++
-			} else {
-				res.Failed++
-			}
-			if err := sink(rec); err != nil && sinkErr == nil {
-				sinkErr = err
-			}
+			tl.add(rec)
 		}(i, due)
 	}
 	wg.Wait()
@@ -85,5 +74,5 @@ loop:
 	if err := ctx.Err(); err != nil {
 		return res, err
 	}
-	return res, sinkErr
+	return res, tl.err
 }
