@@ -29,7 +29,7 @@ import (
 	"github.com/lnbench/lnbench/flamegraph"
 	"github.com/lnbench/lnbench/report"
 	"github.com/lnbench/lnbench/result"
-	"github.com/lnbench/lnbench/sampler"
+	"github.com/lnbench/lnbench/traces"
 )
 
 // composeRunLabel is on every container, network and volume of a compose
@@ -593,11 +593,11 @@ func TestSampleLoopViaDockerExec(t *testing.T) {
 		}
 	}()
 
-	traces := filepath.Join(dir, sampler.TracesDir("alice"))
+	aliceTraces := filepath.Join(dir, traces.Dir("alice"))
 	var svg string
 	deadline := time.Now().Add(60 * time.Second)
 	for svg == "" && time.Now().Before(deadline) {
-		m, _ := filepath.Glob(filepath.Join(traces, "*.svg"))
+		m, _ := filepath.Glob(filepath.Join(aliceTraces, "*.svg"))
 		for _, f := range m {
 			if data, err := os.ReadFile(f); err == nil && strings.Contains(string(data), "github.com/lightningnetwork/lnd/") {
 				svg = f
@@ -611,7 +611,7 @@ func TestSampleLoopViaDockerExec(t *testing.T) {
 		}
 	}
 	if svg == "" {
-		t.Fatalf("no flame graph of LND's packages in %s within 60 s; sample-loop.sh said:\n%s", traces, loopOut.String())
+		t.Fatalf("no flame graph of LND's packages in %s within 60 s; sample-loop.sh said:\n%s", aliceTraces, loopOut.String())
 	}
 	t.Logf("sample-loop.sh wrote %s", filepath.Base(svg))
 	if !strings.Contains(loopOut.String(), "sampling alice") {
@@ -652,7 +652,7 @@ sampling: {mode: iteration}
 	r := startCompose(t, bin, scen)
 	r.finish(5 * time.Minute)
 	dir := r.dir()
-	ws, err := sampler.ReadIndex(dir)
+	ws, err := traces.ReadIndex(dir)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, r.out.String())
 	}

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/lnbench/lnbench/flamegraph"
-	"github.com/lnbench/lnbench/sampler"
+	"github.com/lnbench/lnbench/traces"
 )
 
 // TestIterationSampling profiles real lnd nodes over exactly each measured
@@ -34,7 +34,7 @@ sampling: {mode: iteration}
 		t.Fatalf("artifacts: %v", dirs)
 	}
 	dir := dirs[0]
-	ws, err := sampler.ReadIndex(dir)
+	ws, err := traces.ReadIndex(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +87,7 @@ func TestSoak(t *testing.T) {
 			t.Errorf("soak.md lacks %q:\n%s", want, md)
 		}
 	}
-	ws, _ := sampler.ReadIndex(dirs[0])
+	ws, _ := traces.ReadIndex(dirs[0])
 	if len(ws) < 4 {
 		t.Errorf("%d periodic windows in 40 s at 10 s period for 2 actors", len(ws))
 	}

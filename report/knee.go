@@ -3,7 +3,7 @@ package report
 import (
 	"fmt"
 
-	"github.com/lnbench/lnbench/scenario"
+	"github.com/lnbench/lnbench/sweep"
 )
 
 // Knee is the sweep step with the highest throughput whose latency and
@@ -17,7 +17,7 @@ type Knee struct {
 
 // Knees finds the knee of every sweep group, in case order.
 func Knees(r Report) []Knee {
-	sw := r.Scenario.Sweep
+	sw := sweep.New(r.Scenario.Sweep)
 	if sw == nil {
 		return nil
 	}
@@ -25,26 +25,17 @@ func Knees(r Report) []Knee {
 	byGroup := map[string]*Knee{}
 	for i := range r.Cases {
 		c := &r.Cases[i]
-		var rest []scenario.Value
-		step := ""
-		for _, v := range c.Params {
-			if v.Name == sw.Param {
-				step = v.Name + "=" + v.Value
-			} else {
-				rest = append(rest, v)
-			}
-		}
-		g := scenario.Case{Values: rest}.ID()
+		g := sw.Group(c.Params)
 		k := byGroup[g]
 		if k == nil {
 			k = &Knee{Group: g}
 			byGroup[g] = k
 			order = append(order, g)
 		}
-		within := (sw.MaxP99Ms <= 0 || c.Latency.P99 <= sw.MaxP99Ms) && (sw.MaxErrorRate <= 0 || c.ErrorRate() <= sw.MaxErrorRate) && c.Succeeded > 0
+		within := sw.Within(c.Case)
 		switch {
 		case !within && k.BrokenAt == "":
-			k.BrokenAt = step
+			k.BrokenAt = sw.Step(c.Params)
 		case within && (k.Best == nil || c.PaymentsPerSec > k.Best.PaymentsPerSec):
 			k.Best = c
 		}

@@ -97,9 +97,9 @@ func writeCaseDetails(b *strings.Builder, c Row) {
 	}
 }
 
-// AllWarnings is the run's warnings followed by every case's notes.
+// AllWarnings is the run's warnings, then the analysis's, then every case's notes.
 func AllWarnings(r Report) []string {
-	warn := append([]string(nil), r.Warnings...)
+	warn := append(append([]string(nil), r.Warnings...), r.AnalysisWarnings...)
 	for _, c := range r.Cases {
 		for _, n := range c.Notes {
 			warn = append(warn, c.ID+": "+n)

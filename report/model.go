@@ -1,6 +1,9 @@
-// Package report renders one summary model into every output format:
-// GitHub markdown, CSV, JSON (and later Go benchfmt, R plots, HTML).
-// Each exporter is a small function of the same Report.
+// Package report turns an artifacts folder into reports, knowing nothing of
+// how the run was produced: Load reads summary.json (or scenario.yml) and
+// payments.jsonl, Summarize recomputes the cases, and WriteAll renders the
+// one summary model into every format (GitHub markdown, CSV, JSON, Go
+// benchfmt, R plots, HTML) plus the flame graph timeline of profiled runs.
+// The soak report and the comparison of two runs read the same folders.
 package report
 
 import (
@@ -26,7 +29,12 @@ type Report struct {
 	// multi-hop payments really crossed the intermediaries.
 	Forwards []Forward `json:"forwards,omitempty"`
 	Cases    []Row     `json:"cases"`
-	Warnings []string  `json:"warnings,omitempty"`
+	// Warnings are what the run recorded (notes, an early end, skipped
+	// sweep steps): written once, kept as they are by later reports.
+	Warnings []string `json:"warnings,omitempty"`
+	// AnalysisWarnings are derived from the raw payments and recomputed by
+	// every Summarize, so they never accumulate.
+	AnalysisWarnings []string `json:"analysis_warnings,omitempty"`
 	// HarnessCPUSeconds is the harness process's own CPU time during the run.
 	HarnessCPUSeconds float64 `json:"harness_cpu_seconds"`
 	WallSeconds       float64 `json:"wall_seconds"`

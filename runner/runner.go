@@ -24,6 +24,7 @@ import (
 	"github.com/lnbench/lnbench/result"
 	"github.com/lnbench/lnbench/sampler"
 	"github.com/lnbench/lnbench/scenario"
+	"github.com/lnbench/lnbench/sweep"
 	"github.com/lnbench/lnbench/topology"
 )
 
@@ -199,7 +200,7 @@ func Execute(ctx context.Context, opts Options, run Run) (rep report.Report, err
 		if err != nil {
 			rep.Warnings = append(rep.Warnings, "run ended early: "+firstLine(err.Error()))
 		}
-		if werr := writeReports(run.Dir, &rep); werr != nil && err == nil {
+		if werr := writeReports(run.Dir, &rep, os.Stderr); werr != nil && err == nil {
 			err = werr
 		}
 	}()
@@ -210,14 +211,14 @@ func Execute(ctx context.Context, opts Options, run Run) (rep report.Report, err
 	}
 	opts.Progress.Plan(iterations)
 	defer opts.Progress.Done()
-	sw := newSweep(s.Sweep)
+	sw := sweep.New(s.Sweep)
 	for ni, p := range plans {
 		if err := ctx.Err(); err != nil {
 			return rep, err
 		}
 		var cases []caseRun
 		for _, c := range p.cases {
-			if sw.skip(c.c) {
+			if sw.Skip(c.c.Values) {
 				rep.Warnings = append(rep.Warnings, fmt.Sprintf("sweep: %s skipped: an earlier step broke the bound", c.c.ID()))
 				continue
 			}
@@ -237,7 +238,7 @@ func Execute(ctx context.Context, opts Options, run Run) (rep report.Report, err
 }
 
 func runNetwork(ctx context.Context, opts Options, run Run, p networkPlan, w *result.Writer, rep *report.Report,
-	sw *sweep) (err error) {
+	sw *sweep.Sweep) (err error) {
 	s := opts.Scenario
 	workDir := filepath.Join(opts.WorkRoot, run.ID, sanitize(p.name))
 	spec := NetworkSpec{RunID: run.ID, Name: p.name, WorkDir: workDir, ArtifactsDir: run.Dir, Topology: p.topo, Profiling: s.Sampling.On(), Origin: rep.Started}
@@ -280,7 +281,7 @@ func runNetwork(ctx context.Context, opts Options, run Run, p networkPlan, w *re
 		defer prof.Stop()
 	}
 	for _, c := range p.cases {
-		if sw.skip(c.c) {
+		if sw.Skip(c.c.Values) {
 			rep.Warnings = append(rep.Warnings, fmt.Sprintf("sweep: %s skipped: an earlier step broke the bound", c.c.ID()))
 			continue
 		}
@@ -294,7 +295,7 @@ func runNetwork(ctx context.Context, opts Options, run Run, p networkPlan, w *re
 		if err != nil {
 			return err
 		}
-		sw.observe(c.c, w.Path(), s)
+		observeSweep(sw, c.c, w.Path(), s)
 	}
 	return nil
 }

@@ -6,7 +6,6 @@ package sampler
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -19,33 +18,13 @@ import (
 	"github.com/google/pprof/profile"
 
 	"github.com/lnbench/lnbench/flamegraph"
+	"github.com/lnbench/lnbench/traces"
 )
 
 // Target is one actor's pprof endpoint, e.g. http://alice:6060.
 type Target struct {
 	Actor string `json:"actor"`
 	URL   string `json:"url"`
-}
-
-// Window is one stored profile.
-type Window struct {
-	Actor   string    `json:"actor"`
-	Label   string    `json:"label"` // e.g. "periodic", "measure/Concurrency=7/3"
-	Start   time.Time `json:"start"`
-	End     time.Time `json:"end"`
-	Elapsed float64   `json:"elapsed_s"` // start relative to the run's origin
-	Samples int64     `json:"samples"`
-	Profile string    `json:"profile"` // paths relative to the output folder
-	Folded  string    `json:"folded"`
-	SVG     string    `json:"svg"`
-}
-
-// TracesDir is where an actor's windows go, as the original named it.
-func TracesDir(actor string) string {
-	if actor == "" {
-		return "traces"
-	}
-	return strings.ToUpper(actor[:1]) + actor[1:] + "_traces"
 }
 
 // Fetch takes one CPU profile of d seconds from a Go pprof endpoint.
@@ -84,27 +63,27 @@ func firstLine(s string) string {
 }
 
 // Store writes p as one window: <out>/<Actor>_traces/<elapsed>s-<label>.{pb.gz,folded,svg}
-// and appends it to <out>/traces.jsonl.
+// and appends it to the index, <out>/traces.jsonl.
 type Store struct {
 	Out    string
 	Origin time.Time
 	mu     sync.Mutex
 }
 
-func (s *Store) Save(actor, label string, start, end time.Time, p *profile.Profile) (Window, error) {
-	dir := filepath.Join(s.Out, TracesDir(actor))
+func (s *Store) Save(actor, label string, start, end time.Time, p *profile.Profile) (traces.Window, error) {
+	dir := filepath.Join(s.Out, traces.Dir(actor))
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return Window{}, err
+		return traces.Window{}, err
 	}
 	elapsed := start.Sub(s.Origin).Seconds()
 	base := fmt.Sprintf("%06.0fs", elapsed)
 	if label != "" {
 		base += "-" + strings.NewReplacer("/", "_", "=", "-", " ", "_").Replace(label)
 	}
-	w := Window{Actor: actor, Label: label, Start: start, End: end, Elapsed: elapsed,
-		Profile: filepath.Join(TracesDir(actor), base+".pb.gz"),
-		Folded:  filepath.Join(TracesDir(actor), base+".folded"),
-		SVG:     filepath.Join(TracesDir(actor), base+".svg")}
+	w := traces.Window{Actor: actor, Label: label, Start: start, End: end, Elapsed: elapsed,
+		Profile: filepath.Join(traces.Dir(actor), base+".pb.gz"),
+		Folded:  filepath.Join(traces.Dir(actor), base+".folded"),
+		SVG:     filepath.Join(traces.Dir(actor), base+".svg")}
 	var buf bytes.Buffer
 	if err := p.Write(&buf); err != nil {
 		return w, err
@@ -135,31 +114,8 @@ func (s *Store) Save(actor, label string, start, end time.Time, p *profile.Profi
 	return w, s.index(w)
 }
 
-func (s *Store) index(w Window) error {
+func (s *Store) index(w traces.Window) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	f, err := os.OpenFile(filepath.Join(s.Out, "traces.jsonl"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	return json.NewEncoder(f).Encode(w)
-}
-
-// ReadIndex reads every window of a run.
-func ReadIndex(out string) ([]Window, error) {
-	data, err := os.ReadFile(filepath.Join(out, "traces.jsonl"))
-	if err != nil {
-		return nil, err
-	}
-	var ws []Window
-	dec := json.NewDecoder(bytes.NewReader(data))
-	for dec.More() {
-		var w Window
-		if err := dec.Decode(&w); err != nil {
-			return ws, err
-		}
-		ws = append(ws, w)
-	}
-	return ws, nil
+	return traces.Append(s.Out, w)
 }

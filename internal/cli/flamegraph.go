@@ -12,7 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lnbench/lnbench/flamegraph"
-	"github.com/lnbench/lnbench/sampler"
+	"github.com/lnbench/lnbench/traces"
 )
 
 func flamegraphCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -110,7 +110,7 @@ func readProfileOrRun(path, actor string) (flamegraph.Folded, error) {
 	if !st.IsDir() {
 		return flamegraph.ReadFile(path)
 	}
-	ws, err := sampler.ReadIndex(path)
+	ws, err := traces.ReadIndex(path)
 	if err != nil {
 		return nil, fmt.Errorf("%s: no profiling windows (traces.jsonl): %v", path, err)
 	}
@@ -126,7 +126,7 @@ func readProfileOrRun(path, actor string) (flamegraph.Folded, error) {
 		all = append(all, f...)
 	}
 	if len(all) == 0 {
-		return nil, fmt.Errorf("%s: no windows for actor %q; actors: %s", path, actor, strings.Join(sampler.Actors(ws), ", "))
+		return nil, fmt.Errorf("%s: no windows for actor %q; actors: %s", path, actor, strings.Join(traces.Actors(ws), ", "))
 	}
 	return all.Merge(), nil
 }

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lnbench/lnbench/sampler"
+	"github.com/lnbench/lnbench/traces"
 )
 
 // writeRun makes an artifacts folder with one folded window per actor.
@@ -18,8 +18,8 @@ func writeRun(t *testing.T, stacks map[string]string) string {
 	dir := t.TempDir()
 	var idx bytes.Buffer
 	for actor, folded := range stacks {
-		rel := filepath.Join(sampler.TracesDir(actor), "000001s.folded")
-		os.MkdirAll(filepath.Join(dir, sampler.TracesDir(actor)), 0o755)
+		rel := filepath.Join(traces.Dir(actor), "000001s.folded")
+		os.MkdirAll(filepath.Join(dir, traces.Dir(actor)), 0o755)
 		os.WriteFile(filepath.Join(dir, rel), []byte(folded), 0o644)
 		idx.WriteString(`{"actor":"` + actor + `","folded":"` + rel + `","start":"` + time.Now().Format(time.RFC3339Nano) + `"}` + "\n")
 	}

@@ -1,19 +1,12 @@
 package cli
 
 import (
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 
 	"github.com/lnbench/lnbench/report"
-	"github.com/lnbench/lnbench/result"
-	"github.com/lnbench/lnbench/runner"
-	"github.com/lnbench/lnbench/scenario"
 )
 
 func reportCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -24,15 +17,15 @@ func reportCmd(stdout, stderr io.Writer) *cobra.Command {
 		Long: "Recompute the statistics of an artifacts folder from DIR/payments.jsonl, with the run's\n" +
 			"metadata from DIR/summary.json (or DIR/scenario.yml when that is missing), and rewrite\n" +
 			"summary.md/.csv/.json, measurements.csv, results.bench, plots.R, the PNG plots (when R\n" +
-			"is installed) and report.html.",
+			"is installed), report.html and, for a profiled run, the flame graph timeline.",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir := args[0]
-			rep, recs, err := loadRun(dir)
+			rep, recs, err := report.Load(dir)
 			if err != nil {
 				return err
 			}
-			if err := runner.WriteAllTo(dir, rep, recs, stderr); err != nil {
+			if err := report.WriteAll(dir, rep, recs, stderr); err != nil {
 				return err
 			}
 			if history != "" {
@@ -49,34 +42,4 @@ func reportCmd(stdout, stderr io.Writer) *cobra.Command {
 	}
 	cmd.Flags().StringVar(&history, "history", "", "also append one row per case to DIR/history.csv")
 	return cmd
-}
-
-// loadRun reads an artifacts folder: the run's metadata from summary.json
-// (else scenario.yml), and cases recomputed from the raw payments, so
-// reports always reflect the current analysis code.
-func loadRun(dir string) (report.Report, []result.Record, error) {
-	var rep report.Report
-	data, err := os.ReadFile(filepath.Join(dir, "summary.json"))
-	switch {
-	case err == nil:
-		if err := json.Unmarshal(data, &rep); err != nil {
-			return rep, nil, fmt.Errorf("%s: %v", filepath.Join(dir, "summary.json"), err)
-		}
-	case errors.Is(err, os.ErrNotExist):
-		s, serr := scenario.Load(filepath.Join(dir, "scenario.yml"))
-		if serr != nil {
-			return rep, nil, fmt.Errorf("%s has neither summary.json nor a readable scenario.yml: %v", dir, serr)
-		}
-		rep = report.Report{RunID: filepath.Base(dir), Scenario: s,
-			Nodes:    []report.NodeInfo{{Implementation: s.Node.Implementation, Version: s.Node.Version}},
-			Warnings: []string{"summary.json missing: environment and setup times unknown"}}
-	default:
-		return rep, nil, err
-	}
-	recs, err := result.ReadFile(filepath.Join(dir, "payments.jsonl"))
-	if err != nil {
-		return rep, nil, fmt.Errorf("reading results: %v", err)
-	}
-	runner.Summarize(&rep, recs)
-	return rep, recs, nil
 }

@@ -2,24 +2,19 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/lnbench/lnbench/analysis"
-	"github.com/lnbench/lnbench/flamegraph"
 	"github.com/lnbench/lnbench/nodebuild"
-	"github.com/lnbench/lnbench/result"
+	"github.com/lnbench/lnbench/report"
 	"github.com/lnbench/lnbench/runner"
-	"github.com/lnbench/lnbench/sampler"
 	"github.com/lnbench/lnbench/scenario"
 )
 
@@ -96,61 +91,12 @@ func hasParam(ps []string, name string) bool {
 	return false
 }
 
-// writeSoak analyses the soak run on disk and writes soak.md and soak.json.
+// writeSoak writes the soak report of the run in dir and prints its verdict.
 func writeSoak(stdout io.Writer, dir string, s scenario.Scenario) error {
-	recs, err := result.ReadFile(filepath.Join(dir, "payments.jsonl"))
+	soak, err := report.WriteSoak(dir, s)
 	if err != nil {
-		return err
-	}
-	ws, _ := sampler.ReadIndex(dir)
-	var windows [][2]time.Time
-	for _, w := range ws {
-		windows = append(windows, [2]time.Time{w.Start, w.End})
-	}
-	c := s.Cases()[0]
-	soak := analysis.AnalyzeSoak(recs, c.ID(), c.Int("TotalPayments", 100), windows)
-	var b strings.Builder
-	fmt.Fprintf(&b, "# Soak: %s\n\nVerdict: **%s**\n\n", c.ID(), soak.Verdict)
-	for _, n := range soak.Notes {
-		fmt.Fprintf(&b, "- %s\n", n)
-	}
-	b.WriteString("\n| iteration | +s | cumulative payments | payments/s | sampled |\n|---:|---:|---:|---:|---|\n")
-	var t0 time.Time
-	if len(soak.Points) > 0 {
-		t0 = soak.Points[0].Start
-	}
-	for _, p := range soak.Points {
-		fmt.Fprintf(&b, "| %d | %.0f | %d | %.1f | %v |\n", p.Iteration, p.Start.Sub(t0).Seconds(), p.Cumulative, p.PaymentsPerSec, p.Sampled)
-	}
-	b.WriteString(hotFrames(dir, ws))
-	if err := os.WriteFile(filepath.Join(dir, "soak.md"), []byte(b.String()), 0o644); err != nil {
-		return err
-	}
-	data, _ := json.MarshalIndent(soak, "", "  ")
-	if err := os.WriteFile(filepath.Join(dir, "soak.json"), data, 0o644); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "soak: %s; %s\nsoak report: %s\n", soak.Verdict, strings.Join(soak.Notes, "; "), filepath.Join(dir, "soak.md"))
 	return nil
-}
-
-// hotFrames lists each actor's three hottest frames (self time) over all windows.
-func hotFrames(dir string, ws []sampler.Window) string {
-	var b strings.Builder
-	for _, actor := range sampler.Actors(ws) {
-		var all flamegraph.Folded
-		for _, w := range ws {
-			if w.Actor != actor {
-				continue
-			}
-			if f, err := flamegraph.ReadFile(filepath.Join(dir, w.Folded)); err == nil {
-				all = append(all, f...)
-			}
-		}
-		fmt.Fprintf(&b, "\n## %s: hottest frames (self samples, all windows)\n\n", actor)
-		for _, fs := range flamegraph.TopSelf(all, 3) {
-			fmt.Fprintf(&b, "- `%s`: %d samples (%.1f%%)\n", fs.Name, fs.Samples, fs.Percent)
-		}
-	}
-	return b.String()
 }

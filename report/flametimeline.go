@@ -1,4 +1,4 @@
-package sampler
+package report
 
 import (
 	"bytes"
@@ -13,29 +13,31 @@ import (
 
 	"github.com/lnbench/lnbench/flamegraph"
 	"github.com/lnbench/lnbench/result"
+	"github.com/lnbench/lnbench/traces"
 )
 
-// Row is one time slot of the timeline: the windows of every actor that
-// were sampled together, and the throughput measured meanwhile.
-type Row struct {
+// FlameRow is one time slot of the flame graph timeline: the windows of
+// every actor that were sampled together, and the throughput measured
+// meanwhile.
+type FlameRow struct {
 	Label          string
 	Start, End     time.Time
 	Elapsed        float64
-	Windows        map[string]Window // by actor
+	Windows        map[string]traces.Window // by actor
 	PaymentsPerSec float64
 	Payments       int
 }
 
-// Rows groups windows into rows: a window joins the current row when it
+// FlameRows groups windows into rows: a window joins the current row when it
 // starts within 2 s of the row and its actor is not in it yet.
-func Rows(ws []Window, recs []result.Record) []Row {
-	sorted := append([]Window(nil), ws...)
+func FlameRows(ws []traces.Window, recs []result.Record) []FlameRow {
+	sorted := append([]traces.Window(nil), ws...)
 	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Start.Before(sorted[j].Start) })
-	var rows []Row
+	var rows []FlameRow
 	for _, w := range sorted {
 		n := len(rows)
 		if n == 0 || w.Start.Sub(rows[n-1].Start) > 2*time.Second || rows[n-1].Windows[w.Actor].Actor != "" {
-			rows = append(rows, Row{Label: w.Label, Start: w.Start, End: w.End, Elapsed: w.Elapsed, Windows: map[string]Window{}})
+			rows = append(rows, FlameRow{Label: w.Label, Start: w.Start, End: w.End, Elapsed: w.Elapsed, Windows: map[string]traces.Window{}})
 			n++
 		}
 		r := &rows[n-1]
@@ -58,34 +60,20 @@ func Rows(ws []Window, recs []result.Record) []Row {
 	return rows
 }
 
-// Actors lists the actors that have windows, sorted.
-func Actors(ws []Window) []string {
-	set := map[string]bool{}
-	for _, w := range ws {
-		set[w.Actor] = true
-	}
-	var out []string
-	for a := range set {
-		out = append(out, a)
-	}
-	sort.Strings(out)
-	return out
-}
-
-// WriteTimeline writes, from out/traces.jsonl and the payments:
+// WriteFlameTimeline writes, from out/traces.jsonl and the payments:
 // flamegraphs.html (one column per actor, one row per window, time going
 // down, each row labelled with the throughput measured in it),
 // flamegraphs-timeline.svg (the same as one image; PNG too when rsvg-convert
 // exists) and <Actor>_traces/diff-first-last.svg per actor.
-func WriteTimeline(out string, recs []result.Record) error {
-	ws, err := ReadIndex(out)
+func WriteFlameTimeline(out string, recs []result.Record) error {
+	ws, err := traces.ReadIndex(out)
 	if err != nil {
 		if os.IsNotExist(err) {
 			return nil // nothing was sampled
 		}
 		return err
 	}
-	rows, actors := Rows(ws, recs), Actors(ws)
+	rows, actors := FlameRows(ws, recs), traces.Actors(ws)
 	diffs := map[string]string{}
 	for _, a := range actors {
 		if d, err := writeDiff(out, a, ws); err != nil {
@@ -94,16 +82,16 @@ func WriteTimeline(out string, recs []result.Record) error {
 			diffs[a] = d
 		}
 	}
-	if err := writeTimelineHTML(out, rows, actors, diffs); err != nil {
+	if err := writeFlameTimelineHTML(out, rows, actors, diffs); err != nil {
 		return err
 	}
-	return writeTimelineSVG(out, rows, actors)
+	return writeFlameTimelineSVG(out, rows, actors)
 }
 
 // writeDiff renders the differential flame graph of an actor's first and
 // last windows: red grew, blue shrank.
-func writeDiff(out, actor string, ws []Window) (string, error) {
-	var mine []Window
+func writeDiff(out, actor string, ws []traces.Window) (string, error) {
+	var mine []traces.Window
 	for _, w := range ws {
 		if w.Actor == actor {
 			mine = append(mine, w)
@@ -122,7 +110,7 @@ func writeDiff(out, actor string, ws []Window) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	rel := filepath.Join(TracesDir(actor), "diff-first-last.svg")
+	rel := filepath.Join(traces.Dir(actor), "diff-first-last.svg")
 	var buf bytes.Buffer
 	title := fmt.Sprintf("%s: +%.0f s → +%.0f s (red grew, blue shrank)", actor, first.Elapsed, last.Elapsed)
 	if err := flamegraph.RenderDiff(&buf, flamegraph.Diff(a, b), flamegraph.Options{Title: title}); err != nil {
@@ -132,7 +120,7 @@ func writeDiff(out, actor string, ws []Window) (string, error) {
 }
 
 var timelineTmpl = template.Must(template.New("t").Funcs(template.FuncMap{
-	"window": func(r Row, a string) Window { return r.Windows[a] },
+	"window": func(r FlameRow, a string) traces.Window { return r.Windows[a] },
 }).Parse(`<!doctype html>
 <html><head><meta charset="utf-8"><title>Flame graphs over time</title>
 <style>body{font-family:sans-serif;margin:1em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:4px;vertical-align:top}
@@ -148,7 +136,7 @@ payments per second completed while it was sampled. Click a graph to open it (zo
 {{end}}</table></body></html>
 `))
 
-func writeTimelineHTML(out string, rows []Row, actors []string, diffs map[string]string) error {
+func writeFlameTimelineHTML(out string, rows []FlameRow, actors []string, diffs map[string]string) error {
 	var buf bytes.Buffer
 	if err := timelineTmpl.Execute(&buf, map[string]any{"Rows": rows, "Actors": actors, "Diffs": diffs}); err != nil {
 		return err
@@ -156,9 +144,9 @@ func writeTimelineHTML(out string, rows []Row, actors []string, diffs map[string
 	return os.WriteFile(filepath.Join(out, "flamegraphs.html"), buf.Bytes(), 0o644)
 }
 
-// writeTimelineSVG stacks the window graphs into one image (what the
+// writeFlameTimelineSVG stacks the window graphs into one image (what the
 // original did with ImageMagick's crop and append).
-func writeTimelineSVG(out string, rows []Row, actors []string) error {
+func writeFlameTimelineSVG(out string, rows []FlameRow, actors []string) error {
 	const cellW, cellH, labelW, headH = 600, 330, 170, 30
 	w, h := labelW+cellW*len(actors), headH+cellH*len(rows)
 	var b strings.Builder

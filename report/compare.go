@@ -1,0 +1,107 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"text/tabwriter"
+
+	"github.com/lnbench/lnbench/stats"
+)
+
+// Comparison is two runs compared case by case.
+type Comparison struct {
+	BaseRun, NewRun string
+	Alpha, Noise    float64
+	Cases           []CaseComparison // cases in both runs, in the new run's order
+	Notes           []string         // cases in one run only, statistical caveats
+}
+
+// CaseComparison compares one case's iteration times and payments/s.
+type CaseComparison struct {
+	ID                   string
+	Time, PaymentsPerSec stats.Comparison
+}
+
+// Regressed lists the cases whose time or throughput regressed.
+func (c Comparison) Regressed() []string {
+	var out []string
+	for _, cc := range c.Cases {
+		if cc.Time.Verdict == stats.Regressed || cc.PaymentsPerSec.Verdict == stats.Regressed {
+			out = append(out, cc.ID)
+		}
+	}
+	return out
+}
+
+// Compare tests each case in both runs with a Mann-Whitney U test (p <
+// alpha) and a noise threshold on the change of the median; it is an error
+// when the runs have no case in common.
+func Compare(base, nw Report, alpha, noise float64) (Comparison, error) {
+	cmp := Comparison{BaseRun: base.RunID, NewRun: nw.RunID, Alpha: alpha, Noise: noise}
+	byID := map[string]Row{}
+	for _, c := range base.Cases {
+		byID[c.ID] = c
+	}
+	for _, nc := range nw.Cases {
+		bc, ok := byID[nc.ID]
+		if !ok {
+			cmp.Notes = append(cmp.Notes, nc.ID+": only in new")
+			continue
+		}
+		delete(byID, nc.ID)
+		bs, bp := samples(bc)
+		ns, np := samples(nc)
+		cc := CaseComparison{ID: nc.ID, Time: stats.Compare(bs, ns, alpha, noise, true), PaymentsPerSec: stats.Compare(bp, np, alpha, noise, false)}
+		cmp.Cases = append(cmp.Cases, cc)
+		var caveats []string
+		for _, m := range append(cc.Time.Warnings, cc.PaymentsPerSec.Warnings...) {
+			if !slices.Contains(caveats, m) {
+				caveats = append(caveats, m)
+				cmp.Notes = append(cmp.Notes, nc.ID+": "+m)
+			}
+		}
+	}
+	for _, c := range base.Cases {
+		if _, ok := byID[c.ID]; ok {
+			cmp.Notes = append(cmp.Notes, c.ID+": only in base")
+		}
+	}
+	if len(cmp.Cases) == 0 {
+		return cmp, fmt.Errorf("no case in common between %s and %s", base.RunID, nw.RunID)
+	}
+	return cmp, nil
+}
+
+// samples are the complete iterations' times and payments/s: the same
+// iterations the summary statistics use.
+func samples(c Row) (secs, pps []float64) {
+	for _, it := range c.Iterations {
+		if it.Complete {
+			secs = append(secs, it.Seconds)
+			pps = append(pps, it.PaymentsPerSec)
+		}
+	}
+	return secs, pps
+}
+
+// CompareText renders the comparison as a table, the rule, then the notes.
+func CompareText(w io.Writer, c Comparison) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "Case\tTime: base\tnew\tΔ median\tp\tverdict\t│ Payments/s: base\tnew\tΔ median\tp\tverdict")
+	for _, cc := range c.Cases {
+		t, p := cc.Time, cc.PaymentsPerSec
+		fmt.Fprintf(tw, "%s\t%.4g s\t%.4g s\t%+.1f%%\t%.3g\t%s\t│ %.2f\t%.2f\t%+.1f%%\t%.3g\t%s\n", cc.ID,
+			t.BaseMedian, t.NewMedian, 100*t.Change, t.P, t.Verdict, p.BaseMedian, p.NewMedian, 100*p.Change, p.P, p.Verdict)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "\nalpha=%g noise=%.1f%%: a change is improved/regressed only when p < alpha and |Δ median| > noise.\n", c.Alpha, 100*c.Noise)
+	for _, n := range c.Notes {
+		if _, err := fmt.Fprintf(w, "note: %s\n", n); err != nil {
+			return err
+		}
+	}
+	return nil
+}
