@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lnbench/lnbench/analysis"
 	"github.com/lnbench/lnbench/envinfo"
 	"github.com/lnbench/lnbench/result"
 	"github.com/lnbench/lnbench/scenario"
@@ -57,17 +56,7 @@ func fixtureReport() Report {
 		Nodes:             []NodeInfo{{Implementation: "lnd", Version: "v0.21.0-beta", Flags: []string{"--bitcoin.simnet", "--db.backend=bbolt"}}},
 		Setup:             []Setup{{Network: "launch1", Phase: "chain", Seconds: 0.25}, {Network: "launch1", Phase: "nodes", Seconds: 5}},
 		HarnessCPUSeconds: 1.5, WallSeconds: 60}
-	var ids []string
-	shapes := map[string]analysis.Shape{}
-	params := map[string][]scenario.Value{}
-	for _, c := range s.Cases() {
-		ids = append(ids, c.ID())
-		shapes[c.ID()] = analysis.Shape{Payments: 4, Invocations: 1}
-		params[c.ID()] = c.Values
-	}
-	for _, c := range analysis.Analyze(fixtureRecords(), ids, shapes) {
-		r.Cases = append(r.Cases, Row{Method: s.Method, Params: params[c.ID], Case: c})
-	}
+	Summarize(&r, fixtureRecords())
 	return r
 }
 
