@@ -81,7 +81,7 @@ func Build(name string, params map[string]int) (Topology, error) {
 		}
 		return AlicesPayBob(n), nil
 	}
-	if strings.HasSuffix(name, ".yml") || strings.HasSuffix(name, ".yaml") {
+	if IsFile(name) {
 		return Load(name)
 	}
 	return Topology{}, fmt.Errorf("topology %q: use AlicePaysBob, AlicePaysBobViaCarol, AlicesPayBob or a path to a topology .yml file", name)

@@ -94,3 +94,44 @@ func TestBuild(t *testing.T) {
 		t.Fatal("AliceCount=0 accepted")
 	}
 }
+
+func TestValidateName(t *testing.T) {
+	tests := []struct {
+		name    string
+		wantErr string // "" means valid
+	}{
+		{"alice", ""},
+		{"carol12", ""},
+		{"a-b_c", ""},
+		{strings.Repeat("a", 31), ""},
+		{strings.Repeat("a", 32), "use 1-31 lowercase"},
+		{"", "use 1-31 lowercase"},
+		{"Alice", "use 1-31 lowercase"},
+		{"1alice", "use 1-31 lowercase"},
+		{"al ice", "use 1-31 lowercase"},
+		{"btcd", "reserved for the harness"},
+		{"sampler", "reserved for the harness"},
+	}
+	for _, tt := range tests {
+		err := ValidateName(tt.name)
+		if tt.wantErr == "" {
+			if err != nil {
+				t.Errorf("%q: %v", tt.name, err)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+			t.Errorf("%q: err %v, want containing %q", tt.name, err, tt.wantErr)
+		}
+	}
+}
+
+func TestIsFile(t *testing.T) {
+	for name, want := range map[string]bool{
+		"diamond.yml": true, "dir/diamond.yaml": true, "AlicePaysBob": false, "diamond.yml.bak": false, "diamond.json": false,
+	} {
+		if IsFile(name) != want {
+			t.Errorf("IsFile(%q) = %v", name, !want)
+		}
+	}
+}
