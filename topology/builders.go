@@ -1,11 +1,11 @@
 package topology
 
 import (
+	"errors"
 	"fmt"
 	"os"
-	"strings"
 
-	"gopkg.in/yaml.v3"
+	"github.com/lnbench/lnbench/strictyaml"
 )
 
 // AlicePaysBob is alice with one channel to bob.
@@ -99,9 +99,9 @@ func Load(path string) (Topology, error) {
 // Parse decodes a topology YAML document strictly (unknown fields are errors).
 func Parse(data []byte, source string) (Topology, error) {
 	var t Topology
-	dec := yaml.NewDecoder(strings.NewReader(string(data)))
-	dec.KnownFields(true)
-	if err := dec.Decode(&t); err != nil {
+	if err := strictyaml.Decode(data, &t); errors.Is(err, strictyaml.ErrEmpty) {
+		return Topology{}, fmt.Errorf("topology file %s is empty; list nodes, channels, payers and payee (see \"A topology file\" in the README)", source)
+	} else if err != nil {
 		return Topology{}, fmt.Errorf("topology file %s: %v", source, err)
 	}
 	if t.Name == "" {
