@@ -230,6 +230,9 @@ func (s Scenario) Validate() error {
 	if d := s.Job.Duration; d < 0 || (d > 0 && d < MinDuration) {
 		return fmt.Errorf("job.Duration %v (soak --duration): use at least %v, e.g. 10m (0 = IterationCount decides)", d, MinDuration)
 	}
+	if s.Job.Timed() && s.Job.LaunchCount != 1 {
+		return fmt.Errorf("job.LaunchCount=%d with job.Duration: a timed job runs one launch; set LaunchCount: 1", s.Job.LaunchCount)
+	}
 	if sw := s.Sweep; sw != nil {
 		found := false
 		for _, p := range s.Params {

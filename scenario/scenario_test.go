@@ -52,6 +52,7 @@ func TestParseErrors(t *testing.T) {
 		{"# to do\n", `the file is empty; write at least "topology: AlicePaysBob"`},
 		{"name: X\ntopology: AlicePaysBob\njob:\n  Duration: 5s\n", "job.Duration 5s (soak --duration): use at least 10s"},
 		{"name: X\ntopology: AlicePaysBob\njob:\n  Duration: -1m\n", "job.Duration -1m0s"},
+		{"name: X\ntopology: AlicePaysBob\njob:\n  Duration: 1m\n  LaunchCount: 2\n", "job.LaunchCount=2 with job.Duration"},
 		{"name: X\ntopology: AlicePaysBob\nnode:\n  memory: 5m\n", `node.memory "5m" is below Docker's minimum of 6 MiB`},
 		{"name: X\ntopology: AlicePaysBob\nnode:\n  memory: 512q\n", `node.memory "512q": use bytes`},
 		{"name: X\ntopology: AlicePaysBob\nnode:\n  cpus: -1\n", "node.cpus -1: use a positive number"},
