@@ -218,6 +218,9 @@ func (s Scenario) Validate() error {
 		if err := p.Validate(); err != nil {
 			return err
 		}
+		if err := s.readsTopologyParam(p.Name); err != nil {
+			return err
+		}
 	}
 	for _, j := range []struct {
 		name   string
@@ -261,6 +264,20 @@ func (s Scenario) Validate() error {
 		return fmt.Errorf("node.db_backend %q: use bbolt or sqlite", s.Node.DBBackend)
 	}
 	return nil
+}
+
+// readsTopologyParam refuses a topology param the topology ignores: the
+// cases would differ in name only.
+func (s Scenario) readsTopologyParam(name string) error {
+	if sp, _ := spec(name); !sp.Topology || topology.Builtin[s.Topology] == name {
+		return nil
+	}
+	for topo, param := range topology.Builtin {
+		if param == name {
+			return fmt.Errorf("param %s: topology %s does not use it; it shapes topology %s (set topology: %s or drop the param)", name, s.Topology, topo, topo)
+		}
+	}
+	return fmt.Errorf("param %s: topology %s does not use it; drop the param", name, s.Topology)
 }
 
 // CheckHost checks what depends on the machine the run starts on: a CPU
