@@ -204,10 +204,10 @@ func (s Scenario) Validate() error {
 		return fmt.Errorf("name %q: use letters, digits, '-' or '_' only", s.Name)
 	}
 	if s.Topology == "" {
-		return fmt.Errorf("topology: name AlicePaysBob, AlicePaysBobViaCarol, AlicesPayBob or a topology .yml file")
+		return fmt.Errorf("topology: name %s or a topology .yml file", topology.BuiltinNames())
 	}
-	if _, ok := topology.Builtin[s.Topology]; !ok && !topology.IsFile(s.Topology) {
-		return fmt.Errorf("topology %q: name AlicePaysBob, AlicePaysBobViaCarol, AlicesPayBob or a topology .yml file", s.Topology)
+	if err := topology.ValidateSource(s.Topology); err != nil {
+		return err
 	}
 	seen := map[string]bool{}
 	for _, p := range s.Params {

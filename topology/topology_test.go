@@ -137,3 +137,19 @@ func TestIsFile(t *testing.T) {
 		}
 	}
 }
+
+func TestValidateSource(t *testing.T) {
+	tests := []struct {
+		name string
+		ok   bool
+	}{{"AlicePaysBob", true}, {"AlicePaysBobViaCarol", true}, {"AlicesPayBob", true}, {"ring.yml", true}, {"Ring", false}, {"", false}}
+	for _, tt := range tests {
+		err := ValidateSource(tt.name)
+		if (err == nil) != tt.ok {
+			t.Errorf("%q: err %v", tt.name, err)
+		}
+		if err != nil && !strings.Contains(err.Error(), "use AlicePaysBob, AlicePaysBobViaCarol, AlicesPayBob or a path") {
+			t.Errorf("%q: message %v", tt.name, err)
+		}
+	}
+}

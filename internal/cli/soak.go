@@ -72,7 +72,7 @@ func soakCmd(stdout, stderr io.Writer) *cobra.Command {
 		},
 	}
 	fl := cmd.Flags()
-	fl.DurationVar(&duration, "duration", 10*time.Minute, "how long to run")
+	fl.DurationVar(&duration, "duration", 10*time.Minute, "how long to measure (after setup and one warm-up iteration)")
 	fl.DurationVar(&every, "every", 300*time.Second, "time between sampling windows")
 	fl.DurationVar(&window, "window", 60*time.Second, "length of a sampling window")
 	fl.BoolVar(&stagger, "stagger", false, "sample actors in turn rather than together")

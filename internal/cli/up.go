@@ -59,7 +59,7 @@ func upScenario(args []string, f runFlags) (scenario.Scenario, error) {
 				return s, fmt.Errorf("%s is neither a topology file (%v) nor a scenario file (%v)", a, err, serr)
 			}
 		default:
-			return s, fmt.Errorf("%q: give a scenario or topology .yml file, or AlicePaysBob, AlicePaysBobViaCarol, AlicesPayBob", a)
+			return s, fmt.Errorf("%q: give a scenario or topology .yml file, or %s", a, topology.BuiltinNames())
 		}
 	}
 	f.quick = false
