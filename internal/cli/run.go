@@ -69,10 +69,16 @@ func runCmd(stdout, stderr io.Writer) *cobra.Command {
 	return cmd
 }
 
-// validate checks the flags no scenario rule covers.
+// validate checks the flags no scenario rule covers, before a build or an
+// engine probe can take minutes.
 func (f runFlags) validate() error {
 	if f.startTimeout <= 0 {
 		return fmt.Errorf("--start-timeout %v: use a positive duration, e.g. 90s", f.startTimeout)
+	}
+	switch f.backend {
+	case "", "auto", "compose", "local": // "" where the command has no --backend
+	default:
+		return fmt.Errorf("--backend %q: use auto, compose or local", f.backend)
 	}
 	return nil
 }

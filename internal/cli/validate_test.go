@@ -36,6 +36,7 @@ func TestBadInputRefusedBeforeAnythingStarts(t *testing.T) {
 		{[]string{"run", "--cpus", "-1"}, "node.cpus -1: use a positive number of CPUs"},
 		{[]string{"run", "--start-timeout", "0s"}, "--start-timeout 0s: use a positive duration"},
 		{[]string{"run", "--start-timeout", "-5s"}, "--start-timeout -5s: use a positive duration"},
+		{[]string{"run", "--build", "--backend", "compse"}, `--backend "compse": use auto, compose or local`},
 		{[]string{"run", empty}, `the file is empty; write at least "topology: AlicePaysBob"`},
 		{[]string{"run", topo}, "is a topology file, not a scenario: name it in a scenario file (topology: topo.yml), or bring it up with lnbench up"},
 		{[]string{"run", unknownKey}, `unknown key "Iterations"; valid keys here: Duration, InvocationCount, IterationCount, LaunchCount, WarmupCount`},
