@@ -24,6 +24,8 @@ import (
 	"github.com/lnbench/lnbench/backend"
 	"github.com/lnbench/lnbench/chain/btcd"
 	"github.com/lnbench/lnbench/node/lnd"
+	"github.com/lnbench/lnbench/resources"
+	"github.com/lnbench/lnbench/topology"
 )
 
 // Names and ports inside the compose network.
@@ -46,26 +48,10 @@ const (
 	ContainerChain = "/btcd"
 )
 
-// Limits cap one service's resources; zero values mean no limit.
-type Limits struct {
-	CPUs   float64 // e.g. 1.5
-	Memory string  // e.g. "512m", "2g" (a number of bytes with an optional b, k, m or g)
-}
-
-func (l Limits) zero() bool { return l.CPUs == 0 && l.Memory == "" }
-
-var memRe = regexp.MustCompile(`^[0-9]+[bkmg]?$`)
-
-// Validate checks the values compose would reject.
-func (l Limits) Validate() error {
-	if l.CPUs < 0 {
-		return fmt.Errorf("cpus %v: must be positive", l.CPUs)
-	}
-	if l.Memory != "" && !memRe.MatchString(l.Memory) {
-		return fmt.Errorf("memory %q: use bytes with an optional unit b, k, m or g, e.g. 512m", l.Memory)
-	}
-	return nil
-}
+// Limits cap one service's resources. The rules live in package resources,
+// which the scenario checks too, so a limit the scenario accepts is one
+// this file can carry.
+type Limits = resources.Limits
 
 // Node is one lnd actor.
 type Node struct {
@@ -139,10 +125,7 @@ func FileName(network string) string {
 	return "docker-compose." + strings.Trim(projectBad.ReplaceAllString(strings.ToLower(network), "_"), "_") + ".yml"
 }
 
-var (
-	nodeNameRe = regexp.MustCompile(`^[a-z][a-z0-9_-]{0,30}$`)
-	userRe     = regexp.MustCompile(`^[0-9]+:[0-9]+$`)
-)
+var userRe = regexp.MustCompile(`^[0-9]+:[0-9]+$`)
 
 func (s Spec) project() string {
 	if s.Project != "" {
@@ -169,11 +152,10 @@ func (s Spec) validate() error {
 	}
 	seen := map[string]bool{}
 	for _, n := range s.Nodes {
+		if err := topology.ValidateName(n.Name); err != nil {
+			return fmt.Errorf("compose: node %v", err)
+		}
 		switch {
-		case !nodeNameRe.MatchString(n.Name):
-			return fmt.Errorf("compose: node name %q: use lowercase letters, digits, '-' or '_'", n.Name)
-		case n.Name == ChainService || n.Name == SamplerService:
-			return fmt.Errorf("compose: node name %q is reserved", n.Name)
 		case seen[n.Name]:
 			return fmt.Errorf("compose: node %q twice", n.Name)
 		case n.Image == "":
@@ -285,7 +267,7 @@ func (s Spec) Build() (File, error) {
 		return ms
 	}
 	limit := func(svc *Service, l Limits) {
-		svc.CPUs, svc.MemLimit = l.CPUs, Quoted(l.Memory)
+		svc.CPUs, svc.MemLimit = l.CPUs, Quoted(l.ComposeMemory())
 	}
 	f := File{
 		Networks: map[string]Network{NetworkName: {Labels: withRun(nil)}},

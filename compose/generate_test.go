@@ -212,17 +212,20 @@ func TestProjectAndFileNames(t *testing.T) {
 func TestSpecErrors(t *testing.T) {
 	base := func() Spec { return specFor(t, topology.AlicePaysBob()) }
 	cases := map[string]func(*Spec){
-		"run id is empty":         func(s *Spec) { s.RunID = "" },
-		"must be absolute":        func(s *Spec) { s.WorkDir = "rel" },
-		"want uid:gid":            func(s *Spec) { s.User = "root" },
-		"is reserved":             func(s *Spec) { s.Nodes[0].Name = "btcd" },
-		"twice":                   func(s *Spec) { s.Nodes[1].Name = s.Nodes[0].Name },
-		"has no image":            func(s *Spec) { s.Nodes[0].Image = "" },
-		"which is not a service":  func(s *Spec) { s.Limits = map[string]Limits{"zed": {CPUs: 1}} },
-		"use bytes with":          func(s *Spec) { s.DefaultLimits = Limits{Memory: "lots"} },
-		"needs the nodes' pprof":  func(s *Spec) { s.Sampler = true },
-		"fragment actor-lnd.yml":  func(s *Spec) { delete(s.Fragments, RoleLND) },
-		"must publish lnd's gRPC": func(s *Spec) { f := s.Fragments[RoleLND]; f.Published = nil; s.Fragments[RoleLND] = f },
+		"run id is empty":          func(s *Spec) { s.RunID = "" },
+		"must be absolute":         func(s *Spec) { s.WorkDir = "rel" },
+		"want uid:gid":             func(s *Spec) { s.User = "root" },
+		"is reserved":              func(s *Spec) { s.Nodes[0].Name = "btcd" },
+		"reserved for the harness": func(s *Spec) { s.Nodes[0].Name = SamplerService },
+		"use 1-31 lowercase":       func(s *Spec) { s.Nodes[0].Name = "Alice" },
+		"minimum of 6 MiB":         func(s *Spec) { s.Limits = map[string]Limits{"bob": {Memory: "4m"}} },
+		"twice":                    func(s *Spec) { s.Nodes[1].Name = s.Nodes[0].Name },
+		"has no image":             func(s *Spec) { s.Nodes[0].Image = "" },
+		"which is not a service":   func(s *Spec) { s.Limits = map[string]Limits{"zed": {CPUs: 1}} },
+		"use bytes with":           func(s *Spec) { s.DefaultLimits = Limits{Memory: "lots"} },
+		"needs the nodes' pprof":   func(s *Spec) { s.Sampler = true },
+		"fragment actor-lnd.yml":   func(s *Spec) { delete(s.Fragments, RoleLND) },
+		"must publish lnd's gRPC":  func(s *Spec) { f := s.Fragments[RoleLND]; f.Published = nil; s.Fragments[RoleLND] = f },
 	}
 	for want, mut := range cases {
 		s := base()
@@ -240,4 +243,35 @@ func cloneFragments(f Fragments) Fragments {
 		out[k] = v
 	}
 	return out
+}
+
+// The generator's service names are exactly the names topology reserves:
+// a node named like a service would collide with it in the compose file.
+func TestServiceNamesAreReservedNodeNames(t *testing.T) {
+	for _, svc := range []string{ChainService, SamplerService} {
+		if err := topology.ValidateName(svc); err == nil || !strings.Contains(err.Error(), "reserved") {
+			t.Errorf("service %q is not a reserved node name: %v", svc, err)
+		}
+	}
+}
+
+// Memory is read as Docker reads it and written in the form both compose
+// tools accept, so "512M" (accepted by the scenario) works here too.
+func TestMemoryLimitIsNormalised(t *testing.T) {
+	s := specFor(t, topology.AlicePaysBob())
+	s.DefaultLimits = Limits{Memory: "512M"}
+	s.Limits = map[string]Limits{"bob": {Memory: "1.5GiB"}}
+	f, err := s.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := f.Services["alice"].MemLimit; got != "512m" {
+		t.Errorf("alice mem_limit %q, want 512m", got)
+	}
+	if got := f.Services["bob"].MemLimit; got != "1536m" {
+		t.Errorf("bob mem_limit %q, want 1536m", got)
+	}
+	if got := f.Services[ChainService].MemLimit; got != "" {
+		t.Errorf("btcd mem_limit %q, want none", got)
+	}
 }

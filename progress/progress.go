@@ -16,9 +16,11 @@ import (
 // Reporter receives run events.
 type Reporter interface {
 	io.Writer // free-form setup lines
-	// Plan announces the total number of iterations (warm-up + measured).
+	// Plan announces the total number of iterations (warm-up + measured);
+	// -1 when unknown (a timed run).
 	Plan(iterations int)
 	Case(i, n int, id string)
+	// Iteration reports iteration i of n in a phase; n is 0 when unknown.
 	Iteration(phase string, i, n, ok, failed int, secPerOp, paymentsPerSec float64)
 	Done()
 }
@@ -46,7 +48,7 @@ func (l *lines) Case(i, n int, id string) {
 	fmt.Fprintf(l.w, "case %d/%d: %s\n", i, n, id)
 }
 func (l *lines) Iteration(phase string, i, n, ok, failed int, secPerOp, pps float64) {
-	fmt.Fprintf(l.w, "  %s %s %d/%d: %d ok, %d failed, %.3f s/op, %.1f payments/s\n", l.caseID, phase, i, n, ok, failed, secPerOp, pps)
+	fmt.Fprintf(l.w, "  %s %s %s: %d ok, %d failed, %.3f s/op, %.1f payments/s\n", l.caseID, phase, ofTotal(i, n), ok, failed, secPerOp, pps)
 }
 func (l *lines) Done() {}
 
@@ -90,7 +92,7 @@ func (b *bar) Iteration(phase string, i, n, ok, failed int, secPerOp, pps float6
 	if b.b == nil {
 		return
 	}
-	b.b.Describe(fmt.Sprintf("%s %s %d/%d %.1f pay/s", b.caseDesc, phase, i, n, pps))
+	b.b.Describe(fmt.Sprintf("%s %s %s %.1f pay/s", b.caseDesc, phase, ofTotal(i, n), pps))
 	_ = b.b.Add(1)
 }
 
@@ -99,4 +101,12 @@ func (b *bar) Done() {
 		_ = b.b.Finish()
 		fmt.Fprintln(b.w)
 	}
+}
+
+// ofTotal is "i/n", or "i" when the total is unknown (n <= 0: a timed run).
+func ofTotal(i, n int) string {
+	if n <= 0 {
+		return fmt.Sprint(i)
+	}
+	return fmt.Sprintf("%d/%d", i, n)
 }

@@ -56,7 +56,7 @@ func Summarize(rep *Report, recs []result.Record) {
 	params := map[string][]scenario.Value{}
 	for _, c := range s.Cases() {
 		ids = append(ids, c.ID())
-		shapes[c.ID()] = analysis.Shape{Payments: c.Int("TotalPayments", 100), Invocations: s.Job.InvocationCount}
+		shapes[c.ID()] = analysis.Shape{Payments: c.Workload.TotalPayments, Invocations: s.Job.InvocationCount}
 		params[c.ID()] = c.Values
 	}
 	rep.Cases, rep.AnalysisWarnings = nil, nil

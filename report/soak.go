@@ -28,7 +28,7 @@ func WriteSoak(dir string, s scenario.Scenario) (analysis.Soak, error) {
 		windows = append(windows, [2]time.Time{w.Start, w.End})
 	}
 	c := s.Cases()[0]
-	soak := analysis.AnalyzeSoak(recs, c.ID(), c.Int("TotalPayments", 100), windows)
+	soak := analysis.AnalyzeSoak(recs, c.ID(), c.Workload.TotalPayments, windows)
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Soak: %s\n\nVerdict: **%s**\n\n", c.ID(), soak.Verdict)
 	for _, n := range soak.Notes {

@@ -129,7 +129,12 @@ func EnvBlock(r Report) []string {
 	if r.Scenario.ReuseNetwork {
 		reuse = "one network reused across cases"
 	}
-	lines = append(lines, fmt.Sprintf("Job: LaunchCount=%d WarmupCount=%d IterationCount=%d InvocationCount=%d, %s",
-		j.LaunchCount, j.WarmupCount, j.IterationCount, j.InvocationCount, reuse))
+	if j.Timed() {
+		lines = append(lines, fmt.Sprintf("Job: LaunchCount=%d WarmupCount=%d Duration=%v InvocationCount=%d, %s",
+			j.LaunchCount, j.WarmupCount, j.Duration, j.InvocationCount, reuse))
+	} else {
+		lines = append(lines, fmt.Sprintf("Job: LaunchCount=%d WarmupCount=%d IterationCount=%d InvocationCount=%d, %s",
+			j.LaunchCount, j.WarmupCount, j.IterationCount, j.InvocationCount, reuse))
+	}
 	return lines
 }

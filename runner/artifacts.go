@@ -14,6 +14,7 @@ import (
 	"github.com/lnbench/lnbench/report"
 	"github.com/lnbench/lnbench/result"
 	"github.com/lnbench/lnbench/scenario"
+	"github.com/lnbench/lnbench/topology"
 )
 
 type nodeRef = node.Node
@@ -69,7 +70,7 @@ func writeReports(dir string, rep *report.Report, log io.Writer) error {
 // writeScenario records the scenario so `lnbench run <artifacts dir>` reruns
 // the same setup; a topology file is copied beside it.
 func writeScenario(dir string, s scenario.Scenario) error {
-	if strings.HasSuffix(s.Topology, ".yml") || strings.HasSuffix(s.Topology, ".yaml") {
+	if topology.IsFile(s.Topology) {
 		data, err := os.ReadFile(s.Topology)
 		if err != nil {
 			return fmt.Errorf("topology file: %v", err)

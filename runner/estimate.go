@@ -15,26 +15,37 @@ const (
 	typicalPaymentsPerS = 60.0
 )
 
-// Estimate guesses a scenario's wall time and returns a warning when the
-// params' product explodes.
-func Estimate(s scenario.Scenario) (networks int, d time.Duration, warning string) {
+// Estimate guesses a scenario's wall time: setup of each network plus its
+// cases' iterations (a timed job: its warm-up plus its Duration). It
+// returns a warning when the params' product explodes, and the error of a
+// case whose network cannot be planned.
+func Estimate(s scenario.Scenario) (networks int, d time.Duration, warning string, err error) {
 	plans, err := plan(s)
-	if err != nil || s.Job.IterationCount >= 1<<30 {
-		return len(plans), 0, "" // soak: bounded by its duration, not by iterations
+	if err != nil {
+		return 0, 0, "", err
 	}
 	for _, p := range plans {
 		d += setupPerNetwork + time.Duration(len(p.topo.Nodes)-2)*setupPerExtraNode
 		for _, c := range p.cases {
-			perIter := float64(c.c.Int("TotalPayments", 100)*s.Job.InvocationCount) / typicalPaymentsPerS
-			if r := c.c.Int("Rate", 0); r > 0 {
-				perIter = float64(c.c.Int("TotalPayments", 100)*s.Job.InvocationCount) / float64(r)
-			}
-			d += time.Duration(perIter * float64(s.Job.WarmupCount+s.Job.IterationCount) * float64(time.Second))
+			d += caseTime(s.Job, c.c.Workload)
 		}
 	}
 	cases := len(s.Cases()) * s.Job.LaunchCount
 	if cases > 32 || d > time.Hour {
 		warning = fmt.Sprintf("warning: %d cases, roughly %v: reduce the param lists or use --quick if this is not intended", cases, d.Round(time.Minute))
 	}
-	return len(plans), d, warning
+	return len(plans), d, warning, nil
+}
+
+// caseTime is one case's warm-up and measured iterations.
+func caseTime(job scenario.Job, w scenario.Workload) time.Duration {
+	perSecond := typicalPaymentsPerS
+	if w.OpenLoop() {
+		perSecond = float64(w.Rate)
+	}
+	iteration := time.Duration(float64(w.TotalPayments*job.InvocationCount) / perSecond * float64(time.Second))
+	if job.Timed() {
+		return time.Duration(job.WarmupCount)*iteration + job.Duration
+	}
+	return time.Duration(job.WarmupCount+job.IterationCount) * iteration
 }

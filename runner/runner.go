@@ -59,9 +59,6 @@ type Options struct {
 	// NewSampler starts the profiler of one network; nil samples in-process
 	// from each node's PprofHost (local backend).
 	NewSampler SamplerFactory
-	// Deadline ends measuring gracefully: no iteration starts after it
-	// (soak runs). Zero means none.
-	Deadline time.Time
 	// ExtraLabels go into the report (e.g. why compose fell back to local).
 	Notes []string
 }
@@ -138,12 +135,8 @@ func plan(s scenario.Scenario) ([]networkPlan, error) {
 	index := map[string]int{}
 	for launch := 0; launch < s.Job.LaunchCount; launch++ {
 		for _, c := range s.Cases() {
-			topo, err := topology.Build(s.Topology, c.Ints())
+			topo, err := s.CaseTopology(c)
 			if err != nil {
-				return nil, err
-			}
-			topo = topo.WithDefaults(s.Node.Implementation, s.Node.Version)
-			if err := topo.Validate(); err != nil {
 				return nil, err
 			}
 			key := fmt.Sprintf("launch%d", launch+1)
@@ -208,6 +201,9 @@ func Execute(ctx context.Context, opts Options, run Run) (rep report.Report, err
 	iterations := 0
 	for _, p := range plans {
 		iterations += len(p.cases) * (s.Job.WarmupCount + s.Job.IterationCount)
+	}
+	if s.Job.Timed() {
+		iterations = -1 // measured for a time, not a count: the bar is a spinner
 	}
 	opts.Progress.Plan(iterations)
 	defer opts.Progress.Done()
@@ -308,24 +304,23 @@ func runCase(ctx context.Context, opts Options, net *network.Network, cr caseRun
 	for _, name := range net.Topology.Payers {
 		payers = append(payers, net.Nodes[name])
 	}
-	mode, ok := c.Get("Mode")
-	if !ok {
-		mode = load.ModeInvoice
-	}
+	wl := c.Workload
 	t := load.Target{Payers: payers, Payee: net.Nodes[net.Topology.Payee], PayeePubKey: net.PubKeys[net.Topology.Payee],
-		Mode: mode, AmountSat: int64(c.Int("AmountSat", 100)), Timeout: 60 * time.Second}
-	conc, totalPay := c.Int("Concurrency", 1), c.Int("TotalPayments", 100)
+		Mode: wl.Mode, AmountSat: wl.AmountSat, Timeout: 60 * time.Second}
+	conc, totalPay := wl.Concurrency, wl.TotalPayments
 	sink := func(r result.Record) error { return w.Write(r) }
-	rate := c.Int("Rate", 0)
 	batch := func(b load.Batch, pre *load.Prepared) (load.BatchResult, error) {
-		if rate > 0 {
-			return load.RunOpen(ctx, t, load.OpenBatch{Batch: b, Pacer: load.ConstantRate{PerSecond: float64(rate)}}, pre, sink)
+		if wl.OpenLoop() {
+			return load.RunOpen(ctx, t, load.OpenBatch{Batch: b, Pacer: load.ConstantRate{PerSecond: float64(wl.Rate)}}, pre, sink)
 		}
 		return load.RunBatch(ctx, t, b, pre, sink)
 	}
-	iterate := func(phase string, count, offset int) error {
-		for i := 0; i < count; i++ {
-			if !opts.Deadline.IsZero() && time.Now().After(opts.Deadline) {
+	// iterate runs count iterations, or, when until is set, iterations back
+	// to back until it has passed (count is then 0: unknown).
+	iterate := func(phase string, count, offset int, until time.Duration) error {
+		start := time.Now()
+		for i := 0; until > 0 || i < count; i++ {
+			if until > 0 && i > 0 && time.Since(start) >= until {
 				return nil
 			}
 			var took time.Duration
@@ -358,10 +353,13 @@ func runCase(ctx context.Context, opts Options, net *network.Network, cr caseRun
 		}
 		return nil
 	}
-	if err := iterate(result.Warmup, s.Job.WarmupCount, cr.launch*s.Job.WarmupCount); err != nil {
+	if err := iterate(result.Warmup, s.Job.WarmupCount, cr.launch*s.Job.WarmupCount, 0); err != nil {
 		return err
 	}
-	return iterate(result.Measure, s.Job.IterationCount, cr.launch*s.Job.IterationCount)
+	if s.Job.Timed() {
+		return iterate(result.Measure, 0, 0, s.Job.Duration)
+	}
+	return iterate(result.Measure, s.Job.IterationCount, cr.launch*s.Job.IterationCount, 0)
 }
 
 func sanitize(s string) string { return strings.NewReplacer("/", "_", "=", "-").Replace(s) }

@@ -17,6 +17,6 @@ func observeSweep(sw *sweep.Sweep, c scenario.Case, stream string, sc scenario.S
 	if err != nil {
 		return
 	}
-	res := analysis.Analyze(recs, []string{c.ID()}, map[string]analysis.Shape{c.ID(): {Payments: c.Int("TotalPayments", 100), Invocations: sc.Job.InvocationCount}})[0]
+	res := analysis.Analyze(recs, []string{c.ID()}, map[string]analysis.Shape{c.ID(): {Payments: c.Workload.TotalPayments, Invocations: sc.Job.InvocationCount}})[0]
 	sw.Observe(c.Values, res)
 }

@@ -8,12 +8,14 @@ import (
 	"net/http"
 	"sync"
 	"time"
+
+	"github.com/lnbench/lnbench/scenario"
 )
 
 // Config is one sampling session over a network's actors.
 type Config struct {
 	Targets []Target
-	Mode    string // "periodic" or "iteration"
+	Mode    string // scenario.SamplePeriodic or scenario.SampleIteration
 	Every   time.Duration
 	Window  time.Duration
 	Slice   time.Duration
@@ -50,7 +52,7 @@ func Start(cfg Config) (*Session, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Session{cfg: cfg, cancel: cancel}
 	switch cfg.Mode {
-	case "periodic":
+	case scenario.SamplePeriodic:
 		p := &Periodic{Targets: cfg.Targets, Every: cfg.Every, Window: cfg.Window, Stagger: cfg.Stagger, Store: cfg.Store, Client: cfg.Client, Log: cfg.Log}
 		if cfg.Every < cfg.Window {
 			cancel()
@@ -58,7 +60,7 @@ func Start(cfg Config) (*Session, error) {
 		}
 		s.wg.Add(1)
 		go func() { defer s.wg.Done(); _ = p.Run(ctx) }()
-	case "iteration":
+	case scenario.SampleIteration:
 		s.slicer = NewSlicer(cfg.Targets, cfg.Slice, cfg.Client, cfg.Log)
 		s.wg.Add(1)
 		go func() { defer s.wg.Done(); s.slicer.Run(ctx) }()

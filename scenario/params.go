@@ -7,23 +7,36 @@ import (
 	"strings"
 )
 
-// ParamSpec describes a known param: its kind and valid range.
+// ParamSpec describes a known param: its kind, valid range and default.
 type ParamSpec struct {
 	Name     string
 	Min      int      // for integer params
 	Choices  []string // for string params
 	Topology bool     // changes the network, so cases differing here never share one
-	Doc      string
+	// Default is the value of a case that does not set the param; "" means
+	// unset (Rate: closed loop; topology params: the builder decides).
+	Default string
+	Doc     string
 }
+
+// Payment modes: how the payee's side of a payment is made.
+const (
+	ModeInvoice      = "invoice"      // payee creates the invoice inside the measured operation
+	ModePregenerated = "pregenerated" // invoices created before timing starts
+	ModeKeysend      = "keysend"      // spontaneous payment, no invoice
+)
+
+// PaymentModes are the valid values of Mode; the load generator implements each.
+var PaymentModes = []string{ModeInvoice, ModePregenerated, ModeKeysend}
 
 // Known params. Unknown names are errors: a typo must not silently run the default.
 var Known = []ParamSpec{
-	{Name: "Concurrency", Min: 1, Doc: "workers paying at once (closed loop)"},
-	{Name: "TotalPayments", Min: 1, Doc: "payments per iteration"},
+	{Name: "Concurrency", Min: 1, Default: "1", Doc: "workers paying at once (closed loop)"},
+	{Name: "TotalPayments", Min: 1, Default: "100", Doc: "payments per iteration"},
 	{Name: "CarolsCount", Min: 0, Topology: true, Doc: "intermediate hops (AlicePaysBobViaCarol)"},
 	{Name: "AliceCount", Min: 1, Topology: true, Doc: "payers (AlicesPayBob)"},
-	{Name: "Mode", Choices: []string{"invoice", "pregenerated", "keysend"}, Doc: "payment mode"},
-	{Name: "AmountSat", Min: 1, Doc: "satoshis per payment"},
+	{Name: "Mode", Choices: PaymentModes, Default: ModeInvoice, Doc: "payment mode"},
+	{Name: "AmountSat", Min: 1, Default: "100", Doc: "satoshis per payment"},
 	{Name: "Rate", Min: 1, Doc: "open loop: payments started per second on schedule (Concurrency is then unused)"},
 }
 
@@ -114,6 +127,48 @@ type Value struct {
 // Case is one point of the params' Cartesian product.
 type Case struct {
 	Values []Value `json:"params"`
+	// Workload is the case's load read from Values with the defaults of
+	// Known, filled when cases are expanded (Cases, NewCase).
+	Workload Workload `json:"-"`
+}
+
+// Workload is what one case asks of the load generator, typed and with
+// every default applied: the one place a case's load params are read.
+type Workload struct {
+	Concurrency   int    // closed loop: workers paying at once
+	TotalPayments int    // payments per invocation of an iteration
+	Rate          int    // open loop: payments started per second; 0 = closed loop
+	Mode          string // one of PaymentModes
+	AmountSat     int64  // satoshis per payment
+}
+
+// OpenLoop tells whether payments start on a schedule (Rate) rather than
+// as workers free up (Concurrency).
+func (w Workload) OpenLoop() bool { return w.Rate > 0 }
+
+// NewCase makes the case of the given values, its Workload filled.
+// Values are expected to be validated (Param.Validate).
+func NewCase(values []Value) Case {
+	c := Case{Values: values}
+	value := func(name string) string {
+		if v, ok := c.Get(name); ok {
+			return v
+		}
+		s, _ := spec(name)
+		return s.Default
+	}
+	integer := func(name string) int {
+		n, _ := strconv.Atoi(value(name)) // validated; an unset param without default is 0
+		return n
+	}
+	c.Workload = Workload{
+		Concurrency:   integer("Concurrency"),
+		TotalPayments: integer("TotalPayments"),
+		Rate:          integer("Rate"),
+		Mode:          value("Mode"),
+		AmountSat:     int64(integer("AmountSat")),
+	}
+	return c
 }
 
 // ID names the case as in Go benchmark names: "Concurrency=20/TotalPayments=100".
@@ -133,16 +188,6 @@ func (c Case) Get(name string) (string, bool) {
 		}
 	}
 	return "", false
-}
-
-// Int returns an integer param or def when the case does not set it.
-func (c Case) Int(name string, def int) int {
-	v, ok := c.Get(name)
-	if !ok {
-		return def
-	}
-	n, _ := strconv.Atoi(v) // validated on parse
-	return n
 }
 
 // Ints returns every integer param of the case.
@@ -171,16 +216,19 @@ func (c Case) NetworkKey() string {
 
 // Cases is the Cartesian product of params, first param varying slowest.
 func Cases(params []Param) []Case {
-	out := []Case{{}}
+	product := [][]Value{nil}
 	for _, p := range params {
-		var next []Case
-		for _, c := range out {
+		var next [][]Value
+		for _, vals := range product {
 			for _, v := range p.Values {
-				vals := append(append([]Value(nil), c.Values...), Value{Name: p.Name, Value: v})
-				next = append(next, Case{Values: vals})
+				next = append(next, append(append([]Value(nil), vals...), Value{Name: p.Name, Value: v}))
 			}
 		}
-		out = next
+		product = next
+	}
+	out := make([]Case, len(product))
+	for i, vals := range product {
+		out[i] = NewCase(vals)
 	}
 	return out
 }

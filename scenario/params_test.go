@@ -58,10 +58,53 @@ func TestCasesCartesianProduct(t *testing.T) {
 			t.Errorf("case %d = %s, want %s", i, c.ID(), want[i])
 		}
 	}
-	if cs[1].NetworkKey() != "CarolsCount=1" || cs[1].Int("Concurrency", 0) != 20 || cs[1].Int("Missing", 7) != 7 {
+	if cs[1].NetworkKey() != "CarolsCount=1" || cs[1].Workload.Concurrency != 20 {
 		t.Errorf("accessors wrong: key %q", cs[1].NetworkKey())
 	}
 	if len(Cases(nil)) != 1 {
 		t.Errorf("no params must give one case")
+	}
+}
+
+func TestWorkloadDefaults(t *testing.T) {
+	tests := []struct {
+		values []Value
+		want   Workload
+	}{
+		{nil, Workload{Concurrency: 1, TotalPayments: 100, Rate: 0, Mode: ModeInvoice, AmountSat: 100}},
+		{[]Value{{"Concurrency", "20"}}, Workload{Concurrency: 20, TotalPayments: 100, Mode: ModeInvoice, AmountSat: 100}},
+		{[]Value{{"TotalPayments", "50"}, {"Rate", "40"}}, Workload{Concurrency: 1, TotalPayments: 50, Rate: 40, Mode: ModeInvoice, AmountSat: 100}},
+		{[]Value{{"Mode", "keysend"}, {"AmountSat", "2500"}}, Workload{Concurrency: 1, TotalPayments: 100, Mode: ModeKeysend, AmountSat: 2500}},
+		{[]Value{{"CarolsCount", "3"}}, Workload{Concurrency: 1, TotalPayments: 100, Mode: ModeInvoice, AmountSat: 100}},
+	}
+	for _, tt := range tests {
+		if got := NewCase(tt.values).Workload; got != tt.want {
+			t.Errorf("%v: workload %+v, want %+v", tt.values, got, tt.want)
+		}
+	}
+	if (Workload{Rate: 5}).OpenLoop() == false || (Workload{Concurrency: 5}).OpenLoop() {
+		t.Errorf("OpenLoop wrong")
+	}
+}
+
+// Every expanded case carries its workload: nobody re-reads the params.
+func TestCasesCarryWorkload(t *testing.T) {
+	cs := Cases([]Param{{"Rate", []string{"10", "20"}}, {"TotalPayments", []string{"30"}}})
+	for i, want := range []int{10, 20} {
+		if w := cs[i].Workload; w.Rate != want || w.TotalPayments != 30 || w.Concurrency != 1 {
+			t.Errorf("case %s: workload %+v", cs[i].ID(), w)
+		}
+	}
+}
+
+// Each default is a valid value of its param.
+func TestDefaultsAreValid(t *testing.T) {
+	for _, s := range Known {
+		if s.Default == "" {
+			continue
+		}
+		if err := (Param{Name: s.Name, Values: []string{s.Default}}).Validate(); err != nil {
+			t.Errorf("default of %s: %v", s.Name, err)
+		}
 	}
 }

@@ -4,15 +4,17 @@
 package scenario
 
 import (
-	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
+	"time"
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/lnbench/lnbench/resources"
+	"github.com/lnbench/lnbench/strictyaml"
 	"github.com/lnbench/lnbench/topology"
 )
 
@@ -22,6 +24,24 @@ type Job struct {
 	WarmupCount     int `yaml:"WarmupCount" json:"WarmupCount"`
 	IterationCount  int `yaml:"IterationCount" json:"IterationCount"`
 	InvocationCount int `yaml:"InvocationCount" json:"InvocationCount"`
+	// Duration, when set, bounds the measured iterations by time instead of
+	// IterationCount (which is then ignored): they run back to back until it
+	// has passed since measuring began (soak runs).
+	Duration time.Duration `yaml:"Duration,omitempty" json:"Duration,omitempty"`
+}
+
+// MinDuration is the shortest Job.Duration: shorter soaks show no drift.
+const MinDuration = 10 * time.Second
+
+// Timed tells whether the measured iterations are bounded by Duration.
+func (j Job) Timed() bool { return j.Duration > 0 }
+
+// Describe is the job's iterations in words, for the plan line.
+func (j Job) Describe() string {
+	if j.Timed() {
+		return fmt.Sprintf("%d warm-up iteration(s), then measured iterations for %v", j.WarmupCount, j.Duration)
+	}
+	return fmt.Sprintf("%d warm-up + %d measured iteration(s)", j.WarmupCount, j.IterationCount)
 }
 
 // Node selects the implementation and its settings for every node that the
@@ -35,6 +55,9 @@ type Node struct {
 	CPUs   float64 `yaml:"cpus,omitempty" json:"cpus,omitempty"`
 	Memory string  `yaml:"memory,omitempty" json:"memory,omitempty"`
 }
+
+// Limits are the node's container limits, checked by Docker's rules.
+func (n Node) Limits() resources.Limits { return resources.Limits{CPUs: n.CPUs, Memory: n.Memory} }
 
 // Scenario is a benchmark definition.
 type Scenario struct {
@@ -67,11 +90,11 @@ type file struct {
 	Method       string    `yaml:"method"`
 	Topology     string    `yaml:"topology"`
 	Params       yaml.Node `yaml:"params"`
-	Job          yaml.Node `yaml:"job"`
-	Node         yaml.Node `yaml:"node"`
+	Job          Job       `yaml:"job"`
+	Node         Node      `yaml:"node"`
 	ReuseNetwork bool      `yaml:"reuse_network"`
 	Sweep        *Sweep    `yaml:"sweep"`
-	Sampling     yaml.Node `yaml:"sampling"`
+	Sampling     Sampling  `yaml:"sampling"`
 }
 
 // DefaultJob finishes the default run in a few minutes on 2 cores.
@@ -79,8 +102,6 @@ var DefaultJob = Job{LaunchCount: 1, WarmupCount: 1, IterationCount: 10, Invocat
 
 // DefaultNode is LND at the pinned default version.
 var DefaultNode = Node{Implementation: "lnd", Version: "v0.21.0-beta", DBBackend: "bbolt"}
-
-var memRe = regexp.MustCompile(`^[0-9]+[bkmgBKMG]?$`)
 
 // Default is the seed's RunAlicePaysBob.
 func Default() Scenario {
@@ -102,12 +123,16 @@ func Load(path string) (Scenario, error) {
 		return Scenario{}, fmt.Errorf("scenario file: %v", err)
 	}
 	s, err := Parse(data)
+	if err != nil && !errors.Is(err, strictyaml.ErrEmpty) && isTopologyFile(data) {
+		return Scenario{}, fmt.Errorf("%s is a topology file, not a scenario: name it in a scenario file (topology: %s), or bring it up with lnbench up %s",
+			path, filepath.Base(path), path)
+	}
 	if err != nil {
 		return Scenario{}, fmt.Errorf("scenario %s: %w", path, err)
 	}
 	s.Source = path
 	// A topology file named relative to the scenario file is found beside it.
-	if isFile(s.Topology) && !filepath.IsAbs(s.Topology) {
+	if topology.IsFile(s.Topology) && !filepath.IsAbs(s.Topology) {
 		if beside := filepath.Join(filepath.Dir(path), s.Topology); fileExists(beside) {
 			s.Topology = beside
 		}
@@ -115,9 +140,14 @@ func Load(path string) (Scenario, error) {
 	return s, nil
 }
 
-// isFile tells whether a topology names a file rather than a built-in shape.
-func isFile(topo string) bool {
-	return strings.HasSuffix(topo, ".yml") || strings.HasSuffix(topo, ".yaml")
+// isTopologyFile tells whether a document has a topology file's keys.
+func isTopologyFile(data []byte) bool {
+	for _, k := range strictyaml.TopLevelKeys(data) {
+		if k == "nodes" || k == "channels" || k == "payers" || k == "payee" {
+			return true
+		}
+	}
+	return false
 }
 
 func fileExists(p string) bool {
@@ -127,24 +157,16 @@ func fileExists(p string) bool {
 
 // Parse decodes a scenario strictly: unknown keys are errors.
 func Parse(data []byte) (Scenario, error) {
-	var f file
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
-	if err := dec.Decode(&f); err != nil {
-		return Scenario{}, fmt.Errorf("%v", err)
-	}
-	s := Scenario{Name: f.Name, Method: f.Method, Topology: f.Topology, Job: DefaultJob, Node: DefaultNode, ReuseNetwork: f.ReuseNetwork, Sweep: f.Sweep, Sampling: DefaultSampling}
 	// Decoding into the defaults keeps every setting the file leaves out.
-	if err := decodeStrict(&f.Job, &s.Job); err != nil {
-		return Scenario{}, fmt.Errorf("job: %v", err)
+	f := file{Job: DefaultJob, Node: DefaultNode, Sampling: DefaultSampling}
+	if err := strictyaml.Decode(data, &f); errors.Is(err, strictyaml.ErrEmpty) {
+		return Scenario{}, fmt.Errorf("%w; write at least \"topology: AlicePaysBob\" (bench/scenario.yml shows every setting)", err)
+	} else if err != nil {
+		return Scenario{}, err
 	}
-	if err := decodeStrict(&f.Node, &s.Node); err != nil {
-		return Scenario{}, fmt.Errorf("node: %v", err)
-	}
-	if err := decodeStrict(&f.Sampling, &s.Sampling); err != nil {
-		return Scenario{}, fmt.Errorf("sampling: %v", err)
-	}
-	if f.Params.Kind != 0 {
+	s := Scenario{Name: f.Name, Method: f.Method, Topology: f.Topology, Job: f.Job, Node: f.Node, ReuseNetwork: f.ReuseNetwork, Sweep: f.Sweep, Sampling: f.Sampling}
+	// "params:" with nothing under it (as YAML writes a case-less scenario) is no params.
+	if f.Params.Kind != 0 && f.Params.Tag != "!!null" {
 		if f.Params.Kind != yaml.MappingNode {
 			return Scenario{}, fmt.Errorf("params: write a mapping of name to a list of values, e.g. Concurrency: [20, 40]")
 		}
@@ -182,10 +204,10 @@ func (s Scenario) Validate() error {
 		return fmt.Errorf("name %q: use letters, digits, '-' or '_' only", s.Name)
 	}
 	if s.Topology == "" {
-		return fmt.Errorf("topology: name AlicePaysBob, AlicePaysBobViaCarol, AlicesPayBob or a topology .yml file")
+		return fmt.Errorf("topology: name %s or a topology .yml file", topology.BuiltinNames())
 	}
-	if _, ok := topology.Builtin[s.Topology]; !ok && !strings.HasSuffix(s.Topology, ".yml") && !strings.HasSuffix(s.Topology, ".yaml") {
-		return fmt.Errorf("topology %q: name AlicePaysBob, AlicePaysBobViaCarol, AlicesPayBob or a topology .yml file", s.Topology)
+	if err := topology.ValidateSource(s.Topology); err != nil {
+		return err
 	}
 	seen := map[string]bool{}
 	for _, p := range s.Params {
@@ -196,14 +218,23 @@ func (s Scenario) Validate() error {
 		if err := p.Validate(); err != nil {
 			return err
 		}
+		if err := s.readsTopologyParam(p.Name); err != nil {
+			return err
+		}
 	}
 	for _, j := range []struct {
 		name   string
 		v, min int
 	}{{"LaunchCount", s.Job.LaunchCount, 1}, {"WarmupCount", s.Job.WarmupCount, 0}, {"IterationCount", s.Job.IterationCount, 1}, {"InvocationCount", s.Job.InvocationCount, 1}} {
-		if j.v < j.min {
+		if j.v < j.min && (j.name != "IterationCount" || !s.Job.Timed()) {
 			return fmt.Errorf("job.%s=%d: must be at least %d", j.name, j.v, j.min)
 		}
+	}
+	if d := s.Job.Duration; d < 0 || (d > 0 && d < MinDuration) {
+		return fmt.Errorf("job.Duration %v (soak --duration): use at least %v, e.g. 10m (0 = IterationCount decides)", d, MinDuration)
+	}
+	if s.Job.Timed() && s.Job.LaunchCount != 1 {
+		return fmt.Errorf("job.LaunchCount=%d with job.Duration: a timed job runs one launch; set LaunchCount: 1", s.Job.LaunchCount)
 	}
 	if sw := s.Sweep; sw != nil {
 		found := false
@@ -226,14 +257,57 @@ func (s Scenario) Validate() error {
 	if s.Node.Implementation != "lnd" {
 		return fmt.Errorf("node.implementation %q: only \"lnd\" is supported", s.Node.Implementation)
 	}
-	if s.Node.CPUs < 0 {
-		return fmt.Errorf("node.cpus %g: use a positive number of CPUs, e.g. 1.5 (0 = no limit)", s.Node.CPUs)
-	}
-	if s.Node.Memory != "" && !memRe.MatchString(s.Node.Memory) {
-		return fmt.Errorf("node.memory %q: use bytes with an optional unit b, k, m or g, e.g. 512m", s.Node.Memory)
+	if err := s.Node.Limits().Validate(); err != nil {
+		return fmt.Errorf("node.%v", err)
 	}
 	if s.Node.DBBackend != "bbolt" && s.Node.DBBackend != "sqlite" {
 		return fmt.Errorf("node.db_backend %q: use bbolt or sqlite", s.Node.DBBackend)
+	}
+	return nil
+}
+
+// readsTopologyParam refuses a topology param the topology ignores: the
+// cases would differ in name only.
+func (s Scenario) readsTopologyParam(name string) error {
+	if sp, _ := spec(name); !sp.Topology || topology.Builtin[s.Topology] == name {
+		return nil
+	}
+	for topo, param := range topology.Builtin {
+		if param == name {
+			return fmt.Errorf("param %s: topology %s does not use it; it shapes topology %s (set topology: %s or drop the param)", name, s.Topology, topo, topo)
+		}
+	}
+	return fmt.Errorf("param %s: topology %s does not use it; drop the param", name, s.Topology)
+}
+
+// CheckHost checks what depends on the machine the run starts on: a CPU
+// limit above its cores. Not part of Validate, which must accept the
+// scenario of a run made on a larger machine (lnbench report).
+func (s Scenario) CheckHost(cores int) error {
+	if err := s.Node.Limits().FitHost(cores); err != nil {
+		return fmt.Errorf("node.%v", err)
+	}
+	return nil
+}
+
+// CaseTopology is the network a case runs on: built from the topology name
+// or file and the case's topology params, node defaults filled, validated.
+func (s Scenario) CaseTopology(c Case) (topology.Topology, error) {
+	topo, err := topology.Build(s.Topology, c.Ints())
+	if err != nil {
+		return topo, err
+	}
+	topo = topo.WithDefaults(s.Node.Implementation, s.Node.Version)
+	return topo, topo.Validate()
+}
+
+// CheckTopologies builds every case's topology, so that a bad file or an
+// out-of-range topology param is refused before anything starts.
+func (s Scenario) CheckTopologies() error {
+	for _, c := range s.Cases() {
+		if _, err := s.CaseTopology(c); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -268,6 +342,9 @@ func (s Scenario) YAML() []byte {
 	}
 	fmt.Fprintf(&b, "job:\n  LaunchCount: %d\n  WarmupCount: %d\n  IterationCount: %d\n  InvocationCount: %d\n",
 		s.Job.LaunchCount, s.Job.WarmupCount, s.Job.IterationCount, s.Job.InvocationCount)
+	if s.Job.Timed() {
+		fmt.Fprintf(&b, "  Duration: %v\n", s.Job.Duration)
+	}
 	fmt.Fprintf(&b, "node:\n  implementation: %s\n  version: %s\n  db_backend: %s\n", s.Node.Implementation, s.Node.Version, s.Node.DBBackend)
 	if s.Node.CPUs > 0 {
 		fmt.Fprintf(&b, "  cpus: %g\n", s.Node.CPUs)
@@ -294,18 +371,4 @@ func quoteAll(xs []string) []string {
 		out[i] = fmt.Sprintf("%q", x)
 	}
 	return out
-}
-
-// decodeStrict decodes a YAML node into v, rejecting unknown fields.
-func decodeStrict(n *yaml.Node, v any) error {
-	if n.Kind == 0 {
-		return nil
-	}
-	data, err := yaml.Marshal(n)
-	if err != nil {
-		return err
-	}
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
-	return dec.Decode(v)
 }

@@ -1,11 +1,13 @@
 package topology
 
 import (
+	"errors"
 	"fmt"
 	"os"
+	"sort"
 	"strings"
 
-	"gopkg.in/yaml.v3"
+	"github.com/lnbench/lnbench/strictyaml"
 )
 
 // AlicePaysBob is alice with one channel to bob.
@@ -56,6 +58,24 @@ var Builtin = map[string]string{
 	"AlicesPayBob":         "AliceCount",
 }
 
+// BuiltinNames lists the built-in topologies, sorted, for messages.
+func BuiltinNames() string {
+	names := make([]string, 0, len(Builtin))
+	for n := range Builtin {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return strings.Join(names, ", ")
+}
+
+// ValidateSource checks that a topology names a built-in shape or a file.
+func ValidateSource(name string) error {
+	if _, ok := Builtin[name]; ok || IsFile(name) {
+		return nil
+	}
+	return fmt.Errorf("topology %q: use %s or a path to a topology .yml file", name, BuiltinNames())
+}
+
 // Build makes the named built-in topology for the given params, or loads a
 // topology file when name is a path to a .yml/.yaml file.
 func Build(name string, params map[string]int) (Topology, error) {
@@ -81,10 +101,10 @@ func Build(name string, params map[string]int) (Topology, error) {
 		}
 		return AlicesPayBob(n), nil
 	}
-	if strings.HasSuffix(name, ".yml") || strings.HasSuffix(name, ".yaml") {
-		return Load(name)
+	if err := ValidateSource(name); err != nil {
+		return Topology{}, err
 	}
-	return Topology{}, fmt.Errorf("topology %q: use AlicePaysBob, AlicePaysBobViaCarol, AlicesPayBob or a path to a topology .yml file", name)
+	return Load(name)
 }
 
 // Load reads and validates a topology file.
@@ -99,9 +119,9 @@ func Load(path string) (Topology, error) {
 // Parse decodes a topology YAML document strictly (unknown fields are errors).
 func Parse(data []byte, source string) (Topology, error) {
 	var t Topology
-	dec := yaml.NewDecoder(strings.NewReader(string(data)))
-	dec.KnownFields(true)
-	if err := dec.Decode(&t); err != nil {
+	if err := strictyaml.Decode(data, &t); errors.Is(err, strictyaml.ErrEmpty) {
+		return Topology{}, fmt.Errorf("topology file %s is empty; list nodes, channels, payers and payee (see \"A topology file\" in the README)", source)
+	} else if err != nil {
 		return Topology{}, fmt.Errorf("topology file %s: %v", source, err)
 	}
 	if t.Name == "" {

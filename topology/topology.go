@@ -40,8 +40,29 @@ type Topology struct {
 
 var nameRe = regexp.MustCompile(`^[a-z][a-z0-9_-]{0,30}$`)
 
-// reserved names are used by the harness for other services.
-var reserved = map[string]bool{"btcd": true, "sampler": true}
+// Reserved names are the harness's own services (the chain and the
+// profiler sidecar), which share a namespace with nodes in every backend.
+var Reserved = []string{"btcd", "sampler"}
+
+// ValidateName is the one rule for node names: they become container,
+// host and folder names, so 1-31 lowercase letters, digits, '-' or '_',
+// starting with a letter, and none of the Reserved names.
+func ValidateName(name string) error {
+	if !nameRe.MatchString(name) {
+		return fmt.Errorf("name %q: use 1-31 lowercase letters, digits, '-' or '_', starting with a letter", name)
+	}
+	for _, r := range Reserved {
+		if name == r {
+			return fmt.Errorf("name %q is reserved for the harness (%s); choose another name", name, strings.Join(Reserved, ", "))
+		}
+	}
+	return nil
+}
+
+// IsFile tells whether a topology names a YAML file rather than a built-in shape.
+func IsFile(name string) bool {
+	return strings.HasSuffix(name, ".yml") || strings.HasSuffix(name, ".yaml")
+}
 
 // Validate reports the first problem as an error naming the field and the fix.
 func (t Topology) Validate() error {
@@ -50,11 +71,8 @@ func (t Topology) Validate() error {
 	}
 	seen := map[string]bool{}
 	for i, n := range t.Nodes {
-		if !nameRe.MatchString(n.Name) {
-			return fmt.Errorf("topology: nodes[%d].name %q: use 1-31 lowercase letters, digits, '-' or '_', starting with a letter", i, n.Name)
-		}
-		if reserved[n.Name] {
-			return fmt.Errorf("topology: nodes[%d].name %q is reserved for the harness; choose another name", i, n.Name)
+		if err := ValidateName(n.Name); err != nil {
+			return fmt.Errorf("topology: nodes[%d].%v", i, err)
 		}
 		if seen[n.Name] {
 			return fmt.Errorf("topology: nodes[%d].name %q appears twice; node names must be unique", i, n.Name)

@@ -73,7 +73,9 @@ payee: bob
 		{"nodes: [{name: a}, {name: b}]\nchannels: [{from: a, to: b}]\n", "payers: list at least one"},
 		{"nodes: [{name: a}, {name: b}]\nchannels: [{from: a, to: b}]\npayers: [a]\npayee: z\n", `payee "z"`},
 		{"nodes: [{name: a}, {name: b}]\nchannels: [{from: b, to: a}]\npayers: [a]\npayee: b\n", "no channel path"},
-		{"nodes: [{name: a}, {name: b}]\nchannels: [{from: a, to: b}]\npayers: [a]\npayee: b\nextra: 1\n", "field extra not found"},
+		{"nodes: [{name: a}, {name: b}]\nchannels: [{from: a, to: b}]\npayers: [a]\npayee: b\nextra: 1\n", `unknown key "extra"; valid keys here: channels, name, nodes, payee, payers`},
+		{"nodes: [{name: a, impl: lnd}, {name: b}]\n", `unknown key "impl"; valid keys here: implementation, name, version`},
+		{"# nothing yet\n", "t.yml is empty; list nodes"},
 	}
 	for _, tt := range bad {
 		_, err := Parse([]byte(tt.doc), "t.yml")
@@ -92,5 +94,62 @@ func TestBuild(t *testing.T) {
 	}
 	if _, err := Build("AlicesPayBob", map[string]int{"AliceCount": 0}); err == nil {
 		t.Fatal("AliceCount=0 accepted")
+	}
+}
+
+func TestValidateName(t *testing.T) {
+	tests := []struct {
+		name    string
+		wantErr string // "" means valid
+	}{
+		{"alice", ""},
+		{"carol12", ""},
+		{"a-b_c", ""},
+		{strings.Repeat("a", 31), ""},
+		{strings.Repeat("a", 32), "use 1-31 lowercase"},
+		{"", "use 1-31 lowercase"},
+		{"Alice", "use 1-31 lowercase"},
+		{"1alice", "use 1-31 lowercase"},
+		{"al ice", "use 1-31 lowercase"},
+		{"btcd", "reserved for the harness"},
+		{"sampler", "reserved for the harness"},
+	}
+	for _, tt := range tests {
+		err := ValidateName(tt.name)
+		if tt.wantErr == "" {
+			if err != nil {
+				t.Errorf("%q: %v", tt.name, err)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+			t.Errorf("%q: err %v, want containing %q", tt.name, err, tt.wantErr)
+		}
+	}
+}
+
+func TestIsFile(t *testing.T) {
+	for name, want := range map[string]bool{
+		"diamond.yml": true, "dir/diamond.yaml": true, "AlicePaysBob": false, "diamond.yml.bak": false, "diamond.json": false,
+	} {
+		if IsFile(name) != want {
+			t.Errorf("IsFile(%q) = %v", name, !want)
+		}
+	}
+}
+
+func TestValidateSource(t *testing.T) {
+	tests := []struct {
+		name string
+		ok   bool
+	}{{"AlicePaysBob", true}, {"AlicePaysBobViaCarol", true}, {"AlicesPayBob", true}, {"ring.yml", true}, {"Ring", false}, {"", false}}
+	for _, tt := range tests {
+		err := ValidateSource(tt.name)
+		if (err == nil) != tt.ok {
+			t.Errorf("%q: err %v", tt.name, err)
+		}
+		if err != nil && !strings.Contains(err.Error(), "use AlicePaysBob, AlicePaysBobViaCarol, AlicesPayBob or a path") {
+			t.Errorf("%q: message %v", tt.name, err)
+		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -68,8 +69,37 @@ func runCmd(stdout, stderr io.Writer) *cobra.Command {
 	return cmd
 }
 
+// validate checks the flags no scenario rule covers, before a build or an
+// engine probe can take minutes.
+func (f runFlags) validate() error {
+	if f.startTimeout <= 0 {
+		return fmt.Errorf("--start-timeout %v: use a positive duration, e.g. 90s", f.startTimeout)
+	}
+	switch f.backend {
+	case "", "auto", "compose", "local": // "" where the command has no --backend
+	default:
+		return fmt.Errorf("--backend %q: use auto, compose or local", f.backend)
+	}
+	return nil
+}
+
+// checkScenario refuses, before anything starts, what would fail later: a
+// rule of the scenario, a case's topology, a limit this machine cannot give.
+func checkScenario(s scenario.Scenario) error {
+	if err := s.Validate(); err != nil {
+		return err
+	}
+	if err := s.CheckTopologies(); err != nil {
+		return err
+	}
+	return s.CheckHost(runtime.NumCPU())
+}
+
 func loadScenario(args []string, f runFlags) (scenario.Scenario, error) {
 	var s scenario.Scenario
+	if err := f.validate(); err != nil {
+		return s, err
+	}
 	var err error
 	switch {
 	case len(args) == 1:
@@ -101,7 +131,7 @@ func loadScenario(args []string, f runFlags) (scenario.Scenario, error) {
 	if f.memory != "" {
 		s.Node.Memory = f.memory
 	}
-	return s, s.Validate()
+	return s, checkScenario(s)
 }
 
 func runScenario(cmd *cobra.Command, stdout, stderr io.Writer, args []string, f runFlags) error {
@@ -145,9 +175,12 @@ func executeScenario(cmd *cobra.Command, stdout, stderr io.Writer, s scenario.Sc
 		return runner.Run{}, fmt.Errorf("node.cpus/node.memory (--cpus/--memory) limit containers: use --backend compose, or drop the limits for local processes")
 	}
 	cases := s.Cases()
-	networks, est, warn := runner.Estimate(s)
-	fmt.Fprintf(stderr, "%s: %d case(s) × %d launch(es) on %d network(s), %d warm-up + %d measured iteration(s) each, backend %s, estimated ~%v\n",
-		s.Name, len(cases), s.Job.LaunchCount, networks, s.Job.WarmupCount, s.Job.IterationCount, backendName, est.Round(10*time.Second))
+	networks, est, warn, err := runner.Estimate(s)
+	if err != nil {
+		return runner.Run{}, err
+	}
+	fmt.Fprintf(stderr, "%s: %d case(s) × %d launch(es) on %d network(s), %s each, backend %s, estimated ~%v\n",
+		s.Name, len(cases), s.Job.LaunchCount, networks, s.Job.Describe(), backendName, est.Round(10*time.Second))
 	if warn != "" {
 		fmt.Fprintln(stderr, warn)
 	}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"path/filepath"
 	"strings"
 	"time"
@@ -14,7 +13,6 @@ import (
 
 	"github.com/lnbench/lnbench/nodebuild"
 	"github.com/lnbench/lnbench/report"
-	"github.com/lnbench/lnbench/runner"
 	"github.com/lnbench/lnbench/scenario"
 )
 
@@ -34,8 +32,8 @@ func soakCmd(stdout, stderr io.Writer) *cobra.Command {
 			"and throughput with and without sampling.",
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if duration < 10*time.Second {
-				return fmt.Errorf("--duration %v: use at least 10s", duration)
+			if duration < scenario.MinDuration {
+				return fmt.Errorf("--duration %v: use at least %v, e.g. 10m", duration, scenario.MinDuration)
 			}
 			if !hasParam(f.params, "Concurrency") {
 				f.params = append(f.params, "Concurrency=7")
@@ -51,13 +49,13 @@ func soakCmd(stdout, stderr io.Writer) *cobra.Command {
 				return fmt.Errorf("soak runs one case, the params give %d; pin each param to one value with --param", n)
 			}
 			s.Name += "-soak"
-			s.Job = scenario.Job{LaunchCount: 1, WarmupCount: 1, IterationCount: math.MaxInt32, InvocationCount: 1}
+			// Measured iterations run back to back for the duration.
+			s.Job = scenario.Job{LaunchCount: 1, WarmupCount: 1, InvocationCount: 1, Duration: duration}
 			s.Sampling = scenario.Sampling{Mode: scenario.SamplePeriodic, Every: every.String(), Window: window.String(), Stagger: stagger, Slice: "1s"}
-			if err := s.Sampling.Validate(); err != nil {
+			if err := s.Validate(); err != nil {
 				return err
 			}
-			deadline := time.Now().Add(duration)
-			run, err := executeScenario(cmd, stdout, stderr, s, f, func(o *runner.Options) { o.Deadline = deadline })
+			run, err := executeScenario(cmd, stdout, stderr, s, f, nil)
 			if run.Dir == "" {
 				return err
 			}
@@ -69,7 +67,7 @@ func soakCmd(stdout, stderr io.Writer) *cobra.Command {
 		},
 	}
 	fl := cmd.Flags()
-	fl.DurationVar(&duration, "duration", 10*time.Minute, "how long to run")
+	fl.DurationVar(&duration, "duration", 10*time.Minute, "how long to measure (after setup and one warm-up iteration)")
 	fl.DurationVar(&every, "every", 300*time.Second, "time between sampling windows")
 	fl.DurationVar(&window, "window", 60*time.Second, "length of a sampling window")
 	fl.BoolVar(&stagger, "stagger", false, "sample actors in turn rather than together")

@@ -50,7 +50,7 @@ func upScenario(args []string, f runFlags) (scenario.Scenario, error) {
 		switch {
 		case builtin:
 			s.Name, s.Topology = a, a
-		case strings.HasSuffix(a, ".yml") || strings.HasSuffix(a, ".yaml"):
+		case topology.IsFile(a):
 			if _, err := topology.Load(a); err == nil {
 				s.Name, s.Topology = "custom", a
 			} else if sc, serr := scenario.Load(a); serr == nil {
@@ -59,11 +59,15 @@ func upScenario(args []string, f runFlags) (scenario.Scenario, error) {
 				return s, fmt.Errorf("%s is neither a topology file (%v) nor a scenario file (%v)", a, err, serr)
 			}
 		default:
-			return s, fmt.Errorf("%q: give a scenario or topology .yml file, or AlicePaysBob, AlicePaysBobViaCarol, AlicesPayBob", a)
+			return s, fmt.Errorf("%q: give a scenario or topology .yml file, or %s", a, topology.BuiltinNames())
 		}
 	}
 	f.quick = false
-	return loadOverrides(s, f)
+	s, err := loadOverrides(s, f)
+	if err != nil {
+		return s, err
+	}
+	return s, checkScenario(s)
 }
 
 func loadOverrides(s scenario.Scenario, f runFlags) (scenario.Scenario, error) {
@@ -80,6 +84,9 @@ func loadOverrides(s scenario.Scenario, f runFlags) (scenario.Scenario, error) {
 }
 
 func up(ctx context.Context, stdout, stderr io.Writer, args []string, f runFlags) (err error) {
+	if err := f.validate(); err != nil {
+		return err
+	}
 	s, err := upScenario(args, f)
 	if err != nil {
 		return err

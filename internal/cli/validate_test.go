@@ -1,0 +1,85 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Bad input is refused in one line naming the field and the fix, before
+// anything exists: no artifacts folder, no build, no container.
+func TestBadInputRefusedBeforeAnythingStarts(t *testing.T) {
+	dir := t.TempDir()
+	file := func(name, doc string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(doc), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	empty := file("empty.yml", "# nothing yet\n")
+	topo := file("topo.yml", "nodes: [{name: a}, {name: b}]\nchannels: [{from: a, to: b}]\npayers: [a]\npayee: b\n")
+	unknownKey := file("typo.yml", "name: X\ntopology: AlicePaysBob\njob:\n  Iterations: 3\n")
+	carols := file("carols.yml", "name: C\ntopology: AlicePaysBobViaCarol\nparams:\n  CarolsCount: [1, 2]\n")
+	badNode := file("badnode.yml", "name: B\ntopology: "+file("badtopo.yml", "nodes: [{name: a}, {name: sampler}]\n")+"\n")
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "--memory", "5m"}, `node.memory "5m" is below Docker's minimum of 6 MiB; use at least 6m`},
+		{[]string{"run", "--memory", "512x"}, `node.memory "512x": use bytes with an optional unit`},
+		{[]string{"run", "--cpus", "100000"}, "node.cpus 100000: this machine has"},
+		{[]string{"run", "--cpus", "-1"}, "node.cpus -1: use a positive number of CPUs"},
+		{[]string{"run", "--start-timeout", "0s"}, "--start-timeout 0s: use a positive duration"},
+		{[]string{"run", "--start-timeout", "-5s"}, "--start-timeout -5s: use a positive duration"},
+		{[]string{"run", "--build", "--backend", "compse"}, `--backend "compse": use auto, compose or local`},
+		{[]string{"run", empty}, `the file is empty; write at least "topology: AlicePaysBob"`},
+		{[]string{"run", topo}, "is a topology file, not a scenario: name it in a scenario file (topology: topo.yml), or bring it up with lnbench up"},
+		{[]string{"run", unknownKey}, `unknown key "Iterations"; valid keys here: Duration, InvocationCount, IterationCount, LaunchCount, WarmupCount`},
+		{[]string{"run", carols, "--param", "CarolsCount=60"}, "CarolsCount=60: use 0..50"},
+		{[]string{"run", badNode}, `nodes[1].name "sampler" is reserved for the harness`},
+		{[]string{"run", "--param", "Mode=fast"}, "use one of invoice, pregenerated, keysend"},
+		{[]string{"run", "--param", "CarolsCount=2"}, "topology AlicePaysBob does not use it; it shapes topology AlicePaysBobViaCarol"},
+		{[]string{"run", "--param", "Concurency=2"}, `param "Concurency" is unknown; known params: Concurrency`},
+		{[]string{"run", filepath.Join(dir, "absent.yml")}, "scenario file:"},
+		{[]string{"soak", "--duration", "5s"}, "--duration 5s: use at least 10s"},
+		{[]string{"soak", "--start-timeout", "0s"}, "--start-timeout 0s"},
+		{[]string{"soak", "--every", "10s", "--window", "60s"}, "sampling.every 10s is shorter than sampling.window"},
+		{[]string{"up", "--start-timeout", "0s"}, "--start-timeout 0s"},
+		{[]string{"up", carols}, "lnbench up brings one network up; the params give 2 cases"},
+	}
+	for _, tt := range tests {
+		artifacts := filepath.Join(dir, "artifacts")
+		args := append(append([]string(nil), tt.args...), "--artifacts", artifacts, "--images", filepath.Join(dir, "no-images"))
+		var stdout, stderr bytes.Buffer
+		err := Run(context.Background(), &stdout, &stderr, args)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%v: err %v, want containing %q", tt.args, err, tt.want)
+			continue
+		}
+		if strings.Contains(err.Error(), "\n") {
+			t.Errorf("%v: error is not one line: %q", tt.args, err)
+		}
+		if strings.Contains(stderr.String(), "estimated") {
+			t.Errorf("%v: the plan line was printed before the refusal", tt.args)
+		}
+		if _, statErr := os.Stat(artifacts); statErr == nil {
+			t.Errorf("%v: an artifacts folder was created", tt.args)
+			os.RemoveAll(artifacts)
+		}
+	}
+}
+
+// Docker's memory notation passes the one rule, whatever its case.
+func TestLoadScenarioAcceptsDockerLimits(t *testing.T) {
+	for _, m := range []string{"512m", "512M", "1g", "1.5GiB"} {
+		s, err := loadScenario(nil, runFlags{memory: m, cpus: 1, startTimeout: 90 * time.Second})
+		if err != nil || s.Node.Memory != m {
+			t.Errorf("--memory %s: %v (memory %q)", m, err, s.Node.Memory)
+		}
+	}
+}

@@ -1,0 +1,22 @@
+package progress
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+func TestLinesIterationOfUnknownTotal(t *testing.T) {
+	tests := []struct {
+		i, n int
+		want string
+	}{{3, 10, "measure 3/10:"}, {3, 0, "measure 3:"}}
+	for _, tt := range tests {
+		var b bytes.Buffer
+		l := &lines{w: &b}
+		l.Iteration("measure", tt.i, tt.n, 5, 0, 0.1, 50)
+		if !strings.Contains(b.String(), tt.want) {
+			t.Errorf("i=%d n=%d: %q, want containing %q", tt.i, tt.n, b.String(), tt.want)
+		}
+	}
+}

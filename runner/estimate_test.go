@@ -1,0 +1,63 @@
+package runner
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lnbench/lnbench/scenario"
+)
+
+func TestEstimate(t *testing.T) {
+	job := scenario.Job{LaunchCount: 1, WarmupCount: 1, IterationCount: 9, InvocationCount: 1}
+	tests := []struct {
+		name     string
+		topology string
+		params   []scenario.Param
+		job      scenario.Job
+		networks int
+		want     time.Duration
+		wantErr  string
+	}{
+		// 10 s setup + 10 iterations of 60 payments at the typical 60/s.
+		{"closed loop", "AlicePaysBob", []scenario.Param{{Name: "TotalPayments", Values: []string{"60"}}}, job, 1, 20 * time.Second, ""},
+		// Open loop at 30/s: 2 s per iteration.
+		{"open loop", "AlicePaysBob", []scenario.Param{{Name: "TotalPayments", Values: []string{"60"}}, {Name: "Rate", Values: []string{"30"}}}, job, 1, 30 * time.Second, ""},
+		// TotalPayments defaults to 100 (2 s at 50/s); two carols add 4 s of setup.
+		{"defaults and extra nodes", "AlicePaysBobViaCarol", []scenario.Param{{Name: "CarolsCount", Values: []string{"2"}}, {Name: "Rate", Values: []string{"50"}}}, job, 1,
+			14*time.Second + 20*time.Second, ""},
+		// A timed job: setup + one warm-up iteration + its duration, whatever IterationCount says.
+		{"timed", "AlicePaysBob", []scenario.Param{{Name: "TotalPayments", Values: []string{"60"}}},
+			scenario.Job{LaunchCount: 1, WarmupCount: 1, IterationCount: 0, InvocationCount: 1, Duration: 10 * time.Minute}, 1,
+			10*time.Second + time.Second + 10*time.Minute, ""},
+		// Two cases on fresh networks each.
+		{"two networks", "AlicePaysBob", []scenario.Param{{Name: "TotalPayments", Values: []string{"60", "120"}}}, job, 2,
+			2*10*time.Second + 10*time.Second + 20*time.Second, ""},
+		{"bad topology param", "AlicePaysBobViaCarol", []scenario.Param{{Name: "CarolsCount", Values: []string{"60"}}}, job, 0, 0, "CarolsCount=60"},
+	}
+	for _, tt := range tests {
+		s := scenario.Default()
+		s.Topology, s.Params, s.Job = tt.topology, tt.params, tt.job
+		networks, d, _, err := Estimate(s)
+		if tt.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Errorf("%s: err %v, want containing %q", tt.name, err, tt.wantErr)
+			}
+			continue
+		}
+		if err != nil || networks != tt.networks || d != tt.want {
+			t.Errorf("%s: %d network(s), %v, %v; want %d, %v", tt.name, networks, d, err, tt.networks, tt.want)
+		}
+	}
+}
+
+func TestEstimateWarnsOnExplosion(t *testing.T) {
+	s := scenario.Default()
+	s.Params = []scenario.Param{{Name: "Concurrency", Values: []string{"1", "2", "3", "4", "5", "6"}}, {Name: "AmountSat", Values: []string{"1", "2", "3", "4", "5", "6"}}}
+	if _, _, warn, err := Estimate(s); err != nil || !strings.Contains(warn, "36 cases") {
+		t.Errorf("warning %q, err %v", warn, err)
+	}
+	if _, _, warn, _ := Estimate(scenario.Default()); warn != "" {
+		t.Errorf("the default scenario warns: %q", warn)
+	}
+}
