@@ -22,9 +22,6 @@ const (
 	ModeKeysend      = "keysend"      // spontaneous payment, no invoice
 )
 
-// Modes lists the valid payment modes.
-var Modes = []string{ModeInvoice, ModePregenerated, ModeKeysend}
-
 // Target is who pays whom and how.
 type Target struct {
 	Payers      []node.Node
@@ -49,7 +46,6 @@ type BatchResult struct {
 	Start, End time.Time
 	Succeeded  int
 	Failed     int
-	Completed  int // payments that reached a terminal state or error
 }
 
 // Duration is the iteration's wall time.
@@ -128,7 +124,6 @@ type tally struct {
 func (t *tally) add(rec result.Record) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.res.Completed++
 	if rec.Status == result.Succeeded {
 		t.res.Succeeded++
 	} else {
