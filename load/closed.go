@@ -1,6 +1,7 @@
 // Package load drives payments through nodes and emits one result.Record
-// per payment. Closed loop: N workers, each starting its next payment when
-// the previous one ends (the original LightningBenchmarks model).
+// per payment. Closed loop (RunBatch): N workers, each starting its next
+// payment when the previous one ends (the original LightningBenchmarks
+// model). Open loop (RunOpen): payments start on a pacer's schedule.
 package load
 
 import (
@@ -173,7 +174,7 @@ func payOnce(ctx context.Context, t Target, payer node.Node, pre *Prepared, seq 
 	return rec
 }
 
-// shortErr keeps failure reasons groupable: the gRPC status message only.
+// shortErr caps a failure reason's length so reports can group by it.
 func shortErr(err error) string {
 	s := err.Error()
 	if len(s) > 160 {

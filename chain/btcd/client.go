@@ -15,7 +15,8 @@ type Client struct {
 	rpc *rpcclient.Client
 }
 
-// Dial connects over HTTPS POST (no websocket needed for what we do).
+// Dial makes a client that speaks HTTPS POST (no websocket needed for what
+// we do); it connects on the first call, so a bad address shows there.
 func Dial(hostPort, certPath, user, pass string) (*Client, error) {
 	cert, err := os.ReadFile(certPath)
 	if err != nil {
