@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 source scripts/deps.sh
 lnbench_need_go
-pkgs=(r-base-core r-cran-ggplot2 librsvg2-bin linux-perf)
+pkgs=(r-base-core r-cran-ggplot2 librsvg2-bin)
 if lnbench_docker_answers; then pkgs+=(debootstrap); fi
 lnbench_apt "${pkgs[@]}"
 # Static, so the same binary runs inside the containers (sampler sidecar, sample-loop.sh).

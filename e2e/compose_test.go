@@ -213,20 +213,22 @@ func (r *composeRun) cleanup() {
 // waitPayments waits until the run's payments.jsonl holds at least n records.
 func (r *composeRun) waitPayments(n int, d time.Duration) string {
 	r.t.Helper()
-	deadline := time.Now().Add(d)
-	for time.Now().Before(deadline) {
-		if dir := r.dir(); dir != "" {
+	var dir string
+	recorded := poll(d, 200*time.Millisecond, func() bool {
+		if dir = r.dir(); dir != "" {
 			if recs, _ := result.ReadFile(filepath.Join(dir, "payments.jsonl")); len(recs) >= n {
-				return dir
+				return true
 			}
 		}
 		if r.exited() {
 			r.t.Fatalf("lnbench exited (%v) before %d payments were recorded:\n%s", r.err, n, r.out.String())
 		}
-		time.Sleep(200 * time.Millisecond)
+		return false
+	})
+	if !recorded {
+		r.t.Fatalf("fewer than %d payments recorded within %v; output so far:\n%s", n, d, r.out.String())
 	}
-	r.t.Fatalf("fewer than %d payments recorded within %v; output so far:\n%s", n, d, r.out.String())
-	return ""
+	return dir
 }
 
 // interrupt sends SIGINT and expects a non-zero exit within 90 s.

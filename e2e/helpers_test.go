@@ -15,6 +15,7 @@ import (
 	"github.com/lnbench/lnbench/backend/local"
 	"github.com/lnbench/lnbench/nodebuild"
 	"github.com/lnbench/lnbench/report"
+	"github.com/lnbench/lnbench/result"
 	"github.com/lnbench/lnbench/runner"
 	"github.com/lnbench/lnbench/scenario"
 )
@@ -93,4 +94,36 @@ func runLocalIn(t *testing.T, s scenario.Scenario, work string) (report.Report, 
 		t.Fatal(err)
 	}
 	return rep, run.Dir
+}
+
+// poll checks cond every interval until it holds (true) or timeout has
+// passed (false). cond runs on the caller's goroutine, so it may t.Fatal.
+func poll(timeout, interval time.Duration, cond func() bool) bool {
+	deadline := time.Now().Add(timeout)
+	tick := time.NewTicker(interval)
+	defer tick.Stop()
+	for !cond() {
+		if time.Now().After(deadline) {
+			return false
+		}
+		<-tick.C
+	}
+	return true
+}
+
+// waitForStream waits until the one run under arts has at least n records
+// in its payments.jsonl and returns that file, or "" after timeout.
+func waitForStream(arts string, n int, timeout time.Duration) string {
+	var stream string
+	poll(timeout, 200*time.Millisecond, func() bool {
+		m, _ := filepath.Glob(filepath.Join(arts, "*", "payments.jsonl"))
+		if len(m) != 1 {
+			return false
+		}
+		if recs, _ := result.ReadFile(m[0]); len(recs) >= n {
+			stream = m[0]
+		}
+		return stream != ""
+	})
+	return stream
 }

@@ -2,10 +2,8 @@ package e2e
 
 import (
 	"bytes"
-	"context"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -31,17 +29,7 @@ func TestNodeCrashStopsTheRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cmd.Process.Kill()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	var stream string
-	for ctx.Err() == nil && stream == "" {
-		if m, _ := filepath.Glob(filepath.Join(arts, "*", "payments.jsonl")); len(m) == 1 {
-			if recs, _ := result.ReadFile(m[0]); len(recs) >= 20 {
-				stream = m[0]
-			}
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
+	stream := waitForStream(arts, 20, 3*time.Minute)
 	if stream == "" {
 		t.Fatalf("no payments in time:\n%s", out.String())
 	}

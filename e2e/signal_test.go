@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"bytes"
-	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -46,19 +45,7 @@ func TestSignalTeardown(t *testing.T) {
 				t.Fatal(err)
 			}
 			// Wait for measurements to flow, then interrupt.
-			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-			defer cancel()
-			var stream string
-			for ctx.Err() == nil {
-				m, _ := filepath.Glob(filepath.Join(arts, "*", "payments.jsonl"))
-				if len(m) == 1 {
-					if recs, _ := result.ReadFile(m[0]); len(recs) >= 20 {
-						stream = m[0]
-						break
-					}
-				}
-				time.Sleep(200 * time.Millisecond)
-			}
+			stream := waitForStream(arts, 20, 3*time.Minute)
 			if stream == "" {
 				cmd.Process.Kill()
 				t.Fatalf("no payments recorded in time; output:\n%s", stderr.String())

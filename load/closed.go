@@ -1,6 +1,7 @@
 // Package load drives payments through nodes and emits one result.Record
-// per payment. Closed loop: N workers, each starting its next payment when
-// the previous one ends (the original LightningBenchmarks model).
+// per payment. Closed loop (RunBatch): N workers, each starting its next
+// payment when the previous one ends (the original LightningBenchmarks
+// model). Open loop (RunOpen): payments start on a pacer's schedule.
 package load
 
 import (
@@ -21,9 +22,6 @@ const (
 	ModePregenerated = "pregenerated" // invoices created before timing starts
 	ModeKeysend      = "keysend"      // spontaneous payment, no invoice
 )
-
-// Modes lists the valid payment modes.
-var Modes = []string{ModeInvoice, ModePregenerated, ModeKeysend}
 
 // Target is who pays whom and how.
 type Target struct {
@@ -49,7 +47,6 @@ type BatchResult struct {
 	Start, End time.Time
 	Succeeded  int
 	Failed     int
-	Completed  int // payments that reached a terminal state or error
 }
 
 // Duration is the iteration's wall time.
@@ -128,7 +125,6 @@ type tally struct {
 func (t *tally) add(rec result.Record) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.res.Completed++
 	if rec.Status == result.Succeeded {
 		t.res.Succeeded++
 	} else {
@@ -178,7 +174,7 @@ func payOnce(ctx context.Context, t Target, payer node.Node, pre *Prepared, seq 
 	return rec
 }
 
-// shortErr keeps failure reasons groupable: the gRPC status message only.
+// shortErr caps a failure reason's length so reports can group by it.
 func shortErr(err error) string {
 	s := err.Error()
 	if len(s) > 160 {

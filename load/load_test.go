@@ -6,6 +6,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/lnbench/lnbench/node"
@@ -13,7 +14,9 @@ import (
 )
 
 // fakeNode is a pure in-memory node for testing the load logic only; real
-// behaviour is tested against LND in e2e.
+// behaviour is tested against LND in e2e. Its payments take exactly delay:
+// the tests run in a synctest bubble, whose clock moves only when every
+// goroutine in it waits, so durations and schedules are asserted exactly.
 type fakeNode struct {
 	node.Node
 	name     string
@@ -65,97 +68,115 @@ func (c *collect) sink(r result.Record) error {
 }
 
 func TestClosedLoop(t *testing.T) {
-	payer := &fakeNode{name: "alice", delay: 5 * time.Millisecond, fail: func(c int64) bool { return c%10 == 0 }}
-	payee := &fakeNode{name: "bob"}
-	var c collect
-	res, err := RunBatch(context.Background(), Target{Payers: []node.Node{payer}, Payee: payee, Mode: ModeInvoice, AmountSat: 100},
-		Batch{Case: "c", Phase: result.Measure, Concurrency: 4, Total: 50}, nil, c.sink)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(c.recs) != 50 || res.Succeeded != 45 || res.Failed != 5 {
-		t.Fatalf("records %d, ok %d, failed %d", len(c.recs), res.Succeeded, res.Failed)
-	}
-	if p := payer.peak.Load(); p > 4 || p < 2 {
-		t.Fatalf("peak concurrency %d, want ≤ 4 (and > 1)", p)
-	}
-	seqs := map[int]bool{}
-	for _, r := range c.recs {
-		seqs[r.Seq] = true
-		if r.Worker < 0 || r.Worker >= 4 || r.Case != "c" {
-			t.Fatalf("bad record %+v", r)
+	synctest.Test(t, func(t *testing.T) {
+		payer := &fakeNode{name: "alice", delay: 5 * time.Millisecond, fail: func(c int64) bool { return c%10 == 0 }}
+		payee := &fakeNode{name: "bob"}
+		var c collect
+		res, err := RunBatch(context.Background(), Target{Payers: []node.Node{payer}, Payee: payee, Mode: ModeInvoice, AmountSat: 100},
+			Batch{Case: "c", Phase: result.Measure, Concurrency: 4, Total: 50}, nil, c.sink)
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	if len(seqs) != 50 {
-		t.Fatalf("%d distinct seqs", len(seqs))
-	}
+		if len(c.recs) != 50 || res.Succeeded != 45 || res.Failed != 5 {
+			t.Fatalf("records %d, ok %d, failed %d", len(c.recs), res.Succeeded, res.Failed)
+		}
+		// 4 workers, each starting its next payment when the last ends:
+		// exactly 4 in flight, and 50 payments take ⌈50/4⌉ rounds of 5 ms.
+		if p := payer.peak.Load(); p != 4 {
+			t.Fatalf("peak concurrency %d, want 4", p)
+		}
+		if d := res.Duration(); d != 13*5*time.Millisecond {
+			t.Fatalf("batch took %v, want 13 rounds of 5ms", d)
+		}
+		seqs := map[int]bool{}
+		for _, r := range c.recs {
+			seqs[r.Seq] = true
+			if r.Worker < 0 || r.Worker >= 4 || r.Case != "c" || r.Latency() != 5*time.Millisecond {
+				t.Fatalf("bad record %+v", r)
+			}
+		}
+		if len(seqs) != 50 {
+			t.Fatalf("%d distinct seqs", len(seqs))
+		}
+	})
 }
 
 func TestClosedLoopCancelKeepsOnlyFinished(t *testing.T) {
-	payer := &fakeNode{name: "alice", delay: 20 * time.Millisecond}
-	var c collect
-	ctx, cancel := context.WithTimeout(context.Background(), 70*time.Millisecond)
-	defer cancel()
-	_, err := RunBatch(ctx, Target{Payers: []node.Node{payer}, Payee: &fakeNode{name: "bob"}, Mode: ModeInvoice},
-		Batch{Concurrency: 2, Total: 1000}, nil, c.sink)
-	if !errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("err %v", err)
-	}
-	if len(c.recs) == 0 || len(c.recs) > 8 {
-		t.Fatalf("%d records after cancel", len(c.recs))
-	}
-	for _, r := range c.recs {
-		if r.Status != result.Succeeded {
-			t.Fatalf("an interrupted payment was recorded: %+v", r)
+	synctest.Test(t, func(t *testing.T) {
+		// Two workers with 20 ms payments finish 2 each at 20, 40 and 60 ms;
+		// the deadline at 70 ms interrupts the pair started at 60 ms.
+		payer := &fakeNode{name: "alice", delay: 20 * time.Millisecond}
+		var c collect
+		ctx, cancel := context.WithTimeout(context.Background(), 70*time.Millisecond)
+		defer cancel()
+		res, err := RunBatch(ctx, Target{Payers: []node.Node{payer}, Payee: &fakeNode{name: "bob"}, Mode: ModeInvoice},
+			Batch{Concurrency: 2, Total: 1000}, nil, c.sink)
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("err %v", err)
 		}
-	}
+		if len(c.recs) != 6 || res.Succeeded != 6 || res.Failed != 0 {
+			t.Fatalf("%d records (ok %d, failed %d) after cancel, want the 6 finished", len(c.recs), res.Succeeded, res.Failed)
+		}
+		for _, r := range c.recs {
+			if r.Status != result.Succeeded {
+				t.Fatalf("an interrupted payment was recorded: %+v", r)
+			}
+		}
+		if d := res.Duration(); d != 70*time.Millisecond {
+			t.Fatalf("batch returned after %v, want at the 70ms deadline", d)
+		}
+	})
 }
 
 func TestOpenLoopSchedulesIndependentlyOfCompletion(t *testing.T) {
-	// 200/s for 40 payments that each take 100 ms: a closed loop with one
-	// worker would need 4 s; open loop starts all within ~0.2 s.
-	payer := &fakeNode{name: "alice", delay: 100 * time.Millisecond}
-	var c collect
-	start := time.Now()
-	res, err := RunOpen(context.Background(), Target{Payers: []node.Node{payer}, Payee: &fakeNode{name: "bob"}, Mode: ModeKeysend, PayeePubKey: "02ab"},
-		OpenBatch{Batch: Batch{Total: 40}, Pacer: ConstantRate{200}}, nil, c.sink)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if el := time.Since(start); el > time.Second {
-		t.Fatalf("open loop took %v", el)
-	}
-	if res.Succeeded != 40 || payer.peak.Load() < 10 {
-		t.Fatalf("ok %d, peak in flight %d", res.Succeeded, payer.peak.Load())
-	}
-	for _, r := range c.recs {
-		want := res.Start.Add(ConstantRate{200}.Offset(r.Seq))
-		if !r.Start.Equal(want) {
-			t.Fatalf("seq %d start %v, want scheduled %v", r.Seq, r.Start, want)
+	synctest.Test(t, func(t *testing.T) {
+		// 200/s for 40 payments that each take 100 ms: a closed loop with one
+		// worker would need 4 s; open loop starts the last at 195 ms.
+		payer := &fakeNode{name: "alice", delay: 100 * time.Millisecond}
+		var c collect
+		pacer := ConstantRate{200}
+		res, err := RunOpen(context.Background(), Target{Payers: []node.Node{payer}, Payee: &fakeNode{name: "bob"}, Mode: ModeKeysend, PayeePubKey: "02ab"},
+			OpenBatch{Batch: Batch{Total: 40}, Pacer: pacer}, nil, c.sink)
+		if err != nil {
+			t.Fatal(err)
 		}
-		if r.Latency() < 100*time.Millisecond {
-			t.Fatalf("latency %v below the payment time", r.Latency())
+		if d := res.Duration(); d != 295*time.Millisecond {
+			t.Fatalf("open loop took %v, want 195ms of schedule + 100ms", d)
 		}
-	}
+		if res.Succeeded != 40 || len(c.recs) != 40 || payer.peak.Load() < 20 {
+			t.Fatalf("ok %d, records %d, peak in flight %d (want ≥ 20)", res.Succeeded, len(c.recs), payer.peak.Load())
+		}
+		for _, r := range c.recs {
+			if want := res.Start.Add(pacer.Offset(r.Seq)); !r.Start.Equal(want) {
+				t.Fatalf("seq %d start %v, want scheduled %v", r.Seq, r.Start, want)
+			}
+			if r.Latency() != 100*time.Millisecond || r.QueueNs != 0 || r.Worker != -1 {
+				t.Fatalf("seq %d: latency %v, queued %v, worker %d; want 100ms, 0, -1", r.Seq, r.Latency(), time.Duration(r.QueueNs), r.Worker)
+			}
+		}
+	})
 }
 
 func TestOpenLoopQueueingCountsInLatency(t *testing.T) {
-	// MaxInFlight 1 with 50 ms payments at 100/s: payments queue, and the
-	// queueing shows in latency measured from the schedule.
-	payer := &fakeNode{name: "alice", delay: 50 * time.Millisecond}
-	var c collect
-	_, err := RunOpen(context.Background(), Target{Payers: []node.Node{payer}, Payee: &fakeNode{name: "bob"}, Mode: ModeKeysend, PayeePubKey: "02ab"},
-		OpenBatch{Batch: Batch{Total: 6}, Pacer: ConstantRate{100}, MaxInFlight: 1}, nil, c.sink)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var last result.Record
-	for _, r := range c.recs {
-		if r.Seq == 5 {
-			last = r
+	synctest.Test(t, func(t *testing.T) {
+		// MaxInFlight 1 with 50 ms payments due every 10 ms: payment i waits
+		// for the i before it, starting at i·50 ms instead of i·10 ms, and
+		// that wait shows in latency measured from the schedule.
+		payer := &fakeNode{name: "alice", delay: 50 * time.Millisecond}
+		var c collect
+		_, err := RunOpen(context.Background(), Target{Payers: []node.Node{payer}, Payee: &fakeNode{name: "bob"}, Mode: ModeKeysend, PayeePubKey: "02ab"},
+			OpenBatch{Batch: Batch{Total: 6}, Pacer: ConstantRate{100}, MaxInFlight: 1}, nil, c.sink)
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	if last.Latency() < 200*time.Millisecond || last.QueueNs < int64(150*time.Millisecond) {
-		t.Fatalf("last payment latency %v, queue %v: queueing hidden", last.Latency(), time.Duration(last.QueueNs))
-	}
+		if len(c.recs) != 6 || payer.peak.Load() != 1 {
+			t.Fatalf("%d records, peak in flight %d; want 6 and 1", len(c.recs), payer.peak.Load())
+		}
+		for _, r := range c.recs {
+			queued := time.Duration(r.Seq) * 40 * time.Millisecond
+			if time.Duration(r.QueueNs) != queued || r.Latency() != queued+50*time.Millisecond {
+				t.Fatalf("seq %d: latency %v, queued %v; want %v and %v", r.Seq, r.Latency(), time.Duration(r.QueueNs), queued+50*time.Millisecond, queued)
+			}
+		}
+	})
 }

@@ -14,8 +14,9 @@ import (
 type OpenBatch struct {
 	Batch
 	Pacer Pacer
-	// MaxInFlight bounds goroutines; a payment due while the bound is hit
-	// waits, and that wait counts in its latency (measured from schedule).
+	// MaxInFlight bounds goroutines (1000 when unset); a payment due while
+	// the bound is hit waits, and that wait counts in its latency
+	// (measured from schedule).
 	MaxInFlight int
 }
 

@@ -58,7 +58,6 @@ type Writer struct {
 	mu   sync.Mutex
 	f    *os.File
 	enc  *json.Encoder
-	n    int
 }
 
 // Create opens path for appending.
@@ -74,19 +73,11 @@ func Create(path string) (*Writer, error) {
 func (w *Writer) Write(r Record) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.n++
 	return w.enc.Encode(r) // one write(2) per record: unbuffered by design
 }
 
 // Path is the file the stream goes to.
 func (w *Writer) Path() string { return w.path }
-
-// Count is the number of records written.
-func (w *Writer) Count() int {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.n
-}
 
 // Close syncs and closes the file.
 func (w *Writer) Close() error {

@@ -24,9 +24,6 @@ func TestWriterReadRoundTripAndTornLine(t *testing.T) {
 		}(i)
 	}
 	wg.Wait()
-	if w.Count() != 50 {
-		t.Fatalf("count %d", w.Count())
-	}
 	// No Close: what a killed harness leaves must already be on disk,
 	// including a torn last line from a write cut short.
 	f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)

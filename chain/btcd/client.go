@@ -15,7 +15,8 @@ type Client struct {
 	rpc *rpcclient.Client
 }
 
-// Dial connects over HTTPS POST (no websocket needed for what we do).
+// Dial makes a client that speaks HTTPS POST (no websocket needed for what
+// we do); it connects on the first call, so a bad address shows there.
 func Dial(hostPort, certPath, user, pass string) (*Client, error) {
 	cert, err := os.ReadFile(certPath)
 	if err != nil {
@@ -36,48 +37,71 @@ func (c *Client) Close() { c.rpc.Shutdown() }
 
 // Mine generates n blocks to the chain's mining address.
 func (c *Client) Mine(ctx context.Context, n uint32) ([]*chainhash.Hash, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	hashes, err := c.rpc.Generate(n)
+	hashes, err := call(ctx, func() ([]*chainhash.Hash, error) { return c.rpc.Generate(n) })
 	if err != nil {
-		return nil, fmt.Errorf("btcd generate %d: %v", n, err)
+		return nil, fmt.Errorf("btcd generate %d: %w", n, err)
 	}
 	return hashes, nil
 }
 
 // Height is the chain tip height.
 func (c *Client) Height(ctx context.Context) (int64, error) {
-	h, err := c.rpc.GetBlockCount()
+	h, err := call(ctx, c.rpc.GetBlockCount)
 	if err != nil {
-		return 0, fmt.Errorf("btcd getblockcount: %v", err)
+		return 0, fmt.Errorf("btcd getblockcount: %w", err)
 	}
 	return h, nil
 }
 
 // Block fetches a block by hash.
 func (c *Client) Block(ctx context.Context, h *chainhash.Hash) (*wire.MsgBlock, error) {
-	b, err := c.rpc.GetBlock(h)
+	b, err := call(ctx, func() (*wire.MsgBlock, error) { return c.rpc.GetBlock(h) })
 	if err != nil {
-		return nil, fmt.Errorf("btcd getblock: %v", err)
+		return nil, fmt.Errorf("btcd getblock: %w", err)
 	}
 	return b, nil
 }
 
 // Send broadcasts a signed transaction.
 func (c *Client) Send(ctx context.Context, tx *wire.MsgTx) (*chainhash.Hash, error) {
-	h, err := c.rpc.SendRawTransaction(tx, true)
+	h, err := call(ctx, func() (*chainhash.Hash, error) { return c.rpc.SendRawTransaction(tx, true) })
 	if err != nil {
-		return nil, fmt.Errorf("btcd sendrawtransaction: %v", err)
+		return nil, fmt.Errorf("btcd sendrawtransaction: %w", err)
 	}
 	return h, nil
 }
 
 // MempoolSize is the number of transactions waiting for a block.
 func (c *Client) MempoolSize(ctx context.Context) (int, error) {
-	hs, err := c.rpc.GetRawMempool()
+	hs, err := call(ctx, c.rpc.GetRawMempool)
 	if err != nil {
-		return 0, fmt.Errorf("btcd getrawmempool: %v", err)
+		return 0, fmt.Errorf("btcd getrawmempool: %w", err)
 	}
 	return len(hs), nil
+}
+
+// call runs a blocking RPC and returns when it ends or when ctx does,
+// whichever is first. rpcclient has no per-call cancellation: an abandoned
+// call ends in the background within its HTTP timeout (a minute) or at
+// Close, and its result is dropped.
+func call[T any](ctx context.Context, rpc func() (T, error)) (T, error) {
+	var zero T
+	if err := ctx.Err(); err != nil {
+		return zero, err
+	}
+	type outcome struct {
+		v   T
+		err error
+	}
+	done := make(chan outcome, 1) // buffered: an abandoned call does not block
+	go func() {
+		v, err := rpc()
+		done <- outcome{v, err}
+	}()
+	select {
+	case o := <-done:
+		return o.v, o.err
+	case <-ctx.Done():
+		return zero, ctx.Err()
+	}
 }

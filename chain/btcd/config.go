@@ -18,7 +18,10 @@ type Config struct {
 	Extra      []string
 }
 
-// BenchFlags make a private simnet chain responsive (see shared notes).
+// BenchFlags make a private simnet chain responsive; they follow LND's own
+// test harness (lntest/btcd.go): relay transactions every 100 ms instead of
+// btcd's 10 s, never ban or drop a slow peer, and allow 50 websockets
+// (default 25) since closed ones are not freed at once.
 var BenchFlags = []string{
 	"--simnet",
 	"--txindex",
