@@ -12,7 +12,6 @@ import (
 	"github.com/lnbench/lnbench/analysis"
 	"github.com/lnbench/lnbench/network"
 	"github.com/lnbench/lnbench/node"
-	"github.com/lnbench/lnbench/node/lnd"
 	"github.com/lnbench/lnbench/report"
 	"github.com/lnbench/lnbench/result"
 	"github.com/lnbench/lnbench/sampler"
@@ -20,13 +19,6 @@ import (
 )
 
 type nodeRef = node.Node
-
-// nodeFlags are the flags every node of the scenario runs with.
-func nodeFlags(s scenario.Scenario) []string {
-	flags := append([]string(nil), lnd.BenchFlags...)
-	flags = append(flags, "--db.backend="+lnd.DBBackendFlag(s.Node.DBBackend))
-	return append(flags, s.Node.Flags...)
-}
 
 var secretArg = regexp.MustCompile(`^(--(?:btcd\.)?rpcpass(?:word)?=).*$`)
 
