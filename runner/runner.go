@@ -42,9 +42,6 @@ type NetworkSpec struct {
 	Origin time.Time
 }
 
-// FileName is the network name made safe for file and project names.
-func (n NetworkSpec) FileName() string { return sanitize(n.Name) }
-
 // BackendFactory makes the backend for one network of the run.
 type BackendFactory func(NetworkSpec) (backend.Backend, error)
 
