@@ -4,8 +4,6 @@ package network
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
 	"io"
 	"sort"
@@ -15,9 +13,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/lnbench/lnbench/backend"
-	"github.com/lnbench/lnbench/chain/btcd"
 	"github.com/lnbench/lnbench/node"
-	"github.com/lnbench/lnbench/node/lnd"
 	"github.com/lnbench/lnbench/topology"
 )
 
@@ -31,22 +27,32 @@ type Phase struct {
 // Network is a running topology.
 type Network struct {
 	Topology  topology.Topology
-	Chain     *btcd.Client
-	Faucet    *btcd.Faucet
+	Chain     Chain
 	ChainEP   backend.ChainEndpoint
 	Nodes     map[string]node.Node
 	Endpoints map[string]backend.NodeEndpoint
 	PubKeys   map[string]string
 	Phases    []Phase
+
+	mu sync.Mutex // guards the maps while nodes start in parallel
 }
 
 // Options tune setup.
 type Options struct {
-	DBBackend string
-	NodeArgs  []string
-	Log       io.Writer
+	// Drivers dial each node by its topology implementation (package
+	// drivers has the shipped ones).
+	Drivers node.Drivers
+	// StartChain starts and connects to the chain; nil means StartBtcd.
+	StartChain ChainStarter
+	DBBackend  string
+	NodeArgs   []string
+	Log        io.Writer
 	// PhaseTimeout bounds each setup phase.
 	PhaseTimeout time.Duration
+
+	// now and after replace the clock in unit tests.
+	now   func() time.Time
+	after func(time.Duration) <-chan time.Time
 }
 
 // Up starts and prepares the whole network. On error the caller tears the
@@ -58,12 +64,27 @@ func Up(ctx context.Context, be backend.Backend, topo topology.Topology, opts Op
 	if opts.Log == nil {
 		opts.Log = io.Discard
 	}
+	if opts.StartChain == nil {
+		opts.StartChain = StartBtcd
+	}
+	if opts.now == nil {
+		opts.now = time.Now
+	}
+	// Every node's driver is known before anything starts.
+	for _, nd := range topo.Nodes {
+		if nd.Implementation == "" {
+			return nil, fmt.Errorf("node %s: the topology gives no implementation (topology.WithDefaults fills it)", nd.Name)
+		}
+		if _, err := opts.Drivers.Lookup(nd.Implementation); err != nil {
+			return nil, fmt.Errorf("node %s: %w", nd.Name, err)
+		}
+	}
 	n := &Network{Topology: topo, Nodes: map[string]node.Node{}, Endpoints: map[string]backend.NodeEndpoint{}, PubKeys: map[string]string{}}
 	steps := []struct {
 		name string
 		fn   func(context.Context) error
 	}{
-		{"chain", func(ctx context.Context) error { return n.startChain(ctx, be) }},
+		{"chain", func(ctx context.Context) error { return n.startChain(ctx, be, opts.StartChain) }},
 		{"nodes", func(ctx context.Context) error { return n.startNodes(ctx, be, opts) }},
 		{"fund", n.fund},
 		{"channels", n.openChannels},
@@ -71,14 +92,14 @@ func Up(ctx context.Context, be backend.Backend, topo topology.Topology, opts Op
 	}
 	for _, s := range steps {
 		fmt.Fprintf(opts.Log, "setup: %s…\n", s.name)
-		start := time.Now()
-		pctx, cancel := context.WithTimeoutCause(ctx, opts.PhaseTimeout, fmt.Errorf("setup phase %q took longer than %v", s.name, opts.PhaseTimeout))
+		start := opts.now()
+		pctx, cancel := opts.phaseContext(ctx, s.name)
 		err := s.fn(pctx)
 		if err != nil && pctx.Err() != nil && ctx.Err() == nil {
 			err = fmt.Errorf("%w: %v", context.Cause(pctx), err)
 		}
 		cancel()
-		d := time.Since(start)
+		d := opts.now().Sub(start)
 		n.Phases = append(n.Phases, Phase{Name: s.name, Seconds: d.Seconds(), Start: start})
 		if err != nil {
 			return n, fmt.Errorf("setup %s: %w", s.name, err)
@@ -87,49 +108,62 @@ func Up(ctx context.Context, be backend.Backend, topo topology.Topology, opts Op
 	return n, nil
 }
 
-func randomHex(n int) string {
-	b := make([]byte, n)
-	_, _ = rand.Read(b)
-	return hex.EncodeToString(b)
+// phaseContext bounds one setup phase; the cause names the phase.
+func (o Options) phaseContext(ctx context.Context, name string) (context.Context, context.CancelFunc) {
+	cause := fmt.Errorf("setup phase %q took longer than %v", name, o.PhaseTimeout)
+	if o.after == nil {
+		return context.WithTimeoutCause(ctx, o.PhaseTimeout, cause)
+	}
+	pctx, cancel := context.WithCancelCause(ctx)
+	stop := make(chan struct{})
+	go func() {
+		select {
+		case <-o.after(o.PhaseTimeout):
+			cancel(cause)
+		case <-stop:
+		}
+	}()
+	return pctx, func() { close(stop); cancel(nil) }
 }
 
-func (n *Network) startChain(ctx context.Context, be backend.Backend) error {
-	f, err := btcd.NewFaucet()
+func (n *Network) startChain(ctx context.Context, be backend.Backend, start ChainStarter) error {
+	c, ep, err := start(ctx, be)
 	if err != nil {
 		return err
 	}
-	ep, err := be.StartChain(ctx, backend.ChainSpec{MiningAddr: f.Address(), RPCUser: "lnbench", RPCPass: randomHex(16)})
-	if err != nil {
-		return err
-	}
-	c, err := btcd.Dial(ep.RPCHost, ep.CertPath, ep.User, ep.Pass)
-	if err != nil {
-		return err
-	}
-	n.Chain, n.Faucet, n.ChainEP = c, f, ep
+	n.Chain, n.ChainEP = c, ep
 	// Mature one coinbase per funder before the nodes start, so they sync
 	// a chain that already holds their funds' source.
 	coins := len(n.Topology.Funders())
-	return f.Mature(ctx, c, coins+1)
+	return c.Mature(ctx, coins+1)
 }
 
+// startNodes starts every node in parallel, dials it through its
+// implementation's driver and waits until it is ready (server active) and
+// synced to the chain tip: only then may peers connect.
 func (n *Network) startNodes(ctx context.Context, be backend.Backend, opts Options) error {
-	var mu sync.Mutex
 	g, gctx := errgroup.WithContext(ctx)
 	for _, nd := range n.Topology.Nodes {
 		g.Go(func() error {
+			drv, err := opts.Drivers.Lookup(nd.Implementation)
+			if err != nil {
+				return fmt.Errorf("node %s: %w", nd.Name, err)
+			}
 			ep, err := be.StartNode(gctx, backend.NodeSpec{Name: nd.Name, Implementation: nd.Implementation,
 				Version: nd.Version, DBBackend: opts.DBBackend, ExtraArgs: opts.NodeArgs})
 			if err != nil {
 				return err
 			}
-			drv, err := lnd.Dial(nd.Name, ep.RPCHost, ep.TLSCertPath, ep.MacaroonPath, "localhost")
+			client, err := drv.Dial(nd.Name, node.Endpoint{RPCHost: ep.RPCHost, TLSCertPath: ep.TLSCertPath, MacaroonPath: ep.MacaroonPath})
 			if err != nil {
 				return err
 			}
-			mu.Lock()
-			n.Nodes[nd.Name], n.Endpoints[nd.Name] = drv, ep
-			mu.Unlock()
+			n.mu.Lock()
+			n.Nodes[nd.Name], n.Endpoints[nd.Name] = client, ep
+			n.mu.Unlock()
+			if err := client.WaitReady(gctx); err != nil {
+				return fmt.Errorf("node %s not ready: %w", nd.Name, err)
+			}
 			return nil
 		})
 	}
@@ -169,12 +203,10 @@ func (n *Network) waitSynced(ctx context.Context) error {
 	return g.Wait()
 }
 
-var pkMu sync.Mutex
-
 func (n *Network) setPubKey(name, pk string) {
-	pkMu.Lock()
+	n.mu.Lock()
 	n.PubKeys[name] = pk
-	pkMu.Unlock()
+	n.mu.Unlock()
 }
 
 func pollUntil(ctx context.Context, every time.Duration, ok func() bool) error {
@@ -204,10 +236,10 @@ func (n *Network) fund(ctx context.Context) error {
 		amounts[addr] = sat + 1_000_000
 		addrOf[name] = addr
 	}
-	if _, err := n.Faucet.Fund(ctx, n.Chain, amounts); err != nil {
+	if err := n.Chain.Fund(ctx, amounts); err != nil {
 		return err
 	}
-	if _, err := n.Chain.Mine(ctx, 1); err != nil {
+	if err := n.Chain.Mine(ctx, 1); err != nil {
 		return err
 	}
 	g, gctx := errgroup.WithContext(ctx)
@@ -257,7 +289,7 @@ func (n *Network) openChannels(ctx context.Context) error {
 	if err := n.waitMempool(ctx, len(byFunder)); err != nil {
 		return err
 	}
-	if _, err := n.Chain.Mine(ctx, 6); err != nil {
+	if err := n.Chain.Mine(ctx, 6); err != nil {
 		return err
 	}
 	g, gctx = errgroup.WithContext(ctx)

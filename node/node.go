@@ -53,6 +53,9 @@ type PaymentResult struct {
 // Node is what scenarios need from a Lightning node.
 type Node interface {
 	Name() string
+	// WaitReady returns once the node accepts every call the harness makes
+	// (LND: its server is active, which comes after it reports synced).
+	WaitReady(ctx context.Context) error
 	Info(ctx context.Context) (Info, error)
 	NewAddress(ctx context.Context) (string, error)
 	ConfirmedBalance(ctx context.Context) (int64, error)

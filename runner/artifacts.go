@@ -10,7 +10,6 @@ import (
 
 	"github.com/lnbench/lnbench/network"
 	"github.com/lnbench/lnbench/node"
-	"github.com/lnbench/lnbench/node/lnd"
 	"github.com/lnbench/lnbench/report"
 	"github.com/lnbench/lnbench/result"
 	"github.com/lnbench/lnbench/scenario"
@@ -18,13 +17,6 @@ import (
 )
 
 type nodeRef = node.Node
-
-// nodeFlags are the flags every node of the scenario runs with.
-func nodeFlags(s scenario.Scenario) []string {
-	flags := append([]string(nil), lnd.BenchFlags...)
-	flags = append(flags, "--db.backend="+lnd.DBBackendFlag(s.Node.DBBackend))
-	return append(flags, s.Node.Flags...)
-}
 
 var secretArg = regexp.MustCompile(`^(--(?:btcd\.)?rpcpass(?:word)?=).*$`)
 
@@ -42,13 +34,13 @@ func redact(args []string, workDir string) []string {
 }
 
 // writeNodeConfigs records each service's command line (secrets redacted).
-func writeNodeConfigs(dir string, net *network.Network) {
+func writeNodeConfigs(dir, workDir string, net *network.Network) {
 	write := func(name string, args []string) {
 		d := filepath.Join(dir, name)
 		if os.MkdirAll(d, 0o755) != nil {
 			return
 		}
-		_ = os.WriteFile(filepath.Join(d, "args.txt"), []byte(strings.Join(redact(args, ""), "\n")+"\n"), 0o644)
+		_ = os.WriteFile(filepath.Join(d, "args.txt"), []byte(strings.Join(redact(args, workDir), "\n")+"\n"), 0o644)
 	}
 	write("btcd", net.ChainEP.Args)
 	for name, ep := range net.Endpoints {

@@ -18,10 +18,12 @@ import (
 	"github.com/lnbench/lnbench/envinfo"
 	"github.com/lnbench/lnbench/load"
 	"github.com/lnbench/lnbench/network"
-	"github.com/lnbench/lnbench/nodebuild"
+	"github.com/lnbench/lnbench/node"
+	"github.com/lnbench/lnbench/node/drivers"
 	"github.com/lnbench/lnbench/progress"
 	"github.com/lnbench/lnbench/report"
 	"github.com/lnbench/lnbench/result"
+	"github.com/lnbench/lnbench/runid"
 	"github.com/lnbench/lnbench/sampler"
 	"github.com/lnbench/lnbench/scenario"
 	"github.com/lnbench/lnbench/sweep"
@@ -41,9 +43,6 @@ type NetworkSpec struct {
 	Origin time.Time
 }
 
-// FileName is the network name made safe for file and project names.
-func (n NetworkSpec) FileName() string { return sanitize(n.Name) }
-
 // BackendFactory makes the backend for one network of the run.
 type BackendFactory func(NetworkSpec) (backend.Backend, error)
 
@@ -54,13 +53,20 @@ type Options struct {
 	WorkRoot      string // node data dirs; default $TMPDIR/lnbench
 	BackendName   string
 	NewBackend    BackendFactory
-	Log           io.Writer // free-form log lines (setup, errors)
-	Progress      progress.Reporter
+	// Drivers dial the nodes by implementation; nil means the shipped ones.
+	Drivers node.Drivers
+	// StartChain starts each network's chain; nil means btcd.
+	StartChain network.ChainStarter
+	Log        io.Writer // free-form log lines (setup, errors)
+	Progress   progress.Reporter
 	// NewSampler starts the profiler of one network; nil samples in-process
 	// from each node's PprofHost (local backend).
 	NewSampler SamplerFactory
-	// ExtraLabels go into the report (e.g. why compose fell back to local).
+	// Notes go into the report's warnings (e.g. why compose fell back to local).
 	Notes []string
+
+	// watchTicks paces the dead-service watchdog; nil means every 3 s.
+	watchTicks <-chan time.Time
 }
 
 // Run is one execution of a scenario.
@@ -69,58 +75,34 @@ type Run struct {
 	Dir string
 }
 
-// NewRun names the run and creates its artifacts folder. The id is also
-// reserved machine-wide (Docker is shared by every artifacts folder): two
-// runs started in the same second never share labels or compose projects.
+// NewRun names the run and creates its artifacts folder under root, with an
+// id reserved machine-wide (see package runid).
 func NewRun(root, scenarioName string) (Run, error) {
-	ts := time.Now().UTC().Format("20060102T150405Z")
-	base := ts + "-" + scenarioName
+	return NewRunIn(runid.Default(), root, scenarioName)
+}
+
+// NewRunIn is NewRun with the reservations given.
+func NewRunIn(ids runid.Reservations, root, scenarioName string) (Run, error) {
 	if err := os.MkdirAll(root, 0o755); err != nil {
 		return Run{}, fmt.Errorf("artifacts folder: %v", err)
 	}
-	reserve := filepath.Join(nodebuild.DefaultCacheDir(), "run-ids")
-	if err := os.MkdirAll(reserve, 0o755); err != nil {
-		return Run{}, fmt.Errorf("run id reservations: %v", err)
+	id, err := ids.Reserve(scenarioName, func(id string) error {
+		err := os.Mkdir(filepath.Join(root, id), 0o755)
+		if err != nil && !errors.Is(err, os.ErrExist) {
+			return fmt.Errorf("artifacts folder: %v", err)
+		}
+		return err // an existing folder: runid tries the next id
+	})
+	if err != nil {
+		return Run{}, err
 	}
-	pruneReservations(reserve)
-	for i := 1; ; i++ {
-		id := base
-		if i > 1 {
-			id = fmt.Sprintf("%s-%d", base, i)
-		}
-		if err := os.Mkdir(filepath.Join(reserve, id), 0o755); err != nil {
-			if errors.Is(err, os.ErrExist) {
-				continue
-			}
-			return Run{}, fmt.Errorf("run id reservation: %v", err)
-		}
-		dir := filepath.Join(root, id)
-		err := os.Mkdir(dir, 0o755)
-		if err == nil {
-			return Run{ID: id, Dir: dir}, nil
-		}
-		if !errors.Is(err, os.ErrExist) {
-			return Run{}, fmt.Errorf("artifacts folder: %v", err)
-		}
-	}
-}
-
-// pruneReservations forgets run ids older than a day: their second is long past.
-func pruneReservations(dir string) {
-	entries, _ := os.ReadDir(dir)
-	for _, e := range entries {
-		if info, err := e.Info(); err == nil && time.Since(info.ModTime()) > 24*time.Hour {
-			os.Remove(filepath.Join(dir, e.Name()))
-		}
-	}
+	return Run{ID: id, Dir: filepath.Join(root, id)}, nil
 }
 
 type caseRun struct {
-	c        scenario.Case
-	launch   int
-	topo     topology.Topology
-	netKey   string
-	measured bool
+	c      scenario.Case
+	launch int
+	topo   topology.Topology
 }
 
 // networkPlan groups cases by the network they run on.
@@ -152,7 +134,7 @@ func plan(s scenario.Scenario) ([]networkPlan, error) {
 				index[key] = i
 				plans = append(plans, networkPlan{name: key, topo: topo})
 			}
-			plans[i].cases = append(plans[i].cases, caseRun{c: c, launch: launch, topo: topo, netKey: key})
+			plans[i].cases = append(plans[i].cases, caseRun{c: c, launch: launch, topo: topo})
 		}
 	}
 	return plans, nil
@@ -167,6 +149,13 @@ func Execute(ctx context.Context, opts Options, run Run) (rep report.Report, err
 	if err != nil {
 		return rep, err
 	}
+	if opts.Drivers == nil {
+		opts.Drivers = drivers.Builtin()
+	}
+	flags, err := nodeFlags(opts.Drivers, s)
+	if err != nil {
+		return rep, err
+	}
 	if err := writeScenario(run.Dir, s); err != nil {
 		return rep, err
 	}
@@ -178,7 +167,7 @@ func Execute(ctx context.Context, opts Options, run Run) (rep report.Report, err
 		opts.WorkRoot = filepath.Join(os.TempDir(), "lnbench")
 	}
 	rep = report.Report{RunID: run.ID, Started: time.Now().UTC(), Scenario: s, Backend: opts.BackendName, Env: envinfo.Collect(), Warnings: opts.Notes}
-	rep.Nodes = []report.NodeInfo{{Implementation: s.Node.Implementation, Version: s.Node.Version, Flags: nodeFlags(s)}}
+	rep.Nodes = []report.NodeInfo{{Implementation: s.Node.Implementation, Version: s.Node.Version, Flags: flags}}
 	w, err := result.Create(filepath.Join(run.Dir, "payments.jsonl"))
 	if err != nil {
 		return rep, err
@@ -214,8 +203,7 @@ func Execute(ctx context.Context, opts Options, run Run) (rep report.Report, err
 		}
 		var cases []caseRun
 		for _, c := range p.cases {
-			if sw.Skip(c.c.Values) {
-				rep.Warnings = append(rep.Warnings, fmt.Sprintf("sweep: %s skipped: an earlier step broke the bound", c.c.ID()))
+			if skipSwept(sw, &rep, c) {
 				continue
 			}
 			cases = append(cases, c)
@@ -233,6 +221,16 @@ func Execute(ctx context.Context, opts Options, run Run) (rep report.Report, err
 	return rep, nil
 }
 
+// skipSwept tells whether an earlier sweep step of the case's group broke a
+// bound, and records the skip in the report.
+func skipSwept(sw *sweep.Sweep, rep *report.Report, c caseRun) bool {
+	if !sw.Skip(c.c.Values) {
+		return false
+	}
+	rep.Warnings = append(rep.Warnings, fmt.Sprintf("sweep: %s skipped: an earlier step broke the bound", c.c.ID()))
+	return true
+}
+
 func runNetwork(ctx context.Context, opts Options, run Run, p networkPlan, w *result.Writer, rep *report.Report,
 	sw *sweep.Sweep) (err error) {
 	s := opts.Scenario
@@ -248,7 +246,7 @@ func runNetwork(ctx context.Context, opts Options, run Run, p networkPlan, w *re
 		tctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 		defer cancel()
 		if net != nil {
-			writeNodeConfigs(filepath.Join(run.Dir, "nodes", sanitize(p.name)), net)
+			writeNodeConfigs(filepath.Join(run.Dir, "nodes", sanitize(p.name)), workDir, net)
 			rep.Forwards = append(rep.Forwards, forwards(tctx, p.name, net)...)
 			net.Close()
 		}
@@ -260,7 +258,8 @@ func runNetwork(ctx context.Context, opts Options, run Run, p networkPlan, w *re
 		}
 		os.RemoveAll(workDir) // holds keys and macaroons: never left behind
 	}()
-	net, err = network.Up(ctx, be, p.topo, network.Options{DBBackend: s.Node.DBBackend, NodeArgs: s.Node.Flags, Log: opts.Log})
+	net, err = network.Up(ctx, be, p.topo, network.Options{Drivers: opts.Drivers, StartChain: opts.StartChain,
+		DBBackend: s.Node.DBBackend, NodeArgs: s.Node.Flags, Log: opts.Log})
 	if net != nil {
 		for _, ph := range net.Phases {
 			rep.Setup = append(rep.Setup, report.Setup{Network: p.name, Phase: ph.Name, Seconds: ph.Seconds})
@@ -277,12 +276,11 @@ func runNetwork(ctx context.Context, opts Options, run Run, p networkPlan, w *re
 		defer prof.Stop()
 	}
 	for _, c := range p.cases {
-		if sw.Skip(c.c.Values) {
-			rep.Warnings = append(rep.Warnings, fmt.Sprintf("sweep: %s skipped: an earlier step broke the bound", c.c.ID()))
+		if skipSwept(sw, rep, c) {
 			continue
 		}
 		opts.Progress.Case(caseIndex(rep, c), countCases(s), c.c.ID())
-		caseCtx, stopWatch := watchServices(ctx, be)
+		caseCtx, stopWatch := watchServices(ctx, be, opts.watchTicks)
 		err := runCase(caseCtx, opts, net, c, w, prof)
 		stopWatch()
 		if cause := context.Cause(caseCtx); ctx.Err() == nil && errors.Is(cause, errServiceDied) {
@@ -362,6 +360,20 @@ func runCase(ctx context.Context, opts Options, net *network.Network, cr caseRun
 	return iterate(result.Measure, s.Job.IterationCount, cr.launch*s.Job.IterationCount, 0)
 }
 
+// nodeFlags are the flags every node of the scenario runs with, as the
+// report shows them: its driver's and then the scenario's own.
+func nodeFlags(ds node.Drivers, s scenario.Scenario) ([]string, error) {
+	drv, err := ds.Lookup(s.Node.Implementation)
+	if err != nil {
+		return nil, fmt.Errorf("node.implementation: %w", err)
+	}
+	var flags []string
+	if drv.Flags != nil {
+		flags = drv.Flags(s.Node.DBBackend)
+	}
+	return append(flags, s.Node.Flags...), nil
+}
+
 func sanitize(s string) string { return strings.NewReplacer("/", "_", "=", "-").Replace(s) }
 
 func firstLine(s string) string {
@@ -419,8 +431,9 @@ var errServiceDied = errors.New("a service of the network died")
 
 // watchServices cancels the returned context when the backend reports a
 // dead service: a node crashing mid-run would otherwise leave payments
-// in flight forever. The cause names the service and its log tail.
-func watchServices(ctx context.Context, be backend.Backend) (context.Context, func()) {
+// in flight forever. The cause names the service and its log tail. It asks
+// the backend on every tick (every 3 s when ticks is nil).
+func watchServices(ctx context.Context, be backend.Backend, ticks <-chan time.Time) (context.Context, func()) {
 	d, ok := be.(backend.Diagnoser)
 	cctx, cancel := context.WithCancelCause(ctx)
 	if !ok {
@@ -428,15 +441,18 @@ func watchServices(ctx context.Context, be backend.Backend) (context.Context, fu
 	}
 	done := make(chan struct{})
 	go func() {
-		t := time.NewTicker(3 * time.Second)
-		defer t.Stop()
+		if ticks == nil {
+			t := time.NewTicker(3 * time.Second)
+			defer t.Stop()
+			ticks = t.C
+		}
 		for {
 			select {
 			case <-done:
 				return
 			case <-cctx.Done():
 				return
-			case <-t.C:
+			case <-ticks:
 				if dead := d.Dead(cctx); len(dead) > 0 {
 					cancel(fmt.Errorf("%w: %s", errServiceDied, strings.Join(dead, "; ")))
 					return

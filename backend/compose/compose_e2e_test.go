@@ -16,6 +16,7 @@ import (
 	images "github.com/lnbench/lnbench/imagebuild"
 	"github.com/lnbench/lnbench/network"
 	"github.com/lnbench/lnbench/node"
+	"github.com/lnbench/lnbench/node/drivers"
 	"github.com/lnbench/lnbench/nodebuild"
 	"github.com/lnbench/lnbench/topology"
 )
@@ -99,7 +100,7 @@ func TestComposeEndToEnd(t *testing.T) {
 	t.Logf("compose: %s, project %s, file %s", be.Tool(), be.Project(), be.File())
 
 	start := time.Now()
-	net, err := network.Up(ctx, be, topology.AlicePaysBob(), network.Options{Log: logWriter{t}})
+	net, err := network.Up(ctx, be, topology.AlicePaysBob().WithDefaults("lnd", "v0.21.0-beta"), network.Options{Drivers: drivers.Builtin(), Log: logWriter{t}})
 	if err != nil {
 		logs := t.TempDir()
 		_ = be.CollectLogs(context.Background(), logs)

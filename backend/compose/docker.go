@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/lnbench/lnbench/backend"
@@ -23,30 +22,22 @@ type Tool struct {
 
 func (t Tool) String() string { return strings.Join(t.Argv, " ") + " " + t.Version }
 
-var (
-	toolOnce sync.Once
-	tool     Tool
-	toolErr  error
-)
-
-// DetectTool finds the compose command once per process: v2 first, then v1.
+// DetectTool finds the compose command: v2 first, then v1. It asks every
+// time (a few milliseconds, once per backend): a tool installed after a
+// failed look is found at the next one.
 func DetectTool(ctx context.Context) (Tool, error) {
-	toolOnce.Do(func() {
-		for _, argv := range [][]string{{"docker", "compose"}, {"docker-compose"}} {
-			if _, err := exec.LookPath(argv[0]); err != nil {
-				continue
-			}
-			cctx, cancel := context.WithTimeout(ctx, 15*time.Second)
-			out, err := exec.CommandContext(cctx, argv[0], append(argv[1:], "version", "--short")...).Output()
-			cancel()
-			if err == nil {
-				tool = Tool{Argv: argv, Version: strings.TrimSpace(string(out))}
-				return
-			}
+	for _, argv := range [][]string{{"docker", "compose"}, {"docker-compose"}} {
+		if _, err := exec.LookPath(argv[0]); err != nil {
+			continue
 		}
-		toolErr = errors.New("neither `docker compose` (v2) nor `docker-compose` (v1) is installed (apt-get install docker-compose)")
-	})
-	return tool, toolErr
+		cctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+		out, err := exec.CommandContext(cctx, argv[0], append(argv[1:], "version", "--short")...).Output()
+		cancel()
+		if err == nil {
+			return Tool{Argv: argv, Version: strings.TrimSpace(string(out))}, nil
+		}
+	}
+	return Tool{}, errors.New("neither `docker compose` (v2) nor `docker-compose` (v1) is installed (apt-get install docker-compose)")
 }
 
 // EngineAnswers runs `docker info` with a timeout; the error says why not.

@@ -30,8 +30,9 @@ type Options struct {
 
 // Backend is the local-process backend.
 type Backend struct {
-	opts  Options
-	mu    sync.Mutex
+	opts Options
+
+	mu    sync.Mutex // guards every field below
 	procs map[string]*proc
 	order []string
 	chain backend.ChainEndpoint
@@ -92,9 +93,11 @@ func (b *Backend) StartChain(ctx context.Context, spec backend.ChainSpec) (backe
 	if err := p.waitReady(wctx, "chain", func() bool { return fileExists(cfg.RPCCert) && tcpOpen(cfg.RPCListen) }); err != nil {
 		return backend.ChainEndpoint{}, err
 	}
-	b.btcdHost = cfg.RPCListen
-	b.chain = backend.ChainEndpoint{RPCHost: cfg.RPCListen, CertPath: cfg.RPCCert, User: spec.RPCUser, Pass: spec.RPCPass, Args: args}
-	return b.chain, nil
+	ep := backend.ChainEndpoint{RPCHost: cfg.RPCListen, CertPath: cfg.RPCCert, User: spec.RPCUser, Pass: spec.RPCPass, Args: args}
+	b.mu.Lock()
+	b.btcdHost, b.chain = cfg.RPCListen, ep
+	b.mu.Unlock()
+	return ep, nil
 }
 
 // StartNode starts one lnd and waits until its RPC answers and its
@@ -107,7 +110,10 @@ func (b *Backend) StartNode(ctx context.Context, spec backend.NodeSpec) (backend
 	if !ok {
 		return backend.NodeEndpoint{}, fmt.Errorf("node %s: no binaries for %s %s; run `lnbench build`", spec.Name, spec.Implementation, spec.Version)
 	}
-	if b.btcdHost == "" {
+	b.mu.Lock()
+	btcdHost, chain := b.btcdHost, b.chain
+	b.mu.Unlock()
+	if btcdHost == "" {
 		return backend.NodeEndpoint{}, fmt.Errorf("node %s: start the chain first", spec.Name)
 	}
 	dir := filepath.Join(b.opts.WorkDir, spec.Name)
@@ -130,7 +136,7 @@ func (b *Backend) StartNode(ctx context.Context, spec backend.NodeSpec) (backend
 		Alias: spec.Name, LndDir: dir,
 		RPCListen: hostPort(ps[0]), P2PListen: hostPort(ps[1]),
 		TLSExtraDomains: []string{spec.Name},
-		BtcdRPCHost:     b.btcdHost, BtcdRPCUser: b.chain.User, BtcdRPCPass: b.chain.Pass, BtcdRPCCert: b.chain.CertPath,
+		BtcdRPCHost:     btcdHost, BtcdRPCUser: chain.User, BtcdRPCPass: chain.Pass, BtcdRPCCert: chain.CertPath,
 		DBBackend: spec.DBBackend, Extra: spec.ExtraArgs,
 	}
 	if b.opts.Pprof {

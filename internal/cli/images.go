@@ -80,14 +80,10 @@ func ensureImagesTimed(ctx context.Context, bins nodebuild.Result, log io.Writer
 	return node.Tag, nil
 }
 
-// newComposeBackend makes the compose backend of one network, ensuring the
-// images first (after the first network that is one `docker image inspect`).
-func newComposeBackend(ctx context.Context, n runner.NetworkSpec, s scenario.Scenario, bins nodebuild.Result,
+// newComposeBackend makes the compose backend of one network from the
+// node image the run ensured once, before its artifacts folder existed.
+func newComposeBackend(ctx context.Context, n runner.NetworkSpec, s scenario.Scenario, nodeImage string,
 	severalNetworks bool, startTimeout time.Duration, log io.Writer) (backend.Backend, error) {
-	tag, err := ensureImagesTimed(ctx, bins, log)
-	if err != nil {
-		return nil, err
-	}
 	key := s.Node.Implementation + "/" + s.Node.Version
 	tool, toolErr := staticSelf()
 	if n.Profiling && toolErr != nil {
@@ -95,7 +91,7 @@ func newComposeBackend(ctx context.Context, n runner.NetworkSpec, s scenario.Sce
 	}
 	opts := composebe.Options{RunID: n.RunID, Network: n.Name, Separate: severalNetworks,
 		WorkDir: n.WorkDir, ArtifactsDir: n.ArtifactsDir, Topology: n.Topology,
-		NodeImages: map[string]string{key: tag}, DBBackend: s.Node.DBBackend, NodeArgs: s.Node.Flags,
+		NodeImages: map[string]string{key: nodeImage}, DBBackend: s.Node.DBBackend, NodeArgs: s.Node.Flags,
 		// pprof listens inside the compose network only, always, so that
 		// `docker exec … sample-loop.sh` works in any run.
 		Pprof: true, StartTimeout: startTimeout, Tool: tool,

@@ -184,6 +184,14 @@ func executeScenario(cmd *cobra.Command, stdout, stderr io.Writer, s scenario.Sc
 	if warn != "" {
 		fmt.Fprintln(stderr, warn)
 	}
+	// Images are built once per run, before its folder exists: a failed
+	// build leaves no empty run behind.
+	var nodeImage string
+	if backendName == "compose" {
+		if nodeImage, err = ensureImagesTimed(ctx, bins, stderr); err != nil {
+			return runner.Run{}, err
+		}
+	}
 	run, err := runner.NewRun(f.artifacts, s.Name)
 	if err != nil {
 		return run, err
@@ -192,7 +200,7 @@ func executeScenario(cmd *cobra.Command, stdout, stderr io.Writer, s scenario.Sc
 	newBackend := func(n runner.NetworkSpec) (backend.Backend, error) {
 		key := s.Node.Implementation + "/" + s.Node.Version
 		if backendName == "compose" {
-			return newComposeBackend(ctx, n, s, bins, networks > 1, f.startTimeout, stderr)
+			return newComposeBackend(ctx, n, s, nodeImage, networks > 1, f.startTimeout, stderr)
 		}
 		return local.New(local.Options{RunID: n.RunID, WorkDir: n.WorkDir, BinDirs: map[string]string{key: bins.Dir},
 			ChainBinDir: bins.Dir, StartTimeout: f.startTimeout, Pprof: n.Profiling})

@@ -13,6 +13,7 @@ import (
 
 	composebe "github.com/lnbench/lnbench/backend/compose"
 	"github.com/lnbench/lnbench/network"
+	"github.com/lnbench/lnbench/node/drivers"
 	"github.com/lnbench/lnbench/nodebuild"
 	"github.com/lnbench/lnbench/runner"
 	"github.com/lnbench/lnbench/scenario"
@@ -118,6 +119,10 @@ func up(ctx context.Context, stdout, stderr io.Writer, args []string, f runFlags
 	if err != nil {
 		return err
 	}
+	nodeImage, err := ensureImagesTimed(ctx, bins, stderr)
+	if err != nil {
+		return err
+	}
 	run, err := runner.NewRun(f.artifacts, "up-"+topo.Name)
 	if err != nil {
 		return err
@@ -125,7 +130,7 @@ func up(ctx context.Context, stdout, stderr io.Writer, args []string, f runFlags
 	// The data dirs must outlive this command; `lnbench down` removes them.
 	work := filepath.Join(os.TempDir(), "lnbench", run.ID)
 	ns := runner.NetworkSpec{RunID: run.ID, WorkDir: work, ArtifactsDir: run.Dir, Topology: topo, Origin: time.Now()}
-	be, err := newComposeBackend(ctx, ns, s, bins, false, f.startTimeout, stderr)
+	be, err := newComposeBackend(ctx, ns, s, nodeImage, false, f.startTimeout, stderr)
 	if err != nil {
 		return err
 	}
@@ -137,7 +142,7 @@ func up(ctx context.Context, stdout, stderr io.Writer, args []string, f runFlags
 			os.RemoveAll(work)
 		}
 	}()
-	net, err := network.Up(ctx, be, topo, network.Options{DBBackend: s.Node.DBBackend, NodeArgs: s.Node.Flags, Log: stderr})
+	net, err := network.Up(ctx, be, topo, network.Options{Drivers: drivers.Builtin(), DBBackend: s.Node.DBBackend, NodeArgs: s.Node.Flags, Log: stderr})
 	if net != nil {
 		defer net.Close()
 	}

@@ -45,6 +45,16 @@ var BenchFlags = []string{
 	"--caches.rpc-graph-cache-duration=100ms",
 }
 
+// HarnessFlags are the flags every node runs with for a database backend,
+// as the report shows them: BenchFlags and the database choice.
+func HarnessFlags(dbBackend string) []string {
+	flags := append([]string(nil), BenchFlags...)
+	if dbBackend != "" {
+		flags = append(flags, "--db.backend="+DBBackendFlag(dbBackend))
+	}
+	return flags
+}
+
 // Args renders the lnd command line. It is pure: the same Config always
 // gives the same arguments, which the artifacts record for reruns.
 func (c Config) Args() []string {

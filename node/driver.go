@@ -1,0 +1,44 @@
+package node
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Endpoint is where a started node's RPC listens and the files that
+// authenticate the harness to it, as the backend reports them.
+type Endpoint struct {
+	RPCHost      string // host:port reachable from the harness
+	TLSCertPath  string
+	MacaroonPath string
+}
+
+// Driver is what the harness knows about one implementation: how to reach
+// its nodes and which flags it gives every one of them.
+type Driver struct {
+	// Dial connects to a started node; name is its topology name.
+	Dial func(name string, ep Endpoint) (Node, error)
+	// Flags are the flags every node of this implementation runs with for
+	// the given database backend, as the report shows them (the scenario's
+	// own node flags come after).
+	Flags func(dbBackend string) []string
+}
+
+// Drivers maps an implementation name, as topologies and scenarios spell
+// it, to its driver. The caller builds it (see package drivers) and passes
+// it down as a value.
+type Drivers map[string]Driver
+
+// Lookup returns the driver of an implementation; the error lists the known ones.
+func (d Drivers) Lookup(implementation string) (Driver, error) {
+	if drv, ok := d[implementation]; ok && drv.Dial != nil {
+		return drv, nil
+	}
+	known := make([]string, 0, len(d))
+	for name := range d {
+		known = append(known, name)
+	}
+	sort.Strings(known)
+	return Driver{}, fmt.Errorf("implementation %q has no node driver (known: %s)", implementation, strings.Join(known, ", "))
+}

@@ -1,0 +1,325 @@
+package runner
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/lnbench/lnbench/backend"
+	"github.com/lnbench/lnbench/internal/fakenet"
+	"github.com/lnbench/lnbench/network"
+	"github.com/lnbench/lnbench/node"
+	"github.com/lnbench/lnbench/result"
+	"github.com/lnbench/lnbench/runid"
+	"github.com/lnbench/lnbench/scenario"
+)
+
+func params(kv ...string) []scenario.Param {
+	var ps []scenario.Param
+	for i := 0; i+1 < len(kv); i += 2 {
+		ps = append(ps, scenario.Param{Name: kv[i], Values: strings.Split(kv[i+1], ",")})
+	}
+	return ps
+}
+
+func planNames(t *testing.T, s scenario.Scenario) map[string][]string {
+	t.Helper()
+	plans, err := plan(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string][]string{}
+	for _, p := range plans {
+		for _, c := range p.cases {
+			out[p.name] = append(out[p.name], c.c.ID())
+		}
+	}
+	return out
+}
+
+func TestPlanFreshNetworkPerCaseAndLaunch(t *testing.T) {
+	s := scenario.Default()
+	s.Topology = "AlicePaysBobViaCarol"
+	s.Params = params("CarolsCount", "1,2", "Concurrency", "5,10")
+	s.Job.LaunchCount = 2
+	got := planNames(t, s)
+	if len(got) != 8 {
+		t.Fatalf("%d networks, want 2 launches × 4 cases: %v", len(got), got)
+	}
+	for _, name := range []string{"launch1/CarolsCount=1/Concurrency=5", "launch2/CarolsCount=2/Concurrency=10"} {
+		if len(got[name]) != 1 {
+			t.Errorf("network %s runs %v, want its one case", name, got[name])
+		}
+	}
+}
+
+func TestPlanReuseSharesNetworksByTopologyParams(t *testing.T) {
+	s := scenario.Default()
+	s.Topology = "AlicePaysBobViaCarol"
+	s.Params = params("CarolsCount", "1,2", "Concurrency", "5,10")
+	s.Job.LaunchCount = 2
+	s.ReuseNetwork = true
+	got := planNames(t, s)
+	want := map[string][]string{
+		"launch1/CarolsCount=1": {"CarolsCount=1/Concurrency=5", "CarolsCount=1/Concurrency=10"},
+		"launch1/CarolsCount=2": {"CarolsCount=2/Concurrency=5", "CarolsCount=2/Concurrency=10"},
+		"launch2/CarolsCount=1": {"CarolsCount=1/Concurrency=5", "CarolsCount=1/Concurrency=10"},
+		"launch2/CarolsCount=2": {"CarolsCount=2/Concurrency=5", "CarolsCount=2/Concurrency=10"},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("networks %v, want %v", got, want)
+	}
+	for name, cases := range want {
+		if !slices.Equal(got[name], cases) {
+			t.Errorf("network %s runs %v, want %v", name, got[name], cases)
+		}
+	}
+	plans, _ := plan(s)
+	if n := len(plans[0].topo.Nodes); n != 3 {
+		t.Errorf("CarolsCount=1 network has %d nodes, want alice, carol1, bob", n)
+	}
+}
+
+func TestNewRunNeverSharesAnIDWithinASecond(t *testing.T) {
+	ids := runid.Reservations{Dir: t.TempDir(), Now: func() time.Time { return time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC) }}
+	root := t.TempDir()
+	a, err := NewRunIn(ids, root, "AlicePaysBob")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A second artifacts root shares the machine-wide reservations.
+	b, err := NewRunIn(ids, t.TempDir(), "AlicePaysBob")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.ID == b.ID {
+		t.Fatalf("both runs got id %s", a.ID)
+	}
+	for _, r := range []Run{a, b} {
+		if st, err := os.Stat(r.Dir); err != nil || !st.IsDir() || filepath.Base(r.Dir) != r.ID {
+			t.Errorf("run %s: folder %s: %v", r.ID, r.Dir, err)
+		}
+	}
+}
+
+// harness runs whole scenarios in-process on fake networks.
+type harness struct {
+	fleet fakenet.Fleet
+	ticks chan time.Time
+}
+
+func (h *harness) options(s scenario.Scenario, t *testing.T) Options {
+	return Options{Scenario: s, BackendName: "fake", WorkRoot: t.TempDir(), Log: io.Discard,
+		Drivers: h.fleet.Drivers("lnd"),
+		StartChain: func(ctx context.Context, be backend.Backend) (network.Chain, backend.ChainEndpoint, error) {
+			return fakenet.StartChain(ctx, be)
+		},
+		NewBackend: func(n NetworkSpec) (backend.Backend, error) { return h.fleet.NewBackend(n.RunID), nil },
+		watchTicks: h.ticks,
+	}
+}
+
+// newRun makes a run folder with private reservations; Rscript is taken
+// off PATH, since it would draw plots for seconds (without it the run notes
+// "no R" and writes every other report).
+func newRun(t *testing.T, s scenario.Scenario) Run {
+	t.Helper()
+	t.Setenv("PATH", t.TempDir())
+	run, err := NewRunIn(runid.Reservations{Dir: t.TempDir()}, t.TempDir(), s.Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return run
+}
+
+func records(t *testing.T, run Run) []result.Record {
+	t.Helper()
+	recs, err := result.ReadFile(filepath.Join(run.Dir, "payments.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs
+}
+
+func execute(t *testing.T, opts Options) (Run, []result.Record, error) {
+	t.Helper()
+	run := newRun(t, opts.Scenario)
+	rep, err := Execute(context.Background(), opts, run)
+	if rep.RunID != run.ID {
+		t.Errorf("report of run %q, want %q", rep.RunID, run.ID)
+	}
+	return run, records(t, run), err
+}
+
+func smallScenario() scenario.Scenario {
+	s := scenario.Default()
+	s.Params = params("Concurrency", "1,3", "TotalPayments", "6")
+	s.Job = scenario.Job{LaunchCount: 1, WarmupCount: 1, IterationCount: 2, InvocationCount: 1}
+	s.Node.Flags = []string{"--extra"}
+	return s
+}
+
+func TestExecuteRunsAScenarioOnFakeNodes(t *testing.T) {
+	h := &harness{}
+	s := smallScenario()
+	run, recs, err := execute(t, h.options(s, t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 2 cases × (1 warm-up + 2 measured) iterations × 6 payments.
+	if len(recs) != 36 {
+		t.Fatalf("%d records, want 36", len(recs))
+	}
+	count := map[string]int{}
+	for _, r := range recs {
+		if r.Status != result.Succeeded || r.Payer != "alice" || r.Payee != "bob" || r.Mode != "invoice" {
+			t.Fatalf("record %+v", r)
+		}
+		count[fmt.Sprintf("%s %s %d", r.Case, r.Phase, r.Iteration)]++
+	}
+	for _, c := range []string{"Concurrency=1/TotalPayments=6", "Concurrency=3/TotalPayments=6"} {
+		for _, it := range []string{"warmup 0", "measure 0", "measure 1"} {
+			if count[c+" "+it] != 6 {
+				t.Errorf("%s %s: %d payments, want 6", c, it, count[c+" "+it])
+			}
+		}
+	}
+	// A fresh network per case, each torn down.
+	bes := h.fleet.Backends()
+	if len(bes) != 2 {
+		t.Fatalf("%d networks, want 2", len(bes))
+	}
+	for _, be := range bes {
+		if be.TornDown() != 1 {
+			t.Errorf("network torn down %d times", be.TornDown())
+		}
+	}
+	for _, f := range []string{"summary.json", "scenario.yml", "nodes/launch1_Concurrency-1_TotalPayments-6/alice/fake.log", "nodes/launch1_Concurrency-1_TotalPayments-6/btcd/args.txt"} {
+		if _, err := os.Stat(filepath.Join(run.Dir, f)); err != nil {
+			t.Errorf("artifact %s: %v", f, err)
+		}
+	}
+	args, _ := os.ReadFile(filepath.Join(run.Dir, "nodes/launch1_Concurrency-1_TotalPayments-6/btcd/args.txt"))
+	if strings.Contains(string(args), "secret") {
+		t.Errorf("chain password in args.txt: %s", args)
+	}
+	var summary struct {
+		Nodes []struct{ Flags []string } `json:"nodes"`
+	}
+	data, err := os.ReadFile(filepath.Join(run.Dir, "summary.json"))
+	if err == nil {
+		err = json.Unmarshal(data, &summary)
+	}
+	if err != nil || len(summary.Nodes) != 1 {
+		t.Fatalf("summary.json: %v: %s", err, data)
+	}
+	// The report shows the driver's flags, then the scenario's.
+	if f := summary.Nodes[0].Flags; !slices.Equal(f, []string{"--fake", "--db=bbolt", "--extra"}) {
+		t.Errorf("report flags %q", f)
+	}
+}
+
+func TestNodeFlagsComeFromTheDriver(t *testing.T) {
+	s := smallScenario()
+	h := &harness{}
+	flags, err := nodeFlags(h.fleet.Drivers("lnd"), s)
+	if err != nil || !slices.Equal(flags, []string{"--fake", "--db=bbolt", "--extra"}) {
+		t.Fatalf("flags %v, %v", flags, err)
+	}
+	if _, err := nodeFlags(node.Drivers{}, s); err == nil || !strings.Contains(err.Error(), `node.implementation: implementation "lnd" has no node driver`) {
+		t.Fatalf("missing driver: %v", err)
+	}
+}
+
+func TestSweepStopsAtTheFirstStepBreakingTheBound(t *testing.T) {
+	h := &harness{}
+	// Alice's channel runs dry after 4 measured-size payments: the
+	// second step fails every payment and the third never runs.
+	var paid atomic.Int32
+	h.fleet.Hooks.Pay = func(ctx context.Context, payer string, amt int64) (node.PaymentResult, error) {
+		if amt == 150 && paid.Add(1) > 4 {
+			return node.PaymentResult{FailureReason: "FAILURE_REASON_INSUFFICIENT_BALANCE"}, nil
+		}
+		return node.PaymentResult{Succeeded: true, Hops: 1}, nil
+	}
+	s := scenario.Default()
+	s.Params = params("Concurrency", "1,2,4", "TotalPayments", "4", "AmountSat", "150")
+	s.Job = scenario.Job{LaunchCount: 1, WarmupCount: 0, IterationCount: 1, InvocationCount: 1}
+	s.Sweep = &scenario.Sweep{Param: "Concurrency", MaxErrorRate: 0.5}
+	_, recs, err := execute(t, h.options(s, t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	byCase := map[string][]string{}
+	for _, r := range recs {
+		byCase[r.Case] = append(byCase[r.Case], r.Status)
+	}
+	if ok := byCase["Concurrency=1/TotalPayments=4/AmountSat=150"]; len(ok) != 4 || slices.Contains(ok, result.Failed) {
+		t.Errorf("first step: %v, want 4 successes", ok)
+	}
+	if bad := byCase["Concurrency=2/TotalPayments=4/AmountSat=150"]; len(bad) != 4 || slices.Contains(bad, result.Succeeded) {
+		t.Errorf("second step: %v, want 4 failures", bad)
+	}
+	if skipped := byCase["Concurrency=4/TotalPayments=4/AmountSat=150"]; len(skipped) != 0 {
+		t.Errorf("third step ran %d payments after the bound broke", len(skipped))
+	}
+	if n := len(h.fleet.Backends()); n != 2 {
+		t.Errorf("%d networks started, want 2: the skipped step needs none", n)
+	}
+}
+
+func TestWatchdogStopsTheRunWhenAServiceDies(t *testing.T) {
+	h := &harness{ticks: make(chan time.Time)}
+	paying := make(chan struct{})
+	var once sync.Once
+	h.fleet.Hooks.Pay = func(ctx context.Context, payer string, amt int64) (node.PaymentResult, error) {
+		if amt != 150 { // warm-up
+			return node.PaymentResult{Succeeded: true}, nil
+		}
+		once.Do(func() {
+			h.fleet.Backends()[0].Kill("bob")
+			close(paying)
+		})
+		<-ctx.Done() // a payment to a dead node never ends by itself
+		return node.PaymentResult{}, ctx.Err()
+	}
+	s := scenario.Default()
+	s.Params = params("Concurrency", "2", "TotalPayments", "10", "AmountSat", "150")
+	s.Job = scenario.Job{LaunchCount: 1, WarmupCount: 0, IterationCount: 3, InvocationCount: 1}
+	run := newRun(t, s)
+	opts := h.options(s, t)
+	done := make(chan error, 1)
+	go func() {
+		_, err := Execute(context.Background(), opts, run)
+		done <- err
+	}()
+	select {
+	case <-paying:
+	case err := <-done:
+		t.Fatalf("run ended (%v) before paying", err)
+	}
+	h.ticks <- time.Now()
+	err := <-done
+	if !errors.Is(err, errServiceDied) || !strings.Contains(err.Error(), "bob exited") {
+		t.Fatalf("run ended with %v, want the dead service named", err)
+	}
+	if n := h.fleet.Backends()[0].TornDown(); n != 1 {
+		t.Errorf("network torn down %d times, want 1", n)
+	}
+	// Payments cut short by the watchdog are not recorded as measured.
+	for _, r := range records(t, run) {
+		if r.Status == result.Succeeded {
+			t.Errorf("record %+v after every payment hung", r)
+		}
+	}
+}
