@@ -68,7 +68,8 @@ type Options struct {
 // Result is one ensured image.
 type Result struct {
 	Tag      string
-	Built    bool // false when it already existed
+	ID       string // the engine's image id (sha256:…), for the report's environment block
+	Built    bool   // false when it already existed
 	Duration time.Duration
 }
 
@@ -91,7 +92,17 @@ func Ensure(ctx context.Context, opts Options, bins nodebuild.Result) (base, nod
 
 // Exists reports whether the engine has the image.
 func Exists(ctx context.Context, tag string) bool {
-	return exec.CommandContext(ctx, "docker", "image", "inspect", "--format", "{{.Id}}", tag).Run() == nil
+	_, ok := ImageID(ctx, tag)
+	return ok
+}
+
+// ImageID is the engine's id of the image tag, if it has it.
+func ImageID(ctx context.Context, tag string) (string, bool) {
+	out, err := exec.CommandContext(ctx, "docker", "image", "inspect", "--format", "{{.Id}}", tag).Output()
+	if err != nil {
+		return "", false
+	}
+	return strings.TrimSpace(string(out)), true
 }
 
 // BaseTag is the base image's tag for a debootstrap version: a hash of the
@@ -117,8 +128,8 @@ func EnsureBase(ctx context.Context, opts Options) (Result, error) {
 		return Result{}, err
 	}
 	tag := BaseTag(ver)
-	if Exists(ctx, tag) {
-		return Result{Tag: tag, Duration: time.Since(start)}, nil
+	if id, ok := ImageID(ctx, tag); ok {
+		return Result{Tag: tag, ID: id, Duration: time.Since(start)}, nil
 	}
 	if os.Geteuid() != 0 {
 		return Result{}, errors.New("building the base image needs root (debootstrap chroots): run `sudo lnbench images` once")
@@ -156,7 +167,8 @@ func EnsureBase(ctx context.Context, opts Options) (Result, error) {
 	}
 	d := time.Since(start)
 	fmt.Fprintf(opts.log(), "built %s in %.1fs\n", tag, d.Seconds())
-	return Result{Tag: tag, Built: true, Duration: d}, nil
+	id, _ := ImageID(ctx, tag)
+	return Result{Tag: tag, ID: id, Built: true, Duration: d}, nil
 }
 
 // debootstrap finds debootstrap, installing it with apt-get when it is

@@ -115,8 +115,8 @@ func EnsureNode(ctx context.Context, opts Options, base string, bins nodebuild.R
 		return Result{}, err
 	}
 	tag := NodeTag(base, bins.Manifest, scripts, dockerfile)
-	if Exists(ctx, tag) {
-		return Result{Tag: tag, Duration: time.Since(start)}, nil
+	if id, ok := ImageID(ctx, tag); ok {
+		return Result{Tag: tag, ID: id, Duration: time.Since(start)}, nil
 	}
 	// The context sits beside the cache so the binaries can be hard-linked.
 	ctxDir, err := os.MkdirTemp(filepath.Dir(bins.Dir), ".image-")
@@ -146,6 +146,7 @@ func EnsureNode(ctx context.Context, opts Options, base string, bins nodebuild.R
 	fmt.Fprintf(opts.log(), "building %s FROM %s\n", tag, base)
 	cmd := exec.CommandContext(ctx, "docker", "build", "--quiet", "--label", Label+"=1",
 		"--label", "lnbench.implementation="+bins.Manifest.Implementation, "--label", "lnbench.version="+bins.Manifest.Version,
+		"--label", "lnbench.build-key="+bins.Manifest.Key,
 		"--build-arg", "BASE="+base, "-t", tag, ctxDir)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
@@ -154,7 +155,8 @@ func EnsureNode(ctx context.Context, opts Options, base string, bins nodebuild.R
 	}
 	d := time.Since(start)
 	fmt.Fprintf(opts.log(), "built %s in %.1fs\n", tag, d.Seconds())
-	return Result{Tag: tag, Built: true, Duration: d}, nil
+	id, _ := ImageID(ctx, tag)
+	return Result{Tag: tag, ID: id, Built: true, Duration: d}, nil
 }
 
 func linkOrCopy(src, dst string) error {

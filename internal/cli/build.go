@@ -19,6 +19,7 @@ type buildFlags struct {
 	list, prune   bool
 	unusedDays    int
 	addVersion    string
+	dryRun        bool
 }
 
 func buildCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -55,6 +56,9 @@ func buildCmd(stdout, stderr io.Writer) *cobra.Command {
 			if f.prune {
 				return pruneBuilds(stdout, f, specs)
 			}
+			if f.dryRun {
+				return showKeys(stdout, f.cache, specs)
+			}
 			for _, s := range specs {
 				start := time.Now()
 				r, err := nodebuild.Ensure(cmd.Context(), f.cache, s, stderr)
@@ -82,6 +86,7 @@ func buildCmd(stdout, stderr io.Writer) *cobra.Command {
 	fl.BoolVar(&f.list, "list", false, "list cached builds and exit")
 	fl.BoolVar(&f.prune, "prune", false, "remove cached builds not used for --unused-days, except the --version specs' current builds")
 	fl.IntVar(&f.unusedDays, "unused-days", 30, "with --prune: age of last use after which a build is removed (0: all but the kept ones)")
+	fl.BoolVar(&f.dryRun, "dry-run", false, "print each build's key and whether it is cached; build nothing")
 	fl.StringVar(&f.addVersion, "add-version", "", "add a release folder images/lnd/VERSION, e.g. v0.20.1-beta")
 	return cmd
 }
@@ -111,6 +116,21 @@ func selectSpecs(images string, versions []string, flavour nodebuild.Flavour) ([
 		out[i].Flavour = flavour
 	}
 	return out, nil
+}
+
+func showKeys(stdout io.Writer, cache string, specs []nodebuild.Spec) error {
+	for _, s := range specs {
+		key, err := nodebuild.KeyOf(s)
+		if err != nil {
+			return err
+		}
+		state := "not built"
+		if r, err := nodebuild.Locate(cache, s); err == nil {
+			state = "cached in " + r.Dir
+		}
+		fmt.Fprintf(stdout, "%s: key %s, %s\n", s, key, state)
+	}
+	return nil
 }
 
 func listBuilds(stdout io.Writer, cache string) error {
