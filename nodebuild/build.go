@@ -111,6 +111,15 @@ func keyFor(ctx context.Context, spec Spec) (string, string, error) {
 // manifest and marking the build as used; the error tells the user how to
 // build it.
 func Locate(cache string, spec Spec) (Result, error) {
+	r, err := Peek(cache, spec)
+	if err == nil {
+		markUsed(r.Dir)
+	}
+	return r, err
+}
+
+// Peek is Locate without recording a use (for --dry-run and listings).
+func Peek(cache string, spec Spec) (Result, error) {
 	key, _, err := keyFor(context.Background(), spec)
 	if err != nil {
 		return Result{}, err
@@ -120,7 +129,6 @@ func Locate(cache string, spec Spec) (Result, error) {
 	if err != nil {
 		return Result{}, fmt.Errorf("node binaries for %s in %s: %v; run `lnbench build --version %s` (or ./run.sh) to build them", spec, dir, err, spec.Text())
 	}
-	markUsed(dir)
 	return Result{Dir: dir, Manifest: m}, nil
 }
 

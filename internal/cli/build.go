@@ -125,7 +125,7 @@ func showKeys(stdout io.Writer, cache string, specs []nodebuild.Spec) error {
 			return err
 		}
 		state := "not built"
-		if r, err := nodebuild.Locate(cache, s); err == nil {
+		if r, err := nodebuild.Peek(cache, s); err == nil {
 			state = "cached in " + r.Dir
 		}
 		fmt.Fprintf(stdout, "%s: key %s, %s\n", s, key, state)
