@@ -46,7 +46,7 @@ func buildCmd(stdout, stderr io.Writer) *cobra.Command {
 				return addVersion(cmd, stdout, stderr, f)
 			}
 			dir, err := findImages(f.images)
-			if err != nil {
+			if err != nil && !onlySourceTrees(f.versions) {
 				return err
 			}
 			specs, err := selectSpecs(dir, f.versions, f.flavour)
@@ -89,6 +89,16 @@ func buildCmd(stdout, stderr io.Writer) *cobra.Command {
 	fl.BoolVar(&f.dryRun, "dry-run", false, "print each build's key and whether it is cached; build nothing")
 	fl.StringVar(&f.addVersion, "add-version", "", "add a release folder images/lnd/VERSION, e.g. v0.20.1-beta")
 	return cmd
+}
+
+// onlySourceTrees is true when no --version needs the images/ folder.
+func onlySourceTrees(versions []string) bool {
+	for _, v := range versions {
+		if !strings.Contains(v, "@src:") {
+			return false
+		}
+	}
+	return true
 }
 
 // selectSpecs reads --version values, each with the flavour applied.
