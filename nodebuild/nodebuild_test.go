@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/google/pprof/profile"
 )
 
 func write(t *testing.T, path, text string) {
@@ -58,7 +60,7 @@ func TestDefaultReleaseKeyUnchanged(t *testing.T) {
 func TestFlavourKnobsChangeTheKeyAndNothingElseDoes(t *testing.T) {
 	spec := releaseModule(t)
 	profile := filepath.Join(t.TempDir(), "cpu.pprof")
-	write(t, profile, "profile one")
+	writeProfile(t, profile, 1)
 	base := mustKey(t, spec, "go1.26.8")
 	knobs := map[string]Flavour{
 		"pgo":     {PGO: profile},
@@ -96,12 +98,12 @@ func TestFlavourKnobsChangeTheKeyAndNothingElseDoes(t *testing.T) {
 	withPGO.Flavour.PGO = profile
 	before := mustKey(t, withPGO, "go1.26.8")
 	renamed := filepath.Join(t.TempDir(), "other-name.pprof")
-	write(t, renamed, "profile one")
+	writeProfile(t, renamed, 1)
 	withPGO.Flavour.PGO = renamed
 	if mustKey(t, withPGO, "go1.26.8") != before {
 		t.Fatal("a copy of the same profile must keep the key")
 	}
-	write(t, renamed, "profile two")
+	writeProfile(t, renamed, 2)
 	if mustKey(t, withPGO, "go1.26.8") == before {
 		t.Fatal("an edited profile must change the key")
 	}
@@ -219,18 +221,43 @@ func TestParseSpecs(t *testing.T) {
 	}
 }
 
+// writeProfile writes a one-sample CPU profile whose count is n.
+func writeProfile(t *testing.T, path string, n int64) {
+	fn := &profile.Function{ID: 1, Name: "main.work"}
+	loc := &profile.Location{ID: 1, Line: []profile.Line{{Function: fn}}}
+	p := &profile.Profile{
+		SampleType: []*profile.ValueType{{Type: "samples", Unit: "count"}},
+		Sample:     []*profile.Sample{{Location: []*profile.Location{loc}, Value: []int64{n}}},
+		Location:   []*profile.Location{loc},
+		Function:   []*profile.Function{fn},
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := p.Write(f); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestFlavourValidation(t *testing.T) {
+	notProfile := filepath.Join(t.TempDir(), "go.mod")
+	write(t, notProfile, "module x\n")
 	bad := map[string]Flavour{
-		"goamd64": {GOAMD64: "v5"},
-		"pgo":     {PGO: filepath.Join(t.TempDir(), "missing.pprof")},
-		"tags":    {Tags: []string{"a b"}},
+		"goamd64":                               {GOAMD64: "v5"},
+		"pgo":                                   {PGO: filepath.Join(t.TempDir(), "missing.pprof")},
+		`pgo "` + notProfile + `": not a pprof`: {PGO: notProfile},
+		"tags":                                  {Tags: []string{"a b"}},
 	}
 	for want, f := range bad {
 		if err := f.Validate(); err == nil || !strings.HasPrefix(err.Error(), want) {
 			t.Errorf("%+v: error %v, want it to name %s", f, err, want)
 		}
 	}
-	if err := (Flavour{GOAMD64: "v3", Tags: []string{"dev"}}).Validate(); err != nil {
+	good := filepath.Join(t.TempDir(), "cpu.pprof")
+	writeProfile(t, good, 3)
+	if err := (Flavour{GOAMD64: "v3", Tags: []string{"dev"}, PGO: good}).Validate(); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -1,12 +1,16 @@
 package nodebuild
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/google/pprof/profile"
 )
 
 // Tags are LND's RPC sub-servers plus the pure-Go SQLite backend.
@@ -56,8 +60,8 @@ func (f Flavour) Validate() error {
 		return fmt.Errorf("goamd64 %q: use v1, v2, v3 or v4", f.GOAMD64)
 	}
 	if f.PGO != "" {
-		if st, err := os.Stat(f.PGO); err != nil || st.IsDir() {
-			return fmt.Errorf("pgo %q: not a readable profile file (pass a CPU profile, e.g. one merged by `go tool pprof -proto`)", f.PGO)
+		if err := checkProfile(f.PGO); err != nil {
+			return fmt.Errorf("pgo %q: %v (pass a CPU profile, e.g. one merged by `go tool pprof -proto`)", f.PGO, err)
 		}
 	}
 	for _, t := range f.Tags {
@@ -212,4 +216,24 @@ func Find(imagesDir, impl, version string) (Spec, error) {
 		return Spec{}, fmt.Errorf("no build module for %s %s under %s; available: %s (add one with `lnbench build --add-version %s`)", impl, version, imagesDir, strings.Join(have, ", "), version)
 	}
 	return Spec{Implementation: impl, Version: version, ModuleDir: dir}, nil
+}
+
+// checkProfile accepts what go build -pgo reads: a pprof profile or the go
+// command's preprocessed "GO PREPROFILE V1" form.
+func checkProfile(path string) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return errors.New("not a readable file")
+	}
+	if bytes.HasPrefix(data, []byte("GO PREPROFILE V1\n")) {
+		return nil
+	}
+	p, err := profile.ParseData(data)
+	if err != nil {
+		return errors.New("not a pprof profile")
+	}
+	if len(p.Sample) == 0 {
+		return errors.New("the profile has no samples")
+	}
+	return nil
 }
