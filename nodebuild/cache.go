@@ -73,12 +73,18 @@ func dirSize(dir string) (int64, error) {
 }
 
 // PruneRule says which builds Prune removes: every build last used before
-// now − UnusedFor, except the builds whose keys are in Keep.
+// now − UnusedFor, except the builds whose keys are in Keep. Work folders
+// (.build-*, .image-*) older than StaleWork are leftovers of a killed
+// lnbench (an interrupted one removes its own) and are removed too.
 type PruneRule struct {
 	UnusedFor time.Duration
 	Keep      map[string]bool // build keys
 	Now       time.Time
 }
+
+// StaleWork is the age after which a work folder cannot belong to a running
+// build (a build takes minutes).
+const StaleWork = 24 * time.Hour
 
 // Prune removes the builds the rule selects and returns them.
 func Prune(cache string, rule PruneRule) ([]Entry, error) {
@@ -97,7 +103,23 @@ func Prune(cache string, rule PruneRule) ([]Entry, error) {
 		}
 		removed = append(removed, e)
 	}
-	return removed, nil
+	return removed, pruneStaleWork(cache, rule.Now)
+}
+
+func pruneStaleWork(cache string, now time.Time) error {
+	for _, pattern := range []string{".build-*", ".image-*"} {
+		dirs, _ := filepath.Glob(filepath.Join(binDir(cache), pattern))
+		for _, d := range dirs {
+			st, err := os.Stat(d)
+			if err != nil || now.Sub(st.ModTime()) < StaleWork {
+				continue
+			}
+			if err := os.RemoveAll(d); err != nil {
+				return fmt.Errorf("removing %s: %v", d, err)
+			}
+		}
+	}
+	return nil
 }
 
 // KeyOf is the cache key of spec with the toolchain `go` selects, for

@@ -34,6 +34,7 @@ func TestListAndPrune(t *testing.T) {
 		Manifest{Implementation: "lnd", Version: "src", SourceDir: "/home/u/lnd", GitCommit: "0123456789abcdef", GitDirty: true, Flavour: Flavour{GOAMD64: "v3"}})
 	fakeBuild(t, cache, "lnd-v0.20.4-beta-cccc", "cccc", now.Add(-time.Hour), Manifest{Implementation: "lnd", Version: "v0.20.4-beta"})
 	write(t, filepath.Join(cache, "bin", ".build-123", "out", "lnd"), "half a build")
+	os.Chtimes(filepath.Join(cache, "bin", ".build-123"), now, now)
 
 	entries, err := List(cache)
 	if err != nil {
@@ -67,7 +68,13 @@ func TestListAndPrune(t *testing.T) {
 		t.Fatalf("left %+v", left)
 	}
 	if _, err := os.Stat(filepath.Join(cache, "bin", ".build-123")); err != nil {
-		t.Fatal("prune must leave unfinished work folders (a build may be running)")
+		t.Fatal("prune must leave recent work folders (a build may be running)")
+	}
+	stale := filepath.Join(cache, "bin", ".build-123")
+	os.Chtimes(stale, now.Add(-2*StaleWork), now.Add(-2*StaleWork))
+	Prune(cache, PruneRule{UnusedFor: 30 * 24 * time.Hour, Keep: map[string]bool{"aaaa": true, "cccc": true}, Now: now})
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Fatalf("a work folder older than StaleWork must go: %v", err)
 	}
 	removed, _ = Prune(cache, PruneRule{UnusedFor: 0, Keep: map[string]bool{"aaaa": true}, Now: now})
 	if len(removed) != 1 || removed[0].Manifest.Key != "cccc" {
