@@ -13,7 +13,7 @@ import (
 	"github.com/lnbench/lnbench/backend"
 	"github.com/lnbench/lnbench/chain/btcd"
 	gen "github.com/lnbench/lnbench/compose"
-	images "github.com/lnbench/lnbench/imagebuild"
+	"github.com/lnbench/lnbench/imagebuild"
 	"github.com/lnbench/lnbench/network"
 	"github.com/lnbench/lnbench/node"
 	"github.com/lnbench/lnbench/node/drivers"
@@ -52,7 +52,7 @@ func nodeImage(t *testing.T, ctx context.Context) string {
 		t.Fatal(err)
 	}
 	start := time.Now()
-	base, img, err := images.Ensure(ctx, images.Options{Log: logWriter{t}}, bins)
+	base, img, err := imagebuild.Ensure(ctx, imagebuild.Options{Log: logWriter{t}, Dockerfile: imagebuild.DockerfilePath(filepath.Join("..", "..", "images"), "lnd")}, bins)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,8 @@ package cli
 import (
 	"fmt"
 	"io"
+	"strings"
+	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -10,25 +12,56 @@ import (
 	"github.com/lnbench/lnbench/nodebuild"
 )
 
+type buildFlags struct {
+	images, cache string
+	versions      []string
+	flavour       nodebuild.Flavour
+	list, prune   bool
+	unusedDays    int
+	addVersion    string
+	dryRun        bool
+}
+
 func buildCmd(stdout, stderr io.Writer) *cobra.Command {
-	var images, cache string
-	var versions []string
+	var f buildFlags
 	cmd := &cobra.Command{
 		Use:   "build",
 		Short: "Build static node binaries (lnd, lncli, btcd, btcctl) into the cache; does nothing when current",
-		Args:  cobra.NoArgs,
+		Long: "Build node binaries into the cache, keyed by content: a release folder\n" +
+			"(--version lnd@v0.21.0-beta), or a local source tree with uncommitted edits\n" +
+			"(--version lnd@src:../lnd, built through a generated module that replaces LND\n" +
+			"with the tree). --pgo, --goamd64, --gcflags, --ldflags and --tags make a\n" +
+			"flavour; any change of source, toolchain or knob is a new build, nothing else is.\n\n" +
+			"  --list                     cached builds: key, size, last use, what they were built from\n" +
+			"  --prune [--unused-days N]  remove builds not used for N days (default 30), except\n" +
+			"                             the current builds of the --version specs\n" +
+			"  --add-version VERSION      add a release folder images/lnd/VERSION (fresh go.mod,\n" +
+			"                             go get lnd@VERSION, go mod tidy)",
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			dir, err := findImages(images)
+			switch {
+			case f.list:
+				return listBuilds(stdout, f.cache)
+			case f.addVersion != "":
+				return addVersion(cmd, stdout, stderr, f)
+			}
+			dir, err := findImages(f.images)
+			if err != nil && !onlySourceTrees(f.versions) {
+				return err
+			}
+			specs, err := selectSpecs(dir, f.versions, f.flavour)
 			if err != nil {
 				return err
 			}
-			specs, err := selectSpecs(dir, versions)
-			if err != nil {
-				return err
+			if f.prune {
+				return pruneBuilds(stdout, f, specs)
+			}
+			if f.dryRun {
+				return showKeys(stdout, f.cache, specs)
 			}
 			for _, s := range specs {
 				start := time.Now()
-				r, err := nodebuild.Ensure(cmd.Context(), cache, s, stderr)
+				r, err := nodebuild.Ensure(cmd.Context(), f.cache, s, stderr)
 				if err != nil {
 					return err
 				}
@@ -36,41 +69,152 @@ func buildCmd(stdout, stderr io.Writer) *cobra.Command {
 				if r.Built {
 					state = "built"
 				}
-				fmt.Fprintf(stdout, "%s %s: %s in %.1fs → %s\n", s.Implementation, s.Version, state, time.Since(start).Seconds(), r.Dir)
+				fmt.Fprintf(stdout, "%s: %s in %.1fs → %s\n", s, state, time.Since(start).Seconds(), r.Dir)
 			}
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&images, "images", "", "folder of node build modules (default: images/ of the repository)")
-	cmd.Flags().StringVar(&cache, "cache", nodebuild.DefaultCacheDir(), "binary cache folder ($LNBENCH_CACHE)")
-	cmd.Flags().StringSliceVar(&versions, "version", []string{"lnd/v0.21.0-beta"}, "impl/version to build, or 'all'")
+	fl := cmd.Flags()
+	fl.StringVar(&f.images, "images", "", "folder of node build modules (default: images/ of the repository)")
+	fl.StringVar(&f.cache, "cache", nodebuild.DefaultCacheDir(), "binary cache folder ($LNBENCH_CACHE)")
+	fl.StringSliceVar(&f.versions, "version", []string{"lnd@v0.21.0-beta"}, "what to build: IMPL@VERSION (a folder of --images), IMPL@src:PATH (a source tree), or 'all' folders")
+	fl.StringVar(&f.flavour.PGO, "pgo", "", "CPU profile for profile-guided optimisation (go build -pgo)")
+	fl.StringVar(&f.flavour.GOAMD64, "goamd64", "", "GOAMD64 level v1..v4 (default v1)")
+	fl.StringVar(&f.flavour.GCFlags, "gcflags", "", "extra go build -gcflags (prefix all= to reach LND's packages)")
+	fl.StringVar(&f.flavour.LDFlags, "ldflags", "", "extra go build -ldflags")
+	fl.StringSliceVar(&f.flavour.Tags, "tags", nil, "extra build tags, added to "+strings.Join(nodebuild.Tags, ","))
+	fl.BoolVar(&f.list, "list", false, "list cached builds and exit")
+	fl.BoolVar(&f.prune, "prune", false, "remove cached builds not used for --unused-days, except the --version specs' current builds")
+	fl.IntVar(&f.unusedDays, "unused-days", 30, "with --prune: age of last use after which a build is removed (0: all but the kept ones)")
+	fl.BoolVar(&f.dryRun, "dry-run", false, "print each build's key and whether it is cached; build nothing")
+	fl.StringVar(&f.addVersion, "add-version", "", "add a release folder images/lnd/VERSION, e.g. v0.20.1-beta")
 	return cmd
 }
 
-func selectSpecs(images string, versions []string) ([]nodebuild.Spec, error) {
-	if len(versions) == 1 && versions[0] == "all" {
-		return nodebuild.Specs(images)
+// onlySourceTrees is true when no --version needs the images/ folder.
+func onlySourceTrees(versions []string) bool {
+	for _, v := range versions {
+		if !strings.Contains(v, "@src:") {
+			return false
+		}
+	}
+	return true
+}
+
+// selectSpecs reads --version values, each with the flavour applied.
+func selectSpecs(images string, versions []string, flavour nodebuild.Flavour) ([]nodebuild.Spec, error) {
+	if err := flavour.Validate(); err != nil {
+		return nil, fmt.Errorf("--%v", err)
 	}
 	var out []nodebuild.Spec
-	for _, v := range versions {
-		impl, ver, ok := cut(v)
-		if !ok {
-			return nil, fmt.Errorf("--version %q: use impl/version, e.g. lnd/v0.21.0-beta", v)
-		}
-		s, err := nodebuild.Find(images, impl, ver)
+	if len(versions) == 1 && versions[0] == "all" {
+		all, err := nodebuild.Specs(images)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, s)
+		out = all
+	} else {
+		for _, v := range versions {
+			s, err := nodebuild.Parse(images, v)
+			if err != nil {
+				return nil, fmt.Errorf("--version: %v", err)
+			}
+			out = append(out, s)
+		}
+	}
+	for i := range out {
+		out[i].Flavour = flavour
 	}
 	return out, nil
 }
 
-func cut(v string) (string, string, bool) {
-	for i := 0; i < len(v); i++ {
-		if v[i] == '/' {
-			return v[:i], v[i+1:], i > 0 && i < len(v)-1
+func showKeys(stdout io.Writer, cache string, specs []nodebuild.Spec) error {
+	for _, s := range specs {
+		key, err := nodebuild.KeyOf(s)
+		if err != nil {
+			return err
 		}
+		state := "not built"
+		if r, err := nodebuild.Peek(cache, s); err == nil {
+			state = "cached in " + r.Dir
+		}
+		fmt.Fprintf(stdout, "%s: key %s, %s\n", s, key, state)
 	}
-	return "", "", false
+	return nil
+}
+
+func listBuilds(stdout io.Writer, cache string) error {
+	entries, err := nodebuild.List(cache)
+	if err != nil {
+		return err
+	}
+	if len(entries) == 0 {
+		fmt.Fprintf(stdout, "no builds in %s\n", cache)
+		return nil
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "KEY\tSIZE\tLAST USED\tBUILT\tGO\tFROM")
+	var total int64
+	for _, e := range entries {
+		total += e.Size
+		built := "?"
+		if !e.Manifest.BuiltAt.IsZero() {
+			built = fmt.Sprintf("%s ago in %.0fs", age(e.Manifest.BuiltAt), e.Manifest.BuildSeconds)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s ago\t%s\t%s\t%s\n", e.Manifest.Key, megabytes(e.Size), age(e.LastUsed), built, e.Manifest.GoVersion, e.Manifest.From())
+	}
+	tw.Flush()
+	fmt.Fprintf(stdout, "%d builds, %s in %s\n", len(entries), megabytes(total), cache)
+	return nil
+}
+
+func pruneBuilds(stdout io.Writer, f buildFlags, keepSpecs []nodebuild.Spec) error {
+	if f.unusedDays < 0 {
+		return fmt.Errorf("--unused-days %d: use 0 or more", f.unusedDays)
+	}
+	keep := map[string]bool{}
+	for _, s := range keepSpecs {
+		key, err := nodebuild.KeyOf(s)
+		if err != nil {
+			return err
+		}
+		keep[key] = true
+	}
+	removed, err := nodebuild.Prune(f.cache, nodebuild.PruneRule{
+		UnusedFor: time.Duration(f.unusedDays) * 24 * time.Hour, Keep: keep, Now: time.Now()})
+	var freed int64
+	for _, e := range removed {
+		freed += e.Size
+		fmt.Fprintf(stdout, "removed %s (%s, last used %s ago): %s\n", e.Manifest.Key, megabytes(e.Size), age(e.LastUsed), e.Manifest.From())
+	}
+	fmt.Fprintf(stdout, "pruned %d builds, freed %s\n", len(removed), megabytes(freed))
+	return err
+}
+
+func addVersion(cmd *cobra.Command, stdout, stderr io.Writer, f buildFlags) error {
+	dir, err := findImages(f.images)
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	s, err := nodebuild.AddVersion(cmd.Context(), dir, "lnd", f.addVersion, stderr)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "added %s in %.1fs; build it with `lnbench build --version %s`\n", s.ModuleDir, time.Since(start).Seconds(), s.Text())
+	return nil
+}
+
+func megabytes(n int64) string { return fmt.Sprintf("%.0f MB", float64(n)/1e6) }
+
+func age(t time.Time) string {
+	d := time.Since(t)
+	switch {
+	case d < time.Hour:
+		return fmt.Sprintf("%.0fm", d.Minutes())
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%.0fh", d.Hours())
+	default:
+		return fmt.Sprintf("%.0fd", d.Hours()/24)
+	}
 }

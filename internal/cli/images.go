@@ -11,7 +11,7 @@ import (
 	"github.com/lnbench/lnbench/backend"
 	composebe "github.com/lnbench/lnbench/backend/compose"
 	gen "github.com/lnbench/lnbench/compose"
-	images "github.com/lnbench/lnbench/imagebuild"
+	"github.com/lnbench/lnbench/imagebuild"
 	"github.com/lnbench/lnbench/nodebuild"
 	"github.com/lnbench/lnbench/runner"
 	"github.com/lnbench/lnbench/scenario"
@@ -24,15 +24,16 @@ func imagesCmd(stdout, stderr io.Writer) *cobra.Command {
 		Use:   "images",
 		Short: "Build the Docker images of the compose backend (Debian base, node image); does nothing when current",
 		Long: "Build what is missing: the Debian base image (debootstrap + docker import, no registry)\n" +
-			"and one node image per version holding lnd, lncli, btcd and btcctl from the binary cache\n" +
-			"(built first when missing). Tags are content hashes; prints each tag and how long it took.",
+			"and one node image per build holding lnd, lncli, btcd and btcctl from the binary cache\n" +
+			"(built first when missing), made by images/<impl>/Dockerfile (edit it to add tools).\n" +
+			"Tags are content hashes; prints each tag and how long it took.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			dir, err := findImages(imagesDir)
 			if err != nil {
 				return err
 			}
-			specs, err := selectSpecs(dir, versions)
+			specs, err := selectSpecs(dir, versions, nodebuild.Flavour{})
 			if err != nil {
 				return err
 			}
@@ -41,32 +42,43 @@ func imagesCmd(stdout, stderr io.Writer) *cobra.Command {
 				if err != nil {
 					return err
 				}
-				base, node, err := ensureImages(cmd.Context(), bins, stderr)
+				base, node, err := imagebuild.Ensure(cmd.Context(), imageOptions(dir, s.Implementation, stderr), bins)
 				if err != nil {
 					return err
 				}
 				fmt.Fprintf(stdout, "base: %s (%s in %.1fs)\n", base.Tag, builtOrCached(base), base.Duration.Seconds())
-				fmt.Fprintf(stdout, "%s %s: %s (%s in %.1fs)\n", s.Implementation, s.Version, node.Tag, builtOrCached(node), node.Duration.Seconds())
+				fmt.Fprintf(stdout, "%s: %s (%s in %.1fs)\n", s, node.Tag, builtOrCached(node), node.Duration.Seconds())
 			}
 			return nil
 		},
 	}
 	cmd.Flags().StringVar(&imagesDir, "images", "", "folder of node build modules (default: images/ of the repository)")
 	cmd.Flags().StringVar(&cache, "cache", nodebuild.DefaultCacheDir(), "binary cache folder ($LNBENCH_CACHE)")
-	cmd.Flags().StringSliceVar(&versions, "version", []string{"lnd/v0.21.0-beta"}, "impl/version to build, or 'all'")
+	cmd.Flags().StringSliceVar(&versions, "version", []string{"lnd@v0.21.0-beta"}, "IMPL@VERSION (a folder of --images), IMPL@src:PATH (a source tree), or 'all' folders")
 	return cmd
 }
 
-func builtOrCached(r images.Result) string {
+func builtOrCached(r imagebuild.Result) string {
 	if r.Built {
 		return "built"
 	}
 	return "cached"
 }
 
-// ensureImages builds the base and node images when missing.
-func ensureImages(ctx context.Context, bins nodebuild.Result, log io.Writer) (images.Result, images.Result, error) {
-	return images.Ensure(ctx, images.Options{Log: log}, bins)
+// imageOptions are the image options of impl's builds: its Dockerfile is
+// images/<impl>/Dockerfile of imagesDir.
+func imageOptions(imagesDir, impl string, log io.Writer) imagebuild.Options {
+	return imagebuild.Options{Log: log, Dockerfile: imagebuild.DockerfilePath(imagesDir, impl)}
+}
+
+// ensureImages builds the base and node images when missing, with the
+// Dockerfile of the repository's images/ folder.
+func ensureImages(ctx context.Context, bins nodebuild.Result, log io.Writer) (imagebuild.Result, imagebuild.Result, error) {
+	dir, err := findImages("")
+	if err != nil {
+		return imagebuild.Result{}, imagebuild.Result{}, err
+	}
+	return imagebuild.Ensure(ctx, imageOptions(dir, bins.Manifest.Implementation, log), bins)
 }
 
 // ensureImagesTimed is ensureImages plus one line saying how long it took.

@@ -1,4 +1,4 @@
-// Package images builds the Docker images the compose backend runs, with no
+// Package imagebuild builds the Docker images the compose backend runs, with no
 // container registry: a Debian base made by debootstrap and `docker import`,
 // and a node image FROM it holding lnd, lncli, btcd and btcctl from the
 // nodebuild cache plus the scripts of docker-fragments/scripts.
@@ -12,7 +12,7 @@
 // current and a second call only runs `docker image inspect`. Images carry
 // the label lnbench.image=1 and never lnbench.run: runs share them, and
 // `lnbench down` leaves them alone.
-package images
+package imagebuild
 
 import (
 	"bufio"
@@ -26,14 +26,12 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
-	"path"
 	"path/filepath"
 	"runtime"
 	"sort"
 	"strings"
 	"time"
 
-	fragments "github.com/lnbench/lnbench/docker-fragments"
 	"github.com/lnbench/lnbench/nodebuild"
 )
 
@@ -62,12 +60,16 @@ type Options struct {
 	// Scripts is copied into /usr/local/bin of the node image; nil means the
 	// embedded docker-fragments/scripts.
 	Scripts fs.FS
+	// Dockerfile is the node image's recipe, images/<impl>/Dockerfile of the
+	// repository (see DockerfilePath); built with --build-arg BASE=<base tag>.
+	Dockerfile string
 }
 
 // Result is one ensured image.
 type Result struct {
 	Tag      string
-	Built    bool // false when it already existed
+	ID       string // the engine's image id (sha256:…), for the report's environment block
+	Built    bool   // false when it already existed
 	Duration time.Duration
 }
 
@@ -90,7 +92,17 @@ func Ensure(ctx context.Context, opts Options, bins nodebuild.Result) (base, nod
 
 // Exists reports whether the engine has the image.
 func Exists(ctx context.Context, tag string) bool {
-	return exec.CommandContext(ctx, "docker", "image", "inspect", "--format", "{{.Id}}", tag).Run() == nil
+	_, ok := ImageID(ctx, tag)
+	return ok
+}
+
+// ImageID is the engine's id of the image tag, if it has it.
+func ImageID(ctx context.Context, tag string) (string, bool) {
+	out, err := exec.CommandContext(ctx, "docker", "image", "inspect", "--format", "{{.Id}}", tag).Output()
+	if err != nil {
+		return "", false
+	}
+	return strings.TrimSpace(string(out)), true
 }
 
 // BaseTag is the base image's tag for a debootstrap version: a hash of the
@@ -116,8 +128,8 @@ func EnsureBase(ctx context.Context, opts Options) (Result, error) {
 		return Result{}, err
 	}
 	tag := BaseTag(ver)
-	if Exists(ctx, tag) {
-		return Result{Tag: tag, Duration: time.Since(start)}, nil
+	if id, ok := ImageID(ctx, tag); ok {
+		return Result{Tag: tag, ID: id, Duration: time.Since(start)}, nil
 	}
 	if os.Geteuid() != 0 {
 		return Result{}, errors.New("building the base image needs root (debootstrap chroots): run `sudo lnbench images` once")
@@ -155,7 +167,8 @@ func EnsureBase(ctx context.Context, opts Options) (Result, error) {
 	}
 	d := time.Since(start)
 	fmt.Fprintf(opts.log(), "built %s in %.1fs\n", tag, d.Seconds())
-	return Result{Tag: tag, Built: true, Duration: d}, nil
+	id, _ := ImageID(ctx, tag)
+	return Result{Tag: tag, ID: id, Built: true, Duration: d}, nil
 }
 
 // debootstrap finds debootstrap, installing it with apt-get when it is
@@ -361,149 +374,6 @@ func importRootfs(ctx context.Context, root, tag string) error {
 		return fmt.Errorf("docker import %s failed: %v: %s", tag, ierr, lastLine(impOut.Bytes()))
 	}
 	return nil
-}
-
-// dockerfile is the node image's recipe; it is part of the tag's hash.
-func dockerfile(base string) string {
-	return strings.Join([]string{
-		"FROM " + base,
-		"COPY bin/ /usr/local/bin/",
-		"ENV HOME=/data",
-		"WORKDIR /data",
-		`CMD ["lnd", "--help"]`,
-		"",
-	}, "\n")
-}
-
-type script struct {
-	name string
-	data []byte
-}
-
-func loadScripts(fsys fs.FS) ([]script, error) {
-	if fsys == nil {
-		sub, err := fs.Sub(fragments.FS, "scripts")
-		if err != nil {
-			return nil, err
-		}
-		fsys = sub
-	}
-	entries, err := fs.ReadDir(fsys, ".")
-	if err != nil {
-		return nil, fmt.Errorf("scripts: %v", err)
-	}
-	var out []script
-	for _, e := range entries {
-		if e.IsDir() || strings.HasPrefix(strings.ToUpper(e.Name()), "README") {
-			continue
-		}
-		data, err := fs.ReadFile(fsys, e.Name())
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, script{e.Name(), data})
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
-	return out, nil
-}
-
-// NodeTag is the node image's tag: version plus a hash of the base tag, the
-// binaries' checksums, the scripts and the Dockerfile.
-func NodeTag(base string, m nodebuild.Manifest, scripts []script) string {
-	h := sha256.New()
-	fmt.Fprintf(h, "base=%s\nimpl=%s\nversion=%s\n", base, m.Implementation, m.Version)
-	for _, name := range binaryNames() {
-		fmt.Fprintf(h, "bin %s %s\n", name, m.SHA256[name])
-	}
-	for _, s := range scripts {
-		sum := sha256.Sum256(s.data)
-		fmt.Fprintf(h, "script %s %x\n", s.name, sum)
-	}
-	io.WriteString(h, dockerfile(base))
-	return fmt.Sprintf("%s:%s-%s", NodeRepo, m.Version, hex.EncodeToString(h.Sum(nil))[:12])
-}
-
-func binaryNames() []string {
-	var names []string
-	for n := range nodebuild.Packages {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}
-
-// EnsureNode builds the node image FROM base for the binaries in bins
-// unless it exists.
-func EnsureNode(ctx context.Context, opts Options, base string, bins nodebuild.Result) (Result, error) {
-	start := time.Now()
-	scripts, err := loadScripts(opts.Scripts)
-	if err != nil {
-		return Result{}, err
-	}
-	if bins.Manifest.Version == "" || len(bins.Manifest.SHA256) == 0 {
-		return Result{}, fmt.Errorf("node binaries in %q have no manifest; run `lnbench build`", bins.Dir)
-	}
-	tag := NodeTag(base, bins.Manifest, scripts)
-	if Exists(ctx, tag) {
-		return Result{Tag: tag, Duration: time.Since(start)}, nil
-	}
-	// The context sits beside the cache so the binaries can be hard-linked.
-	ctxDir, err := os.MkdirTemp(filepath.Dir(bins.Dir), ".image-")
-	if err != nil {
-		if ctxDir, err = os.MkdirTemp("", "lnbench-image-"); err != nil {
-			return Result{}, err
-		}
-	}
-	defer os.RemoveAll(ctxDir)
-	binDir := filepath.Join(ctxDir, "bin")
-	if err := os.MkdirAll(binDir, 0o755); err != nil {
-		return Result{}, err
-	}
-	for _, n := range binaryNames() {
-		if err := linkOrCopy(filepath.Join(bins.Dir, n), filepath.Join(binDir, n)); err != nil {
-			return Result{}, fmt.Errorf("image context: %v", err)
-		}
-	}
-	for _, s := range scripts {
-		if err := os.WriteFile(filepath.Join(binDir, path.Base(s.name)), s.data, 0o755); err != nil {
-			return Result{}, err
-		}
-	}
-	if err := os.WriteFile(filepath.Join(ctxDir, "Dockerfile"), []byte(dockerfile(base)), 0o644); err != nil {
-		return Result{}, err
-	}
-	fmt.Fprintf(opts.log(), "building %s FROM %s\n", tag, base)
-	cmd := exec.CommandContext(ctx, "docker", "build", "--quiet", "--label", Label+"=1",
-		"--label", "lnbench.implementation="+bins.Manifest.Implementation, "--label", "lnbench.version="+bins.Manifest.Version,
-		"-t", tag, ctxDir)
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Run(); err != nil {
-		return Result{}, fmt.Errorf("docker build %s failed: %v:\n%s", tag, err, lastLines(out.Bytes(), 10))
-	}
-	d := time.Since(start)
-	fmt.Fprintf(opts.log(), "built %s in %.1fs\n", tag, d.Seconds())
-	return Result{Tag: tag, Built: true, Duration: d}, nil
-}
-
-func linkOrCopy(src, dst string) error {
-	if err := os.Link(src, dst); err == nil {
-		return nil
-	}
-	in, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	out, err := os.OpenFile(dst, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o755)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		return err
-	}
-	return out.Close()
 }
 
 func tail(path string, n int) string {

@@ -1,4 +1,4 @@
-package images
+package imagebuild
 
 import (
 	"os"
@@ -73,15 +73,24 @@ func TestTagsAreContentHashes(t *testing.T) {
 	if len(s1) != 0 || len(s2) != 1 {
 		t.Fatalf("README must not be copied: %v %v", s1, s2)
 	}
-	t1 := NodeTag(a, m, s1)
-	if !strings.HasPrefix(t1, NodeRepo+":v0.21.0-beta-") || t1 != NodeTag(a, m, s1) {
+	df := []byte("ARG BASE\nFROM ${BASE}\nCOPY bin/ /usr/local/bin/\n")
+	t1 := NodeTag(a, m, s1, df)
+	if !strings.HasPrefix(t1, NodeRepo+":v0.21.0-beta-") || t1 != NodeTag(a, m, s1, df) {
 		t.Fatalf("node tag %q", t1)
 	}
-	if t1 == NodeTag(b, m, s1) || t1 == NodeTag(a, m, s2) {
+	if t1 == NodeTag(b, m, s1, df) || t1 == NodeTag(a, m, s2, df) {
 		t.Fatal("node tag must change with the base and the scripts")
 	}
+	if t1 == NodeTag(a, m, s1, append(df, "RUN apt-get install -y strace\n"...)) {
+		t.Fatal("node tag must change with the Dockerfile")
+	}
+	keyed := m
+	keyed.Key = "0123456789abcdef"
+	if t1 == NodeTag(a, keyed, s1, df) {
+		t.Fatal("node tag must change with the build key")
+	}
 	m.SHA256 = map[string]string{"lnd": "changed", "lncli": "2", "btcd": "3", "btcctl": "4"}
-	if t1 == NodeTag(a, m, s1) {
+	if t1 == NodeTag(a, m, s1, df) {
 		t.Fatal("node tag must change with the binaries")
 	}
 }
@@ -89,5 +98,24 @@ func TestTagsAreContentHashes(t *testing.T) {
 func TestEmbeddedScriptsLoad(t *testing.T) {
 	if _, err := loadScripts(nil); err != nil {
 		t.Fatal(err)
+	}
+}
+
+func TestRepositoryDockerfile(t *testing.T) {
+	path := DockerfilePath(filepath.Join("..", "images"), "lnd")
+	data, err := readDockerfile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), "FROM ${BASE}") || !strings.Contains(string(data), "COPY bin/ /usr/local/bin/") {
+		t.Fatalf("%s must build FROM ${BASE} and copy bin/:\n%s", path, data)
+	}
+	if _, err := readDockerfile(""); err == nil || !strings.Contains(err.Error(), "images/lnd/Dockerfile") {
+		t.Fatalf("no path: %v", err)
+	}
+	other := filepath.Join(t.TempDir(), "Dockerfile")
+	os.WriteFile(other, []byte("FROM debian\n"), 0o644)
+	if _, err := readDockerfile(other); err == nil || !strings.Contains(err.Error(), "ARG BASE") {
+		t.Fatalf("a Dockerfile ignoring the base must be refused: %v", err)
 	}
 }

@@ -1,0 +1,49 @@
+package nodebuild
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"time"
+)
+
+// command is one child process of a build (go build, go mod tidy, …).
+type command struct {
+	Dir  string
+	Env  []string // appended to the environment
+	Log  io.Writer
+	Name string
+	Args []string
+}
+
+// run runs c in its own process group. When ctx ends it kills the whole
+// group: go build forks compilers and linkers that would otherwise outlive
+// it (an interrupted build once left a compiler running). The error wraps
+// ctx.Err() then, so callers can test errors.Is(err, context.Canceled).
+func run(ctx context.Context, c command) error {
+	cmd := exec.CommandContext(ctx, c.Name, c.Args...)
+	cmd.Dir = c.Dir
+	cmd.Env = append(os.Environ(), c.Env...)
+	cmd.Stdout, cmd.Stderr = c.Log, c.Log
+	killGroupOnCancel(cmd)
+	// Output pipes stay open while a killed group's children exit.
+	cmd.WaitDelay = 10 * time.Second
+	err := cmd.Run()
+	if ctx.Err() != nil {
+		return fmt.Errorf("%s %s interrupted: %w", c.Name, firstArg(c.Args), ctx.Err())
+	}
+	if err != nil {
+		return fmt.Errorf("%s %s in %s failed: %v", c.Name, strings.Join(c.Args, " "), c.Dir, err)
+	}
+	return nil
+}
+
+func firstArg(args []string) string {
+	if len(args) == 0 {
+		return ""
+	}
+	return args[0]
+}
