@@ -71,20 +71,11 @@ func imageOptions(imagesDir, impl string, log io.Writer) imagebuild.Options {
 	return imagebuild.Options{Log: log, Dockerfile: imagebuild.DockerfilePath(imagesDir, impl)}
 }
 
-// ensureImages builds the base and node images when missing, with the
-// Dockerfile of the repository's images/ folder.
-func ensureImages(ctx context.Context, bins nodebuild.Result, log io.Writer) (imagebuild.Result, imagebuild.Result, error) {
-	dir, err := findImages("")
-	if err != nil {
-		return imagebuild.Result{}, imagebuild.Result{}, err
-	}
-	return imagebuild.Ensure(ctx, imageOptions(dir, bins.Manifest.Implementation, log), bins)
-}
-
-// ensureImagesTimed is ensureImages plus one line saying how long it took.
-func ensureImagesTimed(ctx context.Context, bins nodebuild.Result, log io.Writer) (string, error) {
+// ensureImagesTimed builds the base and node images when missing, with the
+// Dockerfile of imagesDir, and says in one line how long it took.
+func ensureImagesTimed(ctx context.Context, imagesDir string, bins nodebuild.Result, log io.Writer) (string, error) {
 	start := time.Now()
-	base, node, err := ensureImages(ctx, bins, log)
+	base, node, err := imagebuild.Ensure(ctx, imageOptions(imagesDir, bins.Manifest.Implementation, log), bins)
 	if err != nil {
 		return "", fmt.Errorf("compose backend images: %w", err)
 	}

@@ -188,7 +188,7 @@ func executeScenario(cmd *cobra.Command, stdout, stderr io.Writer, s scenario.Sc
 	// build leaves no empty run behind.
 	var nodeImage string
 	if backendName == "compose" {
-		if nodeImage, err = ensureImagesTimed(ctx, bins, stderr); err != nil {
+		if nodeImage, err = ensureImagesTimed(ctx, images, bins, stderr); err != nil {
 			return runner.Run{}, err
 		}
 	}

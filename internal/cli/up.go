@@ -119,7 +119,7 @@ func up(ctx context.Context, stdout, stderr io.Writer, args []string, f runFlags
 	if err != nil {
 		return err
 	}
-	nodeImage, err := ensureImagesTimed(ctx, bins, stderr)
+	nodeImage, err := ensureImagesTimed(ctx, images, bins, stderr)
 	if err != nil {
 		return err
 	}
