@@ -1,6 +1,6 @@
 // Package compose is the Docker Compose backend: btcd and every lnd actor
 // run as containers of one compose project per network, on a private compose
-// network, from images built by package images (imagebuild/).
+// network, from images built by package imagebuild.
 //
 // The constructor receives the whole topology, so the compose file is
 // generated up front with every service and written to the artifacts folder
@@ -32,7 +32,7 @@ import (
 	"time"
 
 	"github.com/lnbench/lnbench/backend"
-	gen "github.com/lnbench/lnbench/compose"
+	"github.com/lnbench/lnbench/composefile"
 	"github.com/lnbench/lnbench/topology"
 )
 
@@ -58,8 +58,8 @@ type Options struct {
 	// file is refreshed if StartNode asks for something else.
 	DBBackend     string
 	NodeArgs      []string
-	Limits        map[string]gen.Limits
-	DefaultLimits gen.Limits
+	Limits        map[string]composefile.Limits
+	DefaultLimits composefile.Limits
 	Pprof         bool
 	Sampler       bool
 	// SamplerArgs are the sidecar's sampling flags (see compose.Spec).
@@ -86,7 +86,7 @@ type Backend struct {
 	// upMu serialises `up`: docker-compose v1 races with itself when two
 	// `up --no-deps` of one project run at once ("No such container").
 	upMu    sync.Mutex
-	spec    gen.Spec
+	spec    composefile.Spec
 	started map[string]bool
 }
 
@@ -110,7 +110,7 @@ func New(ctx context.Context, opts Options) (*Backend, error) {
 	if opts.FragmentsDir == "" {
 		fsys = nil
 	}
-	frags, err := gen.LoadFragments(fsys)
+	frags, err := composefile.LoadFragments(fsys)
 	if err != nil {
 		return nil, err
 	}
@@ -119,13 +119,13 @@ func New(ctx context.Context, opts Options) (*Backend, error) {
 		return nil, err
 	}
 	b := &Backend{opts: opts, tool: t, started: map[string]bool{}}
-	b.project = gen.ProjectName(opts.RunID, "")
-	b.file = filepath.Join(opts.ArtifactsDir, gen.FileName(""))
+	b.project = composefile.ProjectName(opts.RunID, "")
+	b.file = filepath.Join(opts.ArtifactsDir, composefile.FileName(""))
 	if opts.Separate {
-		b.project = gen.ProjectName(opts.RunID, opts.Network)
-		b.file = filepath.Join(opts.ArtifactsDir, gen.FileName(opts.Network))
+		b.project = composefile.ProjectName(opts.RunID, opts.Network)
+		b.file = filepath.Join(opts.ArtifactsDir, composefile.FileName(opts.Network))
 	}
-	spec := gen.Spec{RunID: opts.RunID, Network: opts.Network, Project: b.project, WorkDir: opts.WorkDir, User: opts.User,
+	spec := composefile.Spec{RunID: opts.RunID, Network: opts.Network, Project: b.project, WorkDir: opts.WorkDir, User: opts.User,
 		ChainImage: opts.ChainImage, Limits: opts.Limits, DefaultLimits: opts.DefaultLimits,
 		Pprof: opts.Pprof, Sampler: opts.Sampler, SamplerArgs: opts.SamplerArgs, Tool: opts.Tool, Fragments: frags}
 	if opts.Tool != "" {
@@ -143,15 +143,15 @@ func New(ctx context.Context, opts Options) (*Backend, error) {
 		if spec.ChainImage == "" {
 			spec.ChainImage = img
 		}
-		spec.Nodes = append(spec.Nodes, gen.Node{Name: n.Name, Image: img, DBBackend: opts.DBBackend, ExtraArgs: opts.NodeArgs})
+		spec.Nodes = append(spec.Nodes, composefile.Node{Name: n.Name, Image: img, DBBackend: opts.DBBackend, ExtraArgs: opts.NodeArgs})
 	}
 	// Bind-mount sources must exist, or Docker creates them owned by root.
-	dirs := []string{gen.ChainService}
+	dirs := []string{composefile.ChainService}
 	for _, n := range spec.Nodes {
 		dirs = append(dirs, n.Name)
 	}
 	if opts.Sampler {
-		dirs = append(dirs, gen.SamplerService)
+		dirs = append(dirs, composefile.SamplerService)
 	}
 	for _, d := range dirs {
 		if err := os.MkdirAll(filepath.Join(opts.WorkDir, d), 0o700); err != nil {
@@ -178,7 +178,7 @@ func (b *Backend) Tool() Tool { return b.tool }
 // writeFile renders the spec and replaces the file atomically; callers
 // hold b.mu (or own b exclusively).
 func (b *Backend) writeFile() error {
-	data, err := gen.Generate(b.spec)
+	data, err := composefile.Generate(b.spec)
 	if err != nil {
 		return err
 	}
@@ -357,18 +357,18 @@ func (b *Backend) StartChain(ctx context.Context, spec backend.ChainSpec) (backe
 	if err != nil {
 		return backend.ChainEndpoint{}, err
 	}
-	if _, err := b.compose(ctx, "up", "-d", "--no-deps", gen.ChainService); err != nil {
+	if _, err := b.compose(ctx, "up", "-d", "--no-deps", composefile.ChainService); err != nil {
 		return backend.ChainEndpoint{}, fmt.Errorf("starting btcd: %w", err)
 	}
-	b.markStarted(gen.ChainService)
-	cert := filepath.Join(b.opts.WorkDir, gen.ChainService, "rpc.cert")
+	b.markStarted(composefile.ChainService)
+	cert := filepath.Join(b.opts.WorkDir, composefile.ChainService, "rpc.cert")
 	var host string
-	_, err = b.waitReady(ctx, "chain", gen.ChainService, func(id string) bool {
+	_, err = b.waitReady(ctx, "chain", composefile.ChainService, func(id string) bool {
 		if !fileExists(cert) {
 			return false
 		}
 		if host == "" {
-			host, _ = PublishedPort(ctx, id, gen.BtcdRPCPort)
+			host, _ = PublishedPort(ctx, id, composefile.BtcdRPCPort)
 		}
 		// rpcclient verifies the certificate for the IP it dials.
 		return host != "" && tlsAnswers(host, cert, "127.0.0.1")
@@ -385,14 +385,14 @@ func (b *Backend) StartSampler(ctx context.Context) (string, error) {
 	if !b.opts.Sampler {
 		return "", errors.New("compose backend: this network was generated without the sampler sidecar")
 	}
-	if _, err := b.compose(ctx, "up", "-d", "--no-deps", gen.SamplerService); err != nil {
+	if _, err := b.compose(ctx, "up", "-d", "--no-deps", composefile.SamplerService); err != nil {
 		return "", fmt.Errorf("starting the sampler: %w", err)
 	}
-	b.markStarted(gen.SamplerService)
+	b.markStarted(composefile.SamplerService)
 	var host string
-	_, err := b.waitReady(ctx, "sampler", gen.SamplerService, func(id string) bool {
+	_, err := b.waitReady(ctx, "sampler", composefile.SamplerService, func(id string) bool {
 		if host == "" {
-			host, _ = PublishedPort(ctx, id, gen.SamplerControlPort)
+			host, _ = PublishedPort(ctx, id, composefile.SamplerControlPort)
 		}
 		return host != ""
 	})
@@ -416,7 +416,7 @@ func (b *Backend) StartNode(ctx context.Context, spec backend.NodeSpec) (backend
 		return backend.NodeEndpoint{}, fmt.Errorf("node %s: implementation %q is not supported by the compose backend", spec.Name, spec.Implementation)
 	}
 	b.mu.Lock()
-	i := slices.IndexFunc(b.spec.Nodes, func(n gen.Node) bool { return n.Name == spec.Name })
+	i := slices.IndexFunc(b.spec.Nodes, func(n composefile.Node) bool { return n.Name == spec.Name })
 	if i < 0 {
 		b.mu.Unlock()
 		return backend.NodeEndpoint{}, fmt.Errorf("node %s is not in this network's topology (the compose file has %s)", spec.Name, strings.Join(b.nodeNames(), ", "))
@@ -446,18 +446,18 @@ func (b *Backend) StartNode(ctx context.Context, spec backend.NodeSpec) (backend
 		Name:         spec.Name,
 		TLSCertPath:  filepath.Join(dir, "tls.cert"),
 		MacaroonPath: filepath.Join(dir, "data", "chain", "bitcoin", "simnet", "admin.macaroon"),
-		PeerHost:     fmt.Sprintf("%s:%d", spec.Name, gen.LndP2PPort),
+		PeerHost:     fmt.Sprintf("%s:%d", spec.Name, composefile.LndP2PPort),
 		Args:         cfg.Args(),
 	}
 	if b.opts.Pprof {
-		ep.PprofHost = fmt.Sprintf("%s:%d", spec.Name, gen.LndPprofPort)
+		ep.PprofHost = fmt.Sprintf("%s:%d", spec.Name, composefile.LndPprofPort)
 	}
 	_, err = b.waitReady(ctx, "node", spec.Name, func(id string) bool {
 		if !fileExists(ep.MacaroonPath) || !fileExists(ep.TLSCertPath) {
 			return false
 		}
 		if ep.RPCHost == "" {
-			ep.RPCHost, _ = PublishedPort(ctx, id, gen.LndRPCPort)
+			ep.RPCHost, _ = PublishedPort(ctx, id, composefile.LndRPCPort)
 		}
 		return ep.RPCHost != "" && tlsAnswers(ep.RPCHost, ep.TLSCertPath, "localhost")
 	})
@@ -491,9 +491,9 @@ func (b *Backend) StopNode(ctx context.Context, name string) error {
 func (b *Backend) services() []string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	out := append([]string{gen.ChainService}, b.nodeNames()...)
+	out := append([]string{composefile.ChainService}, b.nodeNames()...)
 	if b.opts.Sampler {
-		out = append(out, gen.SamplerService)
+		out = append(out, composefile.SamplerService)
 	}
 	sort.Strings(out)
 	return out
@@ -513,9 +513,9 @@ func (b *Backend) CollectLogs(ctx context.Context, dir string) error {
 		src := filepath.Join(b.opts.WorkDir, name)
 		var files []string
 		switch name {
-		case gen.ChainService:
+		case composefile.ChainService:
 			files = []string{"logs/simnet/btcd.log"}
-		case gen.SamplerService:
+		case composefile.SamplerService:
 		default:
 			files = []string{"logs/bitcoin/simnet/lnd.log"}
 		}
@@ -569,7 +569,7 @@ func (b *Backend) Teardown(ctx context.Context) error {
 	_, downErr := b.compose(ctx, "down", "-v", "--remove-orphans", "-t", "10")
 	filters := []string{"label=" + backend.Label + "=" + b.opts.RunID}
 	if b.opts.Network != "" {
-		filters = append(filters, "label="+gen.NetworkLabel+"="+b.opts.Network)
+		filters = append(filters, "label="+composefile.NetworkLabel+"="+b.opts.Network)
 	}
 	_, sweepErr := remove(ctx, filters...)
 	left, err := leftovers(ctx, filters...)

@@ -12,7 +12,7 @@ import (
 
 	"github.com/lnbench/lnbench/backend"
 	"github.com/lnbench/lnbench/chain/btcd"
-	gen "github.com/lnbench/lnbench/compose"
+	"github.com/lnbench/lnbench/composefile"
 	"github.com/lnbench/lnbench/imagebuild"
 	"github.com/lnbench/lnbench/network"
 	"github.com/lnbench/lnbench/node"
@@ -95,7 +95,7 @@ func TestComposeEndToEnd(t *testing.T) {
 	defer cancel()
 	img := nodeImage(t, ctx)
 	be := newTestBackend(t, ctx, img, topology.AlicePaysBob(), func(o *Options) {
-		o.DefaultLimits = gen.Limits{CPUs: 1, Memory: "1g"}
+		o.DefaultLimits = composefile.Limits{CPUs: 1, Memory: "1g"}
 	})
 	t.Logf("compose: %s, project %s, file %s", be.Tool(), be.Project(), be.File())
 
@@ -260,7 +260,7 @@ func TestPlainComposeUp(t *testing.T) {
 	defer cancel()
 	img := nodeImage(t, ctx)
 	tool, _ := DetectTool(ctx)
-	frags, err := gen.LoadFragments(nil)
+	frags, err := composefile.LoadFragments(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -270,15 +270,15 @@ func TestPlainComposeUp(t *testing.T) {
 	}
 	work, dir := t.TempDir(), t.TempDir()
 	runID := fmt.Sprintf("E2E-plain-%d", time.Now().UnixNano())
-	spec := gen.Spec{RunID: runID, WorkDir: work, User: fmt.Sprintf("%d:%d", os.Getuid(), os.Getgid()), ChainImage: img,
+	spec := composefile.Spec{RunID: runID, WorkDir: work, User: fmt.Sprintf("%d:%d", os.Getuid(), os.Getgid()), ChainImage: img,
 		Chain: backend.ChainSpec{MiningAddr: f.Address(), RPCUser: "u", RPCPass: "p"}, Fragments: frags,
-		Nodes: []gen.Node{{Name: "alice", Image: img}, {Name: "bob", Image: img}}}
+		Nodes: []composefile.Node{{Name: "alice", Image: img}, {Name: "bob", Image: img}}}
 	for _, d := range []string{"btcd", "alice", "bob"} {
 		if err := os.MkdirAll(filepath.Join(work, d), 0o700); err != nil {
 			t.Fatal(err)
 		}
 	}
-	data, err := gen.Generate(spec)
+	data, err := composefile.Generate(spec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -286,7 +286,7 @@ func TestPlainComposeUp(t *testing.T) {
 	if err := os.WriteFile(file, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	project := gen.ProjectName(runID, "")
+	project := composefile.ProjectName(runID, "")
 	composeCmd := func(args ...string) (string, error) {
 		return run(ctx, tool.Argv[0], append(append(append([]string(nil), tool.Argv[1:]...), "-p", project, "-f", file), args...)...)
 	}

@@ -9,8 +9,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lnbench/lnbench/backend"
-	composebe "github.com/lnbench/lnbench/backend/compose"
-	gen "github.com/lnbench/lnbench/compose"
+	"github.com/lnbench/lnbench/backend/compose"
+	"github.com/lnbench/lnbench/composefile"
 	"github.com/lnbench/lnbench/imagebuild"
 	"github.com/lnbench/lnbench/nodebuild"
 	"github.com/lnbench/lnbench/runner"
@@ -92,15 +92,15 @@ func newComposeBackend(ctx context.Context, n runner.NetworkSpec, s scenario.Sce
 	if n.Profiling && toolErr != nil {
 		return nil, fmt.Errorf("profiling in containers: %v", toolErr)
 	}
-	opts := composebe.Options{RunID: n.RunID, Network: n.Name, Separate: severalNetworks,
+	opts := compose.Options{RunID: n.RunID, Network: n.Name, Separate: severalNetworks,
 		WorkDir: n.WorkDir, ArtifactsDir: n.ArtifactsDir, Topology: n.Topology,
 		NodeImages: map[string]string{key: nodeImage}, DBBackend: s.Node.DBBackend, NodeArgs: s.Node.Flags,
 		// pprof listens inside the compose network only, always, so that
 		// `docker exec … sample-loop.sh` works in any run.
 		Pprof: true, StartTimeout: startTimeout, Tool: tool,
-		DefaultLimits: gen.Limits{CPUs: s.Node.CPUs, Memory: s.Node.Memory}}
+		DefaultLimits: composefile.Limits{CPUs: s.Node.CPUs, Memory: s.Node.Memory}}
 	if n.Profiling {
 		opts.Sampler, opts.SamplerArgs = true, samplerArgs(s.Sampling, n.Origin)
 	}
-	return composebe.New(ctx, opts)
+	return compose.New(ctx, opts)
 }

@@ -13,7 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lnbench/lnbench/backend"
-	composebe "github.com/lnbench/lnbench/backend/compose"
+	"github.com/lnbench/lnbench/backend/compose"
 	"github.com/lnbench/lnbench/backend/local"
 	"github.com/lnbench/lnbench/nodebuild"
 	"github.com/lnbench/lnbench/report"
@@ -243,18 +243,18 @@ func chooseBackend(name string) (string, string, error) {
 	case "local":
 		return "local", "", nil
 	case "auto":
-		if err := composebe.EngineAnswers(context.Background(), 5*time.Second); err != nil {
+		if err := compose.EngineAnswers(context.Background(), 5*time.Second); err != nil {
 			return "local", fmt.Sprintf("no Docker engine answered (%v); using the local-process backend", err), nil
 		}
-		if _, err := composebe.DetectTool(context.Background()); err != nil {
+		if _, err := compose.DetectTool(context.Background()); err != nil {
 			return "local", fmt.Sprintf("Docker answered but %v; using the local-process backend", err), nil
 		}
 		return "compose", "", nil
 	case "compose":
-		if err := composebe.EngineAnswers(context.Background(), 5*time.Second); err != nil {
+		if err := compose.EngineAnswers(context.Background(), 5*time.Second); err != nil {
 			return "", "", fmt.Errorf("--backend compose: no Docker engine answered (%v); start Docker or use --backend local", err)
 		}
-		if _, err := composebe.DetectTool(context.Background()); err != nil {
+		if _, err := compose.DetectTool(context.Background()); err != nil {
 			return "", "", fmt.Errorf("--backend compose: %v; or use --backend local", err)
 		}
 		return "compose", "", nil

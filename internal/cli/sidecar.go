@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/lnbench/lnbench/backend"
-	composebe "github.com/lnbench/lnbench/backend/compose"
+	"github.com/lnbench/lnbench/backend/compose"
 	"github.com/lnbench/lnbench/network"
 	"github.com/lnbench/lnbench/runner"
 	"github.com/lnbench/lnbench/sampler"
@@ -50,7 +50,7 @@ func samplerArgs(sm scenario.Sampling, origin time.Time) []string {
 // otherwise.
 func newSampler(ctx context.Context) runner.SamplerFactory {
 	return func(spec runner.NetworkSpec, net *network.Network, be backend.Backend, cfg sampler.Config) (sampler.Controller, error) {
-		cb, ok := be.(*composebe.Backend)
+		cb, ok := be.(*compose.Backend)
 		if !ok {
 			return sampler.Start(cfg)
 		}

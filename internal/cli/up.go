@@ -11,7 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	composebe "github.com/lnbench/lnbench/backend/compose"
+	"github.com/lnbench/lnbench/backend/compose"
 	"github.com/lnbench/lnbench/network"
 	"github.com/lnbench/lnbench/node/drivers"
 	"github.com/lnbench/lnbench/nodebuild"
@@ -149,7 +149,7 @@ func up(ctx context.Context, stdout, stderr io.Writer, args []string, f runFlags
 	if err != nil {
 		return err
 	}
-	cb := be.(*composebe.Backend)
+	cb := be.(*compose.Backend)
 	fmt.Fprintf(stdout, "%s is up (run id %s); compose file %s\n\n", topo, run.ID, cb.File())
 	for _, n := range net.Names() {
 		c, _ := cb.ContainerName(ctx, n)

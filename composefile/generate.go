@@ -1,4 +1,4 @@
-// Package compose writes the docker-compose file of one lnbench network from
+// Package composefile writes the docker-compose file of one lnbench network from
 // the per-role fragments in docker-fragments/ and typed structs (see
 // types.go for why not compose-go), marshalled with gopkg.in/yaml.v3.
 //
@@ -8,7 +8,7 @@
 // the network carry the label lnbench.run=<run id>; ports are published only
 // on 127.0.0.1 with host ports chosen by Docker; node data dirs are bind
 // mounts of the run's work dir, written as the harness's uid:gid.
-package compose
+package composefile
 
 import (
 	"bytes"

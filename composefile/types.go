@@ -1,4 +1,4 @@
-package compose
+package composefile
 
 import "gopkg.in/yaml.v3"
 
