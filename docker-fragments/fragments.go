@@ -6,7 +6,7 @@
 //
 // A fragment is a partial compose file with exactly one service: the role's
 // fixed settings (entrypoint, ports to publish, environment, stop grace).
-// The generator (package compose) adds what depends on the run: image,
+// The generator (package composefile) adds what depends on the run: image,
 // command line, user, bind mounts, labels, network and limits.
 package fragments
 
