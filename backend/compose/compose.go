@@ -33,6 +33,7 @@ import (
 
 	"github.com/lnbench/lnbench/backend"
 	"github.com/lnbench/lnbench/composefile"
+	"github.com/lnbench/lnbench/internal/fileutil"
 	"github.com/lnbench/lnbench/topology"
 )
 
@@ -531,7 +532,7 @@ func (b *Backend) CollectLogs(ctx context.Context, dir string) error {
 			}
 		}
 		for _, rel := range files {
-			if err := backend.CopyFile(filepath.Join(src, rel), filepath.Join(dst, filepath.Base(rel))); err != nil && !os.IsNotExist(err) {
+			if err := fileutil.Copy(filepath.Join(src, rel), filepath.Join(dst, filepath.Base(rel)), 0o644); err != nil && !os.IsNotExist(err) {
 				errs = append(errs, err)
 			}
 		}

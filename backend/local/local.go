@@ -13,6 +13,7 @@ import (
 
 	"github.com/lnbench/lnbench/backend"
 	"github.com/lnbench/lnbench/chain/btcd"
+	"github.com/lnbench/lnbench/internal/fileutil"
 	"github.com/lnbench/lnbench/node/lnd"
 )
 
@@ -190,7 +191,7 @@ func (b *Backend) CollectLogs(ctx context.Context, dir string) error {
 			return err
 		}
 		for _, rel := range []string{"stdout.log", "logs/bitcoin/simnet/lnd.log", "logs/simnet/btcd.log"} {
-			if err := backend.CopyFile(filepath.Join(src, rel), filepath.Join(dst, filepath.Base(rel))); err != nil && !os.IsNotExist(err) && firstErr == nil {
+			if err := fileutil.Copy(filepath.Join(src, rel), filepath.Join(dst, filepath.Base(rel)), 0o644); err != nil && !os.IsNotExist(err) && firstErr == nil {
 				firstErr = err
 			}
 		}
