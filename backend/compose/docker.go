@@ -29,10 +29,34 @@ var (
 	toolErr  error
 )
 
-// DetectTool finds the compose command once per process: v2 first, then v1.
+// ToolEnv forces one compose command line: "v1" (docker-compose) or "v2"
+// (docker compose); unset or empty tries v2, then v1.
+const ToolEnv = "LNBENCH_COMPOSE"
+
+// toolCandidates lists the command lines to try for a ToolEnv value.
+func toolCandidates(choice string) ([][]string, error) {
+	switch choice {
+	case "":
+		return [][]string{{"docker", "compose"}, {"docker-compose"}}, nil
+	case "v2":
+		return [][]string{{"docker", "compose"}}, nil
+	case "v1":
+		return [][]string{{"docker-compose"}}, nil
+	}
+	return nil, fmt.Errorf("%s=%q: want v1 (docker-compose), v2 (docker compose) or unset (v2 when present, else v1)", ToolEnv, choice)
+}
+
+// DetectTool finds the compose command once per process: v2 first, then v1,
+// unless $LNBENCH_COMPOSE names one.
 func DetectTool(ctx context.Context) (Tool, error) {
 	toolOnce.Do(func() {
-		for _, argv := range [][]string{{"docker", "compose"}, {"docker-compose"}} {
+		choice := os.Getenv(ToolEnv)
+		candidates, err := toolCandidates(choice)
+		if err != nil {
+			toolErr = err
+			return
+		}
+		for _, argv := range candidates {
 			if _, err := exec.LookPath(argv[0]); err != nil {
 				continue
 			}
@@ -44,7 +68,14 @@ func DetectTool(ctx context.Context) (Tool, error) {
 				return
 			}
 		}
-		toolErr = errors.New("neither `docker compose` (v2) nor `docker-compose` (v1) is installed (apt-get install docker-compose)")
+		switch choice {
+		case "v2":
+			toolErr = fmt.Errorf("%s=v2 but `docker compose version` does not answer (install the Compose v2 CLI plugin, or unset %s)", ToolEnv, ToolEnv)
+		case "v1":
+			toolErr = fmt.Errorf("%s=v1 but `docker-compose version` does not answer (apt-get install docker-compose, or unset %s)", ToolEnv, ToolEnv)
+		default:
+			toolErr = errors.New("neither `docker compose` (v2) nor `docker-compose` (v1) is installed (apt-get install docker-compose)")
+		}
 	})
 	return tool, toolErr
 }
