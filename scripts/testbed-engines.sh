@@ -184,10 +184,11 @@ cmd_status() {
 
 # load IMAGE...: copies each image from the host engine to every engine
 # whose copy is missing or differs (compared by image ID, a content hash).
+# One `docker save` streams into every lacking engine's `docker load` at once.
 cmd_load() {
   [ $# -ge 1 ] || die "load needs one or more image names"
   [ "$(count_engines)" -gt 0 ] || die "no engines are up; run \`$0 up N\` first"
-  local img id name addr sock start all_start tar lacking
+  local img id name addr sock start all_start lacking fifos pids p failed entry
   all_start=$(now_ms)
   for img in "$@"; do
     id=$(docker image inspect --format '{{.Id}}' "$img" 2>/dev/null) || die "image $img is not on the host engine"
@@ -201,24 +202,27 @@ cmd_load() {
     done <"$engines_file"
     [ ${#lacking[@]} -eq 0 ] && continue
     start=$(now_ms)
-    tar="$state/.load-$$.tar"
-    docker save -o "$tar" "$img"
-    echo "$img: saved $(du -h "$tar" | cut -f1) in $(secs_since "$start") s"
-    local pids=() entry
+    fifos=() pids=()
     for entry in "${lacking[@]}"; do
+      read -r name sock <<<"$entry"
+      mkfifo "$state/.load-$$-$name"
+      fifos+=("$state/.load-$$-$name")
       (
-        read -r name sock <<<"$entry"
-        local t
-        t=$(now_ms)
-        docker -H "$sock" load -q -i "$tar" >/dev/null
-        echo "$img: loaded into $name in $(secs_since "$t") s"
+        docker -H "$sock" load -q -i "$state/.load-$$-$name" >/dev/null &&
+          echo "$img: loaded into $name in $(secs_since "$start") s"
       ) &
       pids+=($!)
     done
-    local failed=0 p
-    for p in "${pids[@]}"; do wait "$p" || failed=1; done
-    rm -f "$tar"
-    [ $failed -eq 0 ] || die "loading $img failed on at least one engine"
+    # -p: one failing engine does not stop the stream to the others.
+    docker save "$img" | tee -p "${fifos[@]}" >/dev/null || true
+    for p in "${pids[@]}"; do wait "$p" || true; done
+    rm -f "${fifos[@]}"
+    failed=()
+    for entry in "${lacking[@]}"; do
+      read -r name sock <<<"$entry"
+      [ "$(docker -H "$sock" image inspect --format '{{.Id}}' "$img" 2>/dev/null)" = "$id" ] || failed+=("$name")
+    done
+    [ ${#failed[@]} -eq 0 ] || die "$img did not arrive on ${failed[*]}"
     echo "$img: copied to ${#lacking[@]} engine(s) in $(secs_since "$start") s"
   done
   echo "load done in $(secs_since "$all_start") s"
@@ -294,7 +298,7 @@ cmd_down() {
     iptables -D DOCKER-USER -i "$bridge" -o "$bridge" -j ACCEPT
   done
   if [ -d "$state" ]; then
-    rm -rf "$state"/"$prefix"-* "$engines_file" "$engines_file.tmp" "$state"/.load-*.tar
+    rm -rf "$state"/"$prefix"-* "$engines_file" "$engines_file.tmp" "$state"/.load-*
     rmdir "$state" 2>/dev/null || true
   fi
   say "down: nothing left"
