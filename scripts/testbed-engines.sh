@@ -97,7 +97,7 @@ wait_engine() {
   until on_engine "$i" version --format '{{.Server.Version}}' >/dev/null 2>&1; do
     if [ $SECONDS -ge $deadline ]; then
       tail -n 15 "$(engine_dir "$i")/dockerd.log" >&2 || true
-      die "engine $prefix-$i did not answer on $(engine_sock "$i") within ${ready_timeout}s (log above: $(engine_dir "$i")/dockerd.log)"
+      die "engine $prefix-$i did not answer on $(engine_sock "$i") within ${ready_timeout}s (the tail of its log is above)"
     fi
     sleep 0.3
   done
