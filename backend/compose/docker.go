@@ -22,11 +22,33 @@ type Tool struct {
 
 func (t Tool) String() string { return strings.Join(t.Argv, " ") + " " + t.Version }
 
-// DetectTool finds the compose command: v2 first, then v1. It asks every
-// time (a few milliseconds, once per backend): a tool installed after a
-// failed look is found at the next one.
+// ToolEnv forces one compose command line: "v1" (docker-compose) or "v2"
+// (docker compose); unset or empty tries v2, then v1.
+const ToolEnv = "LNBENCH_COMPOSE"
+
+// toolCandidates lists the command lines to try for a ToolEnv value.
+func toolCandidates(choice string) ([][]string, error) {
+	switch choice {
+	case "":
+		return [][]string{{"docker", "compose"}, {"docker-compose"}}, nil
+	case "v2":
+		return [][]string{{"docker", "compose"}}, nil
+	case "v1":
+		return [][]string{{"docker-compose"}}, nil
+	}
+	return nil, fmt.Errorf("%s=%q: want v1 (docker-compose), v2 (docker compose) or unset (v2 when present, else v1)", ToolEnv, choice)
+}
+
+// DetectTool finds the compose command: v2 first, then v1, unless
+// $LNBENCH_COMPOSE names one. It asks every time (a few milliseconds, once
+// per backend): a tool installed after a failed look is found at the next one.
 func DetectTool(ctx context.Context) (Tool, error) {
-	for _, argv := range [][]string{{"docker", "compose"}, {"docker-compose"}} {
+	choice := os.Getenv(ToolEnv)
+	candidates, err := toolCandidates(choice)
+	if err != nil {
+		return Tool{}, err
+	}
+	for _, argv := range candidates {
 		if _, err := exec.LookPath(argv[0]); err != nil {
 			continue
 		}
@@ -36,6 +58,12 @@ func DetectTool(ctx context.Context) (Tool, error) {
 		if err == nil {
 			return Tool{Argv: argv, Version: strings.TrimSpace(string(out))}, nil
 		}
+	}
+	switch choice {
+	case "v2":
+		return Tool{}, fmt.Errorf("%s=v2 but `docker compose version` does not answer (install the Compose v2 CLI plugin, or unset %s)", ToolEnv, ToolEnv)
+	case "v1":
+		return Tool{}, fmt.Errorf("%s=v1 but `docker-compose version` does not answer (apt-get install docker-compose, or unset %s)", ToolEnv, ToolEnv)
 	}
 	return Tool{}, errors.New("neither `docker compose` (v2) nor `docker-compose` (v1) is installed (apt-get install docker-compose)")
 }
