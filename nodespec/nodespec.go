@@ -17,8 +17,40 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/lnbench/lnbench/nodebuild"
 )
+
+// SourceVersion is Version of a spec that builds a local source tree (as
+// nodebuild names it).
+const SourceVersion = "src"
+
+// Flavour are the build knobs of a spec, field for field nodebuild.Flavour
+// (convert with nodebuild.Flavour(f)); kept apart so that scenarios, and
+// the reports that read them, do not depend on the build machinery.
+type Flavour struct {
+	PGO     string   `json:"pgo,omitempty"`
+	GOAMD64 string   `json:"goamd64,omitempty"`
+	GCFlags string   `json:"gcflags,omitempty"`
+	LDFlags string   `json:"ldflags,omitempty"`
+	Tags    []string `json:"tags,omitempty"`
+}
+
+var goamd64Levels = map[string]bool{"": true, "v1": true, "v2": true, "v3": true, "v4": true}
+
+var tagPattern = regexp.MustCompile(`^[A-Za-z0-9_.]+$`)
+
+// check refuses what cannot be a knob; the PGO profile's content is
+// checked when the build is resolved (nodebuild.Flavour.Validate).
+func (f Flavour) check() error {
+	if !goamd64Levels[f.GOAMD64] {
+		return fmt.Errorf("goamd64 %q: use v1, v2, v3 or v4", f.GOAMD64)
+	}
+	for _, t := range f.Tags {
+		if !tagPattern.MatchString(t) {
+			return fmt.Errorf("tags: %q is not a build tag (letters, digits, _ and . only)", t)
+		}
+	}
+	return nil
+}
 
 // Speed profiles: named flag sets on top of the flags a private simnet needs.
 const (
@@ -46,7 +78,7 @@ type Spec struct {
 	Label string `json:"label" yaml:"name"`
 	// Build is the source as nodebuild.Parse reads it: lnd@v0.21.0-beta or lnd@src:/abs/path.
 	Build   string            `json:"build" yaml:"build"`
-	Flavour nodebuild.Flavour `json:"flavour" yaml:"-"`
+	Flavour Flavour `json:"flavour" yaml:"-"`
 	// Profile is the speed profile; "" means the scenario's default (tuned).
 	Profile string `json:"profile,omitempty" yaml:"profile,omitempty"`
 	// DB is the database variant; "" means the scenario's node.db_backend.
@@ -168,17 +200,17 @@ func (s Spec) Implementation() string {
 	return impl
 }
 
-// Version is the release ("v0.21.0-beta"), or nodebuild.SourceVersion for a source tree.
+// Version is the release ("v0.21.0-beta"), or SourceVersion for a source tree.
 func (s Spec) Version() string {
 	_, v, _ := strings.Cut(s.Build, "@")
 	if strings.HasPrefix(v, "src:") {
-		return nodebuild.SourceVersion
+		return SourceVersion
 	}
 	return v
 }
 
 // IsSource tells whether the spec builds a local source tree.
-func (s Spec) IsSource() bool { return s.Version() == nodebuild.SourceVersion }
+func (s Spec) IsSource() bool { return s.Version() == SourceVersion }
 
 // DefaultLabel is short and says what differs: the version (or "src"),
 // then "+pgo", "+goamd64v3", "+tags", "+gcflags", "+ldflags", the profile
@@ -221,7 +253,7 @@ func (s Spec) Validate() error {
 	if s.DB != "" && !contains(DBVariants, s.DB) {
 		return fmt.Errorf("node spec %s: db %q: use one of %s", s.Label, s.DB, strings.Join(DBVariants, ", "))
 	}
-	if err := s.Flavour.Validate(); err != nil {
+	if err := s.Flavour.check(); err != nil {
 		return fmt.Errorf("node spec %s: %v", s.Label, err)
 	}
 	return nil
