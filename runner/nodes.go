@@ -17,10 +17,10 @@ type NodeBuild struct {
 	Image    string // compose: the node image the spec's nodes run
 }
 
-// nodeSetup resolves every node spec of the scenario (compared or pinned by
+// NodeSetup resolves every node spec of the scenario (compared or pinned by
 // a topology node) into how its nodes start and what the report says of
 // it: the driver's flags, the profile's, then the scenario's own.
-func nodeSetup(ds node.Drivers, s scenario.Scenario, builds map[string]NodeBuild) (map[string]backend.NodeConfig, []report.NodeInfo, error) {
+func NodeSetup(ds node.Drivers, s scenario.Scenario, builds map[string]NodeBuild) (map[string]backend.NodeConfig, []report.NodeInfo, error) {
 	specs, err := s.AllSpecs()
 	if err != nil {
 		return nil, nil, err

@@ -157,7 +157,7 @@ func Execute(ctx context.Context, opts Options, run Run) (rep report.Report, err
 	if opts.Drivers == nil {
 		opts.Drivers = drivers.Builtin()
 	}
-	configs, nodes, err := nodeSetup(opts.Drivers, s, opts.Builds)
+	configs, nodes, err := NodeSetup(opts.Drivers, s, opts.Builds)
 	if err != nil {
 		return rep, err
 	}

@@ -234,12 +234,12 @@ func TestExecuteRunsAScenarioOnFakeNodes(t *testing.T) {
 func TestNodeFlagsComeFromTheDriver(t *testing.T) {
 	s := smallScenario()
 	h := &harness{}
-	configs, infos, err := nodeSetup(h.fleet.Drivers("lnd"), s, nil)
+	configs, infos, err := NodeSetup(h.fleet.Drivers("lnd"), s, nil)
 	if err != nil || len(infos) != 1 || !slices.Equal(infos[0].Flags, []string{"--fake", "--db=bbolt", "--profile=tuned", "--extra"}) ||
 		infos[0].Profile != "tuned+bbolt" || !slices.Equal(configs["v0.21.0-beta"].Args, []string{"--profile=tuned", "--extra"}) {
 		t.Fatalf("configs %+v infos %+v, %v", configs, infos, err)
 	}
-	if _, _, err := nodeSetup(node.Drivers{}, s, nil); err == nil || !strings.Contains(err.Error(), `node spec v0.21.0-beta: implementation "lnd" has no node driver`) {
+	if _, _, err := NodeSetup(node.Drivers{}, s, nil); err == nil || !strings.Contains(err.Error(), `node spec v0.21.0-beta: implementation "lnd" has no node driver`) {
 		t.Fatalf("missing driver: %v", err)
 	}
 }

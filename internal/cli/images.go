@@ -85,16 +85,16 @@ func ensureImagesTimed(ctx context.Context, imagesDir string, bins nodebuild.Res
 
 // newComposeBackend makes the compose backend of one network from the
 // node image the run ensured once, before its artifacts folder existed.
-func newComposeBackend(ctx context.Context, n runner.NetworkSpec, s scenario.Scenario, nodeImage string,
+func newComposeBackend(ctx context.Context, n runner.NetworkSpec, s scenario.Scenario, bins builds,
 	severalNetworks bool, startTimeout time.Duration, log io.Writer) (backend.Backend, error) {
-	key := s.Node.Implementation + "/" + s.Node.Version
 	tool, toolErr := staticSelf()
 	if n.Profiling && toolErr != nil {
 		return nil, fmt.Errorf("profiling in containers: %v", toolErr)
 	}
 	opts := compose.Options{RunID: n.RunID, Network: n.Name, Separate: severalNetworks,
 		WorkDir: n.WorkDir, ArtifactsDir: n.ArtifactsDir, Topology: n.Topology,
-		NodeImages: map[string]string{key: nodeImage}, DBBackend: s.Node.DBBackend, NodeArgs: s.Node.Flags,
+		NodeImages: bins.images, ChainImage: bins.images[bins.chain], Configs: n.NodeConfigs,
+		DBBackend: s.Node.DBBackend, NodeArgs: s.Node.Flags,
 		// pprof listens inside the compose network only, always, so that
 		// `docker exec … sample-loop.sh` works in any run.
 		Pprof: true, StartTimeout: startTimeout, Tool: tool,
