@@ -16,7 +16,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-
 )
 
 // SourceVersion is Version of a spec that builds a local source tree (as
@@ -77,7 +76,7 @@ type Spec struct {
 	// Label names the spec in case ids, tables and topology files.
 	Label string `json:"label" yaml:"name"`
 	// Build is the source as nodebuild.Parse reads it: lnd@v0.21.0-beta or lnd@src:/abs/path.
-	Build   string            `json:"build" yaml:"build"`
+	Build   string  `json:"build" yaml:"build"`
 	Flavour Flavour `json:"flavour" yaml:"-"`
 	// Profile is the speed profile; "" means the scenario's default (tuned).
 	Profile string `json:"profile,omitempty" yaml:"profile,omitempty"`

@@ -40,12 +40,12 @@ func TestParseGCFlagsKeepPlus(t *testing.T) {
 
 func TestParseRefusesWithAFix(t *testing.T) {
 	for text, want := range map[string]string{
-		"v0.21.0-beta":                    "use IMPL@VERSION",
-		"lnd@src:":                        "src: needs a path",
-		"lnd@v0.21.0-beta+profile=fast":   `profile "fast": use one of default, tuned, bottlepay`,
-		"lnd@v0.21.0-beta+db=postgres":    `db "postgres": use one of bbolt, sqlite, sqlite-native`,
-		"lnd@v0.21.0-beta+goamd64=v9":     "goamd64",
-		"lnd@v0.21.0-beta+profile=":       "give a value",
+		"v0.21.0-beta":                  "use IMPL@VERSION",
+		"lnd@src:":                      "src: needs a path",
+		"lnd@v0.21.0-beta+profile=fast": `profile "fast": use one of default, tuned, bottlepay`,
+		"lnd@v0.21.0-beta+db=postgres":  `db "postgres": use one of bbolt, sqlite, sqlite-native`,
+		"lnd@v0.21.0-beta+goamd64=v9":   "goamd64",
+		"lnd@v0.21.0-beta+profile=":     "give a value",
 	} {
 		if _, err := Parse(text); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: err %v, want %q", text, err, want)
