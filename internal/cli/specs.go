@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/lnbench/lnbench/nodebuild"
@@ -57,7 +58,13 @@ func ensureBuilds(ctx context.Context, images, cache string, s *scenario.Scenari
 	s.BuildKeys = map[string]string{}
 	for i, sp := range specs {
 		start := time.Now()
-		r, err := nodebuild.Ensure(ctx, cache, bspecs[i], log)
+		r, err := nodebuild.Locate(cache, bspecs[i])
+		if err != nil && brokenCache(err) {
+			return out, fmt.Errorf("node spec %s: %w", sp.Label, err)
+		}
+		if err != nil {
+			r, err = nodebuild.Ensure(ctx, cache, bspecs[i], log)
+		}
 		if err != nil {
 			return out, fmt.Errorf("node spec %s: %w", sp.Label, err)
 		}
@@ -144,4 +151,12 @@ func applyNodeFlags(s scenario.Scenario, f runFlags) (scenario.Scenario, error) 
 		s.Baseline = f.baseline
 	}
 	return s, nil
+}
+
+// brokenCache tells a cached build that fails its manifest check (a
+// binary missing or changed) from one never built: the first is reported
+// with its fix rather than silently built over.
+func brokenCache(locateErr error) bool {
+	msg := locateErr.Error()
+	return strings.Contains(msg, "corrupt") || strings.Contains(msg, "missing binary")
 }
