@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -91,9 +92,10 @@ func TestTwoSpecsOneRun(t *testing.T) {
 			t.Errorf("record %+v", r)
 		}
 	}
-	versions := nodeVersions(t, dir)
-	if !versions["0.21.0-beta"] || !versions["0.20.2-beta"] {
-		t.Errorf("lnd versions in the node logs: %v", versions)
+	want := map[string]string{"launch1_Node-v0.21.0-beta/alice": "0.21.0-beta", "launch1_Node-v0.21.0-beta/bob": "0.21.0-beta",
+		"launch1_Node-old/alice": "0.20.2-beta", "launch1_Node-old/bob": "0.20.2-beta"}
+	if got := nodeVersions(t, dir); !maps.Equal(got, want) {
+		t.Errorf("lnd versions in the node logs: %v, want %v", got, want)
 	}
 	f, err := os.Open(filepath.Join(dir, "summary.csv"))
 	if err != nil {
@@ -110,18 +112,70 @@ func TestTwoSpecsOneRun(t *testing.T) {
 	}
 }
 
-// nodeVersions reads the lnd version each node's log reports at start.
-func nodeVersions(t *testing.T, dir string) map[string]bool {
+// nodeVersions maps each node's log, as network/node, to the lnd version
+// it reports at start ("Version Info … version=0.21.0-beta").
+func nodeVersions(t *testing.T, dir string) map[string]string {
 	t.Helper()
-	logs, _ := filepath.Glob(filepath.Join(dir, "nodes", "*", "*", "*.log"))
-	out := map[string]bool{}
+	logs, _ := filepath.Glob(filepath.Join(dir, "nodes", "*", "*", "lnd.log"))
+	out := map[string]string{}
 	for _, l := range logs {
 		data, _ := os.ReadFile(l)
-		for _, v := range []string{"0.21.0-beta", "0.20.2-beta"} {
-			if strings.Contains(string(data), "Version: "+v) || strings.Contains(string(data), "version "+v) {
-				out[v] = true
-			}
+		_, rest, ok := strings.Cut(string(data), "Version Info")
+		if !ok {
+			continue
 		}
+		_, v, _ := strings.Cut(rest, " version=")
+		v, _, _ = strings.Cut(v, " ")
+		out[filepath.Base(filepath.Dir(filepath.Dir(l)))+"/"+filepath.Base(filepath.Dir(l))] = v
 	}
 	return out
+}
+
+// TestMixedChain runs alice→carol1→carol2→bob with carol2 on v0.20.2 and
+// everyone else on the scenario's v0.21: payments cross both Carols, each
+// node's log shows the version its spec names, and the report names every
+// node's spec.
+func TestMixedChain(t *testing.T) {
+	tmp := t.TempDir()
+	topo := filepath.Join(tmp, "mixed-chain.yml")
+	scen := filepath.Join(tmp, "mixed.yml")
+	os.WriteFile(topo, []byte(`nodes:
+  - {name: alice}
+  - {name: carol1}
+  - {name: carol2, node: lnd@v0.20.2-beta}
+  - {name: bob}
+channels:
+  - {from: alice, to: carol1}
+  - {from: carol1, to: carol2}
+  - {from: carol2, to: bob}
+payers: [alice]
+payee: bob
+`), 0o644)
+	os.WriteFile(scen, []byte("name: MixedChain\ntopology: mixed-chain.yml\nparams:\n  Concurrency: [5]\n  TotalPayments: [20]\n"), 0o644)
+	dir := runCLI(t, "run", scen, "--quick")
+	rep := readSummary(t, dir)
+	ran := map[string]string{}
+	for _, n := range rep.Nodes {
+		for _, name := range n.Nodes {
+			ran[name] = n.Build
+		}
+	}
+	want := map[string]string{"alice": "lnd@v0.21.0-beta", "carol1": "lnd@v0.21.0-beta", "carol2": "lnd@v0.20.2-beta", "bob": "lnd@v0.21.0-beta"}
+	if !maps.Equal(ran, want) || len(rep.Nodes) != 2 {
+		t.Fatalf("report names node specs %v (nodes %+v), want %v", ran, rep.Nodes, want)
+	}
+	if got := nodeVersions(t, dir); got["launch1/carol2"] != "0.20.2-beta" || got["launch1/carol1"] != "0.21.0-beta" || got["launch1/bob"] != "0.21.0-beta" {
+		t.Errorf("lnd versions in the node logs: %v", got)
+	}
+	forwarded := map[string]int{}
+	for _, f := range rep.Forwards {
+		forwarded[f.Node] += f.Count
+	}
+	// 1 warm-up + 3 measured iterations × 20 payments crossed each Carol.
+	if forwarded["carol1"] < 80 || forwarded["carol2"] < 80 {
+		t.Errorf("forwards %v, want at least 80 through each Carol", forwarded)
+	}
+	if len(rep.Cases) != 1 || rep.Cases[0].Succeeded != 60 || len(rep.Cases[0].Params) == 0 || rep.Cases[0].Params[0].Name == "Node" {
+		t.Errorf("cases %+v: one spec compared, so no Node value", rep.Cases)
+	}
 }

@@ -58,6 +58,8 @@ type NodeInfo struct {
 	Profile        string   `json:"profile,omitempty"` // config profile, e.g. tuned+bbolt
 	Image          string   `json:"image,omitempty"`   // compose only
 	Flags          []string `json:"flags"`
+	// Nodes are the topology nodes that ran this spec (in any network).
+	Nodes []string `json:"nodes,omitempty"`
 }
 
 // Setup is the wall time of one setup phase of one network.

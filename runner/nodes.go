@@ -2,6 +2,7 @@ package runner
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/lnbench/lnbench/backend"
 	"github.com/lnbench/lnbench/node"
@@ -66,4 +67,20 @@ func firstOf(xs ...string) string {
 		}
 	}
 	return ""
+}
+
+// withTopologyNodes records which topology nodes ran each spec.
+func withTopologyNodes(infos []report.NodeInfo, plans []networkPlan) []report.NodeInfo {
+	for _, p := range plans {
+		for _, c := range p.cases {
+			for _, n := range c.topo.Nodes {
+				for i := range infos {
+					if infos[i].Label == n.Spec && !slices.Contains(infos[i].Nodes, n.Name) {
+						infos[i].Nodes = append(infos[i].Nodes, n.Name)
+					}
+				}
+			}
+		}
+	}
+	return infos
 }

@@ -172,7 +172,7 @@ func Execute(ctx context.Context, opts Options, run Run) (rep report.Report, err
 		opts.WorkRoot = filepath.Join(os.TempDir(), "lnbench")
 	}
 	rep = report.Report{RunID: run.ID, Started: time.Now().UTC(), Scenario: s, Backend: opts.BackendName, Env: envinfo.Collect(), Warnings: opts.Notes}
-	rep.Nodes = nodes
+	rep.Nodes = withTopologyNodes(nodes, plans)
 	w, err := result.Create(filepath.Join(run.Dir, "payments.jsonl"))
 	if err != nil {
 		return rep, err

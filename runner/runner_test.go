@@ -277,6 +277,9 @@ func TestEachSpecRunsItsOwnCasesWithItsProfile(t *testing.T) {
 		t.Fatalf("nodes %+v", summary.Nodes)
 	}
 	old := summary.Nodes[1]
+	if !slices.Equal(old.Nodes, []string{"alice", "bob"}) {
+		t.Errorf("spec old ran on %v", old.Nodes)
+	}
 	if old.Label != "old" || !old.Baseline || old.Profile != "bottlepay+sqlite" || old.Key != "k20" || old.Image != "img20" || old.PGOHash != "abc" ||
 		!slices.Equal(old.Flags, []string{"--fake", "--db=sqlite", "--profile=bottlepay", "--extra"}) {
 		t.Errorf("node info %+v", old)
