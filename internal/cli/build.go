@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -41,7 +42,8 @@ func buildCmd(stdout, stderr io.Writer) *cobra.Command {
 			"  --add-version VERSION      add a release folder images/lnd/VERSION (fresh go.mod,\n" +
 			"                             go get lnd@VERSION, go mod tidy)\n" +
 			"  --scenario FILE, --node SPEC  build what a scenario (or node spec) needs;\n" +
-			"                             lnbench run does this by itself",
+			"                             lnbench run does this by itself; without --version,\n" +
+			"                             " + DefaultScenarioFile + " when present",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			switch {
@@ -57,6 +59,12 @@ func buildCmd(stdout, stderr io.Writer) *cobra.Command {
 			specs, err := selectSpecs(dir, f.versions, f.flavour)
 			if err != nil {
 				return err
+			}
+			// Plain `lnbench build` builds what `lnbench run` would run.
+			if !cmd.Flags().Changed("version") && f.scenario == "" && len(f.nodes) == 0 && !f.prune {
+				if _, err := os.Stat(DefaultScenarioFile); err == nil {
+					f.scenario = DefaultScenarioFile
+				}
 			}
 			if f.scenario != "" || len(f.nodes) > 0 {
 				if specs, err = scenarioBuilds(dir, f); err != nil {
