@@ -11,5 +11,5 @@ if lnbench_docker_answers; then pkgs+=(debootstrap); fi
 lnbench_apt "${pkgs[@]}" || echo "lnbench: continuing without ${pkgs[*]} (plots or images may be skipped)" >&2
 # Static, so the same binary runs inside the containers (sampler sidecar, sample-loop.sh).
 CGO_ENABLED=0 go build -o bin/lnbench ./cmd/lnbench
-bin/lnbench build
+# lnbench run builds every node spec the scenario needs (each once).
 exec bin/lnbench run "$@"

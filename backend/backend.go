@@ -28,8 +28,26 @@ type NodeSpec struct {
 	Name           string
 	Implementation string
 	Version        string
-	DBBackend      string
-	ExtraArgs      []string
+	// Build is the build key of the node's binaries ("" = by implementation/version).
+	Build     string
+	DBBackend string
+	ExtraArgs []string
+}
+
+// NodeConfig is how the nodes of one node spec start: database backend
+// and the flags after the harness's own (profile's, then the scenario's).
+type NodeConfig struct {
+	DBBackend string
+	Args      []string
+}
+
+// BuildRef is the key a node's binaries or image are found by: its build
+// key, else implementation/version.
+func (s NodeSpec) BuildRef() string {
+	if s.Build != "" {
+		return s.Build
+	}
+	return s.Implementation + "/" + s.Version
 }
 
 // NodeEndpoint tells the harness how to reach and authenticate to a node.

@@ -31,7 +31,7 @@ func TestBadInput(t *testing.T) {
 		{"non-integer param", []string{"run", "--param", "TotalPayments=1e3"}, `must be a positive integer`},
 		{"bad scenario value", []string{"run", badScenario}, `Concurrency="ten": must be a positive integer`},
 		{"missing scenario", []string{"run", filepath.Join(tmp, "nope.yml")}, "scenario file: open"},
-		{"missing cache", []string{"run", "--backend", "local", "--cache", filepath.Join(tmp, "emptycache")}, "not built yet; run `lnbench build --version lnd@v0.21.0-beta`"},
+		{"unknown release", []string{"run", "--backend", "local", "--node", "lnd@v0.0.1-beta"}, "node spec v0.0.1-beta: no build module for lnd v0.0.1-beta"},
 		{"bad backend", []string{"run", "--backend", "k8s"}, `--backend "k8s": use auto, compose or local`},
 	}
 	wd, _ := os.Getwd()

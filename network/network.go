@@ -46,7 +46,10 @@ type Options struct {
 	StartChain ChainStarter
 	DBBackend  string
 	NodeArgs   []string
-	Log        io.Writer
+	// Configs are the settings of each node spec, by label (topology
+	// Node.Spec); nodes whose spec has none start with DBBackend and NodeArgs.
+	Configs map[string]backend.NodeConfig
+	Log     io.Writer
 	// PhaseTimeout bounds each setup phase.
 	PhaseTimeout time.Duration
 
@@ -149,8 +152,7 @@ func (n *Network) startNodes(ctx context.Context, be backend.Backend, opts Optio
 			if err != nil {
 				return fmt.Errorf("node %s: %w", nd.Name, err)
 			}
-			ep, err := be.StartNode(gctx, backend.NodeSpec{Name: nd.Name, Implementation: nd.Implementation,
-				Version: nd.Version, DBBackend: opts.DBBackend, ExtraArgs: opts.NodeArgs})
+			ep, err := be.StartNode(gctx, opts.nodeSpec(nd))
 			if err != nil {
 				return err
 			}
@@ -379,4 +381,14 @@ func (n *Network) Names() []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// nodeSpec is what the backend starts for a topology node.
+func (o Options) nodeSpec(nd topology.Node) backend.NodeSpec {
+	cfg, ok := o.Configs[nd.Spec]
+	if !ok {
+		cfg = backend.NodeConfig{DBBackend: o.DBBackend, Args: o.NodeArgs}
+	}
+	return backend.NodeSpec{Name: nd.Name, Implementation: nd.Implementation, Version: nd.Version, Build: nd.Build,
+		DBBackend: cfg.DBBackend, ExtraArgs: cfg.Args}
 }

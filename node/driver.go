@@ -23,6 +23,16 @@ type Driver struct {
 	// the given database backend, as the report shows them (the scenario's
 	// own node flags come after).
 	Flags func(dbBackend string) []string
+	// Profile resolves a speed profile and database variant of a version
+	// into the node's database backend and the flags that follow Flags.
+	Profile func(profile, db, version string) (Profile, error)
+}
+
+// Profile is a resolved config profile: the database backend the node
+// starts with and the profile's flags.
+type Profile struct {
+	DBBackend string
+	Flags     []string
 }
 
 // Drivers maps an implementation name, as topologies and scenarios spell

@@ -30,8 +30,11 @@ func Load(dir string) (Report, []result.Record, error) {
 			return rep, nil, fmt.Errorf("%s has neither summary.json nor a readable scenario.yml: %v", dir, serr)
 		}
 		rep = Report{RunID: filepath.Base(dir), Scenario: s,
-			Nodes:    []NodeInfo{{Implementation: s.Node.Implementation, Version: s.Node.Version}},
 			Warnings: []string{"summary.json missing: environment and setup times unknown"}}
+		for _, sp := range s.Specs() {
+			rep.Nodes = append(rep.Nodes, NodeInfo{Label: sp.Label, Baseline: sp.Label == s.Baseline,
+				Implementation: sp.Implementation(), Version: sp.Version(), Build: sp.Build})
+		}
 	default:
 		return rep, nil, err
 	}

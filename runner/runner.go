@@ -41,6 +41,8 @@ type NetworkSpec struct {
 	Profiling bool
 	// Origin is the run's start; profile windows are named by time since it.
 	Origin time.Time
+	// NodeConfigs are how each node spec's nodes start, by spec label.
+	NodeConfigs map[string]backend.NodeConfig
 }
 
 // BackendFactory makes the backend for one network of the run.
@@ -64,6 +66,9 @@ type Options struct {
 	NewSampler SamplerFactory
 	// Notes go into the report's warnings (e.g. why compose fell back to local).
 	Notes []string
+	// Builds are the ensured builds of the node specs, by label, for the
+	// report's environment block.
+	Builds map[string]NodeBuild
 
 	// watchTicks paces the dead-service watchdog; nil means every 3 s.
 	watchTicks <-chan time.Time
@@ -152,7 +157,7 @@ func Execute(ctx context.Context, opts Options, run Run) (rep report.Report, err
 	if opts.Drivers == nil {
 		opts.Drivers = drivers.Builtin()
 	}
-	flags, err := nodeFlags(opts.Drivers, s)
+	configs, nodes, err := NodeSetup(opts.Drivers, s, opts.Builds)
 	if err != nil {
 		return rep, err
 	}
@@ -167,7 +172,7 @@ func Execute(ctx context.Context, opts Options, run Run) (rep report.Report, err
 		opts.WorkRoot = filepath.Join(os.TempDir(), "lnbench")
 	}
 	rep = report.Report{RunID: run.ID, Started: time.Now().UTC(), Scenario: s, Backend: opts.BackendName, Env: envinfo.Collect(), Warnings: opts.Notes}
-	rep.Nodes = []report.NodeInfo{{Implementation: s.Node.Implementation, Version: s.Node.Version, Flags: flags}}
+	rep.Nodes = withTopologyNodes(nodes, plans)
 	w, err := result.Create(filepath.Join(run.Dir, "payments.jsonl"))
 	if err != nil {
 		return rep, err
@@ -213,7 +218,7 @@ func Execute(ctx context.Context, opts Options, run Run) (rep report.Report, err
 		}
 		p.cases = cases
 		logf("network %d/%d (%s): %s", ni+1, len(plans), p.name, p.topo)
-		err := runNetwork(ctx, opts, run, p, w, &rep, sw)
+		err := runNetwork(ctx, opts, run, p, w, &rep, sw, configs)
 		if err != nil {
 			return rep, err
 		}
@@ -232,10 +237,10 @@ func skipSwept(sw *sweep.Sweep, rep *report.Report, c caseRun) bool {
 }
 
 func runNetwork(ctx context.Context, opts Options, run Run, p networkPlan, w *result.Writer, rep *report.Report,
-	sw *sweep.Sweep) (err error) {
+	sw *sweep.Sweep, configs map[string]backend.NodeConfig) (err error) {
 	s := opts.Scenario
 	workDir := filepath.Join(opts.WorkRoot, run.ID, sanitize(p.name))
-	spec := NetworkSpec{RunID: run.ID, Name: p.name, WorkDir: workDir, ArtifactsDir: run.Dir, Topology: p.topo, Profiling: s.Sampling.On(), Origin: rep.Started}
+	spec := NetworkSpec{RunID: run.ID, Name: p.name, WorkDir: workDir, ArtifactsDir: run.Dir, Topology: p.topo, Profiling: s.Sampling.On(), Origin: rep.Started, NodeConfigs: configs}
 	be, err := opts.NewBackend(spec)
 	if err != nil {
 		return err
@@ -259,7 +264,7 @@ func runNetwork(ctx context.Context, opts Options, run Run, p networkPlan, w *re
 		os.RemoveAll(workDir) // holds keys and macaroons: never left behind
 	}()
 	net, err = network.Up(ctx, be, p.topo, network.Options{Drivers: opts.Drivers, StartChain: opts.StartChain,
-		DBBackend: s.Node.DBBackend, NodeArgs: s.Node.Flags, Log: opts.Log})
+		DBBackend: s.Node.DBBackend, NodeArgs: s.Node.Flags, Configs: configs, Log: opts.Log})
 	if net != nil {
 		for _, ph := range net.Phases {
 			rep.Setup = append(rep.Setup, report.Setup{Network: p.name, Phase: ph.Name, Seconds: ph.Seconds})
@@ -358,20 +363,6 @@ func runCase(ctx context.Context, opts Options, net *network.Network, cr caseRun
 		return iterate(result.Measure, 0, 0, s.Job.Duration)
 	}
 	return iterate(result.Measure, s.Job.IterationCount, cr.launch*s.Job.IterationCount, 0)
-}
-
-// nodeFlags are the flags every node of the scenario runs with, as the
-// report shows them: its driver's and then the scenario's own.
-func nodeFlags(ds node.Drivers, s scenario.Scenario) ([]string, error) {
-	drv, err := ds.Lookup(s.Node.Implementation)
-	if err != nil {
-		return nil, fmt.Errorf("node.implementation: %w", err)
-	}
-	var flags []string
-	if drv.Flags != nil {
-		flags = drv.Flags(s.Node.DBBackend)
-	}
-	return append(flags, s.Node.Flags...), nil
 }
 
 func sanitize(s string) string { return strings.NewReplacer("/", "_", "=", "-").Replace(s) }

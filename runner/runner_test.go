@@ -19,6 +19,8 @@ import (
 	"github.com/lnbench/lnbench/internal/fakenet"
 	"github.com/lnbench/lnbench/network"
 	"github.com/lnbench/lnbench/node"
+	"github.com/lnbench/lnbench/nodebuild"
+	"github.com/lnbench/lnbench/report"
 	"github.com/lnbench/lnbench/result"
 	"github.com/lnbench/lnbench/runid"
 	"github.com/lnbench/lnbench/scenario"
@@ -224,7 +226,7 @@ func TestExecuteRunsAScenarioOnFakeNodes(t *testing.T) {
 		t.Fatalf("summary.json: %v: %s", err, data)
 	}
 	// The report shows the driver's flags, then the scenario's.
-	if f := summary.Nodes[0].Flags; !slices.Equal(f, []string{"--fake", "--db=bbolt", "--extra"}) {
+	if f := summary.Nodes[0].Flags; !slices.Equal(f, []string{"--fake", "--db=bbolt", "--profile=tuned", "--extra"}) {
 		t.Errorf("report flags %q", f)
 	}
 }
@@ -232,12 +234,63 @@ func TestExecuteRunsAScenarioOnFakeNodes(t *testing.T) {
 func TestNodeFlagsComeFromTheDriver(t *testing.T) {
 	s := smallScenario()
 	h := &harness{}
-	flags, err := nodeFlags(h.fleet.Drivers("lnd"), s)
-	if err != nil || !slices.Equal(flags, []string{"--fake", "--db=bbolt", "--extra"}) {
-		t.Fatalf("flags %v, %v", flags, err)
+	configs, infos, err := NodeSetup(h.fleet.Drivers("lnd"), s, nil)
+	if err != nil || len(infos) != 1 || !slices.Equal(infos[0].Flags, []string{"--fake", "--db=bbolt", "--profile=tuned", "--extra"}) ||
+		infos[0].Profile != "tuned+bbolt" || !slices.Equal(configs["v0.21.0-beta"].Args, []string{"--profile=tuned", "--extra"}) {
+		t.Fatalf("configs %+v infos %+v, %v", configs, infos, err)
 	}
-	if _, err := nodeFlags(node.Drivers{}, s); err == nil || !strings.Contains(err.Error(), `node.implementation: implementation "lnd" has no node driver`) {
+	if _, _, err := NodeSetup(node.Drivers{}, s, nil); err == nil || !strings.Contains(err.Error(), `node spec v0.21.0-beta: implementation "lnd" has no node driver`) {
 		t.Fatalf("missing driver: %v", err)
+	}
+}
+
+func TestEachSpecRunsItsOwnCasesWithItsProfile(t *testing.T) {
+	h := &harness{}
+	s := smallScenario()
+	s.Nodes, _ = scenario.ParseNodeFlags([]string{"lnd@v0.21.0-beta", "old=lnd@v0.20.2-beta+profile=bottlepay+db=sqlite"})
+	s.Baseline = "old"
+	s.BuildKeys = map[string]string{"v0.21.0-beta": "k21", "old": "k20"}
+	opts := h.options(s, t)
+	opts.Builds = map[string]NodeBuild{"old": {Manifest: nodebuild.Manifest{Key: "k20", GoVersion: "go1.x", PGOSHA256: "abc"}, Image: "img20"}}
+	run, recs, err := execute(t, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	count := map[string]int{}
+	for _, r := range recs {
+		count[r.Case]++
+	}
+	for _, id := range []string{"Node=v0.21.0-beta/Concurrency=1/TotalPayments=6", "Node=old/Concurrency=3/TotalPayments=6"} {
+		if count[id] != 18 {
+			t.Errorf("case %s: %d records, want 18 (%v)", id, count[id], count)
+		}
+	}
+	var summary report.Report
+	data, err := os.ReadFile(filepath.Join(run.Dir, "summary.json"))
+	if err == nil {
+		err = json.Unmarshal(data, &summary)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(summary.Nodes) != 2 {
+		t.Fatalf("nodes %+v", summary.Nodes)
+	}
+	old := summary.Nodes[1]
+	if !slices.Equal(old.Nodes, []string{"alice", "bob"}) {
+		t.Errorf("spec old ran on %v", old.Nodes)
+	}
+	if old.Label != "old" || !old.Baseline || old.Profile != "bottlepay+sqlite" || old.Key != "k20" || old.Image != "img20" || old.PGOHash != "abc" ||
+		!slices.Equal(old.Flags, []string{"--fake", "--db=sqlite", "--profile=bottlepay", "--extra"}) {
+		t.Errorf("node info %+v", old)
+	}
+	// Every network started its nodes with their spec's build and flags.
+	for _, b := range h.fleet.Backends() {
+		for _, spec := range b.Started() {
+			if (spec.Build != "k21" && spec.Build != "k20") || (spec.Build == "k20") != slices.Contains(spec.ExtraArgs, "--profile=bottlepay") {
+				t.Errorf("node started as %+v", spec)
+			}
+		}
 	}
 }
 

@@ -127,6 +127,8 @@ type Value struct {
 // Case is one point of the params' Cartesian product.
 type Case struct {
 	Values []Value `json:"params"`
+	// Node is the label of the node spec the case runs (see Scenario.Cases).
+	Node string `json:"node,omitempty"`
 	// Workload is the case's load read from Values with the defaults of
 	// Known, filled when cases are expanded (Cases, NewCase).
 	Workload Workload `json:"-"`
@@ -206,7 +208,7 @@ func (c Case) Ints() map[string]int {
 func (c Case) NetworkKey() string {
 	var parts []string
 	for _, v := range c.Values {
-		if s, _ := spec(v.Name); s.Topology {
+		if s, _ := spec(v.Name); s.Topology || v.Name == NodeParam {
 			parts = append(parts, v.Name+"="+v.Value)
 		}
 	}

@@ -13,6 +13,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/lnbench/lnbench/nodespec"
 	"github.com/lnbench/lnbench/resources"
 	"github.com/lnbench/lnbench/strictyaml"
 	"github.com/lnbench/lnbench/topology"
@@ -47,10 +48,12 @@ func (j Job) Describe() string {
 // Node selects the implementation and its settings for every node that the
 // topology does not pin.
 type Node struct {
-	Implementation string   `yaml:"implementation" json:"implementation"`
-	Version        string   `yaml:"version" json:"version"`
-	DBBackend      string   `yaml:"db_backend" json:"db_backend"`
-	Flags          []string `yaml:"flags" json:"flags"`
+	Implementation string `yaml:"implementation" json:"implementation"`
+	Version        string `yaml:"version" json:"version"`
+	DBBackend      string `yaml:"db_backend" json:"db_backend"`
+	// Profile is the config profile of specs that name none (nodespec.Profiles).
+	Profile string   `yaml:"profile" json:"profile"`
+	Flags   []string `yaml:"flags" json:"flags"`
 	// CPUs and Memory limit each actor container (compose backend only).
 	CPUs   float64 `yaml:"cpus,omitempty" json:"cpus,omitempty"`
 	Memory string  `yaml:"memory,omitempty" json:"memory,omitempty"`
@@ -67,6 +70,14 @@ type Scenario struct {
 	Params   []Param `json:"params"`
 	Job      Job     `json:"job"`
 	Node     Node    `json:"node"`
+	// Nodes are the node specs the cases compare (cases = specs × params);
+	// empty means one spec from Node. See Specs.
+	Nodes []nodespec.Spec `json:"nodes,omitempty"`
+	// Baseline is the label of the spec the others are compared with ("" = none).
+	Baseline string `json:"baseline,omitempty"`
+	// BuildKeys maps each spec label to its build key once the builds are
+	// ensured; topology nodes carry them to the backends.
+	BuildKeys map[string]string `json:"build_keys,omitempty"`
 	// ReuseNetwork runs every case that needs the same topology on one
 	// network instead of a fresh one per case (BenchmarkDotNet's GlobalSetup).
 	ReuseNetwork bool     `json:"reuse_network"`
@@ -92,6 +103,8 @@ type file struct {
 	Params       yaml.Node `yaml:"params"`
 	Job          Job       `yaml:"job"`
 	Node         Node      `yaml:"node"`
+	Nodes        yaml.Node `yaml:"nodes"`
+	Baseline     string    `yaml:"baseline"`
 	ReuseNetwork bool      `yaml:"reuse_network"`
 	Sweep        *Sweep    `yaml:"sweep"`
 	Sampling     Sampling  `yaml:"sampling"`
@@ -101,7 +114,8 @@ type file struct {
 var DefaultJob = Job{LaunchCount: 1, WarmupCount: 1, IterationCount: 10, InvocationCount: 1}
 
 // DefaultNode is LND at the pinned default version.
-var DefaultNode = Node{Implementation: "lnd", Version: "v0.21.0-beta", DBBackend: "bbolt"}
+// with the tuned profile on bbolt: the settings of the published figures.
+var DefaultNode = Node{Implementation: "lnd", Version: "v0.21.0-beta", DBBackend: "bbolt", Profile: nodespec.ProfileTuned}
 
 // Default is the seed's RunAlicePaysBob.
 func Default() Scenario {
@@ -165,6 +179,17 @@ func Parse(data []byte) (Scenario, error) {
 		return Scenario{}, err
 	}
 	s := Scenario{Name: f.Name, Method: f.Method, Topology: f.Topology, Job: f.Job, Node: f.Node, ReuseNetwork: f.ReuseNetwork, Sweep: f.Sweep, Sampling: f.Sampling}
+	nodes, baseline, err := parseNodes(f.Nodes)
+	if err != nil {
+		return Scenario{}, err
+	}
+	s.Nodes, s.Baseline = nodes, f.Baseline
+	if baseline != "" {
+		if f.Baseline != "" && f.Baseline != baseline {
+			return Scenario{}, fmt.Errorf("baseline %q: nodes marks %s as the baseline; keep one", f.Baseline, baseline)
+		}
+		s.Baseline = baseline
+	}
 	// "params:" with nothing under it (as YAML writes a case-less scenario) is no params.
 	if f.Params.Kind != 0 && f.Params.Tag != "!!null" {
 		if f.Params.Kind != yaml.MappingNode {
@@ -260,10 +285,13 @@ func (s Scenario) Validate() error {
 	if err := s.Node.Limits().Validate(); err != nil {
 		return fmt.Errorf("node.%v", err)
 	}
-	if s.Node.DBBackend != "bbolt" && s.Node.DBBackend != "sqlite" {
-		return fmt.Errorf("node.db_backend %q: use bbolt or sqlite", s.Node.DBBackend)
+	if s.Node.DBBackend != "bbolt" && s.Node.DBBackend != "sqlite" && s.Node.DBBackend != nodespec.DBSqliteNative {
+		return fmt.Errorf("node.db_backend %q: use bbolt, sqlite or sqlite-native", s.Node.DBBackend)
 	}
-	return nil
+	if s.Node.Profile != "" && !contains(nodespec.Profiles, s.Node.Profile) {
+		return fmt.Errorf("node.profile %q: use one of %s", s.Node.Profile, strings.Join(nodespec.Profiles, ", "))
+	}
+	return s.validateSpecs()
 }
 
 // readsTopologyParam refuses a topology param the topology ignores: the
@@ -297,7 +325,9 @@ func (s Scenario) CaseTopology(c Case) (topology.Topology, error) {
 	if err != nil {
 		return topo, err
 	}
-	topo = topo.WithDefaults(s.Node.Implementation, s.Node.Version)
+	if topo, err = s.resolveNodes(topo, c.Node); err != nil {
+		return topo, err
+	}
 	return topo, topo.Validate()
 }
 
@@ -309,7 +339,8 @@ func (s Scenario) CheckTopologies() error {
 			return err
 		}
 	}
-	return nil
+	_, err := s.AllSpecs()
+	return err
 }
 
 // Override replaces (or adds) params from the command line.
@@ -330,9 +361,6 @@ func (s Scenario) Override(ps []Param) Scenario {
 	return out
 }
 
-// Cases expands the params.
-func (s Scenario) Cases() []Case { return Cases(s.Params) }
-
 // YAML renders the scenario as a file that Load reads back (for artifacts).
 func (s Scenario) YAML() []byte {
 	var b strings.Builder
@@ -346,6 +374,9 @@ func (s Scenario) YAML() []byte {
 		fmt.Fprintf(&b, "  Duration: %v\n", s.Job.Duration)
 	}
 	fmt.Fprintf(&b, "node:\n  implementation: %s\n  version: %s\n  db_backend: %s\n", s.Node.Implementation, s.Node.Version, s.Node.DBBackend)
+	if s.Node.Profile != "" {
+		fmt.Fprintf(&b, "  profile: %s\n", s.Node.Profile)
+	}
 	if s.Node.CPUs > 0 {
 		fmt.Fprintf(&b, "  cpus: %g\n", s.Node.CPUs)
 	}
@@ -354,6 +385,15 @@ func (s Scenario) YAML() []byte {
 	}
 	if len(s.Node.Flags) > 0 {
 		fmt.Fprintf(&b, "  flags: [%s]\n", strings.Join(quoteAll(s.Node.Flags), ", "))
+	}
+	if len(s.Nodes) > 0 {
+		b.WriteString("nodes:\n")
+		for _, sp := range s.Nodes {
+			fmt.Fprintf(&b, "  - name: %s\n    spec: %q\n", sp.Label, sp.Text())
+		}
+	}
+	if s.Baseline != "" {
+		fmt.Fprintf(&b, "baseline: %s\n", s.Baseline)
 	}
 	fmt.Fprintf(&b, "reuse_network: %v\n", s.ReuseNetwork)
 	if sm := s.Sampling; sm.On() {

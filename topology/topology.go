@@ -19,6 +19,12 @@ type Node struct {
 	Name           string `yaml:"name" json:"name"`
 	Implementation string `yaml:"implementation,omitempty" json:"implementation"`
 	Version        string `yaml:"version,omitempty" json:"version"`
+	// Spec is the node spec the node runs: a label of the scenario's node
+	// specs or a spec string (lnd@v0.20.2-beta); empty means the case's.
+	// Resolved, it is always a label.
+	Spec string `yaml:"node,omitempty" json:"node,omitempty"`
+	// Build is the build key of the resolved spec (set by the harness).
+	Build string `yaml:"-" json:"build,omitempty"`
 }
 
 // Channel is opened and funded by From towards To.

@@ -51,14 +51,17 @@ type Options struct {
 	// ArtifactsDir receives the compose file.
 	ArtifactsDir string
 	Topology     topology.Topology
-	// NodeImages maps "impl/version" to the image of nodes of that version;
-	// ChainImage runs btcd (default: the image of the first node's version).
+	// NodeImages maps a build key (topology Node.Build; "impl/version" for
+	// nodes without one) to the image of its nodes; ChainImage runs btcd
+	// (default: the image of the first node).
 	NodeImages map[string]string
 	ChainImage string
-	// DBBackend and NodeArgs are what the nodes will be started with; the
-	// file is refreshed if StartNode asks for something else.
+	// DBBackend and NodeArgs are what the nodes will be started with (per
+	// node spec label: Configs); the file is refreshed if StartNode asks
+	// for something else.
 	DBBackend     string
 	NodeArgs      []string
+	Configs       map[string]backend.NodeConfig
 	Limits        map[string]composefile.Limits
 	DefaultLimits composefile.Limits
 	Pprof         bool
@@ -137,14 +140,19 @@ func New(ctx context.Context, opts Options) (*Backend, error) {
 		spec.Artifacts = art
 	}
 	for _, n := range opts.Topology.Nodes {
-		img := opts.NodeImages[n.Implementation+"/"+n.Version]
+		ref := backend.NodeSpec{Implementation: n.Implementation, Version: n.Version, Build: n.Build}.BuildRef()
+		img := opts.NodeImages[ref]
 		if img == "" {
-			return nil, fmt.Errorf("node %s: no image for %s %s; run `lnbench images --version %s/%s`", n.Name, n.Implementation, n.Version, n.Implementation, n.Version)
+			return nil, fmt.Errorf("node %s: no image for %s %s (build %s); lnbench run and lnbench up build one per spec of the scenario", n.Name, n.Implementation, n.Version, ref)
 		}
 		if spec.ChainImage == "" {
 			spec.ChainImage = img
 		}
-		spec.Nodes = append(spec.Nodes, composefile.Node{Name: n.Name, Image: img, DBBackend: opts.DBBackend, ExtraArgs: opts.NodeArgs})
+		cfg, ok := opts.Configs[n.Spec]
+		if !ok {
+			cfg = backend.NodeConfig{DBBackend: opts.DBBackend, Args: opts.NodeArgs}
+		}
+		spec.Nodes = append(spec.Nodes, composefile.Node{Name: n.Name, Image: img, DBBackend: cfg.DBBackend, ExtraArgs: cfg.Args})
 	}
 	// Bind-mount sources must exist, or Docker creates them owned by root.
 	dirs := []string{composefile.ChainService}

@@ -1,8 +1,15 @@
 package compose
 
 import (
+	"os"
+	"slices"
 	"strings"
 	"testing"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/lnbench/lnbench/backend"
+	"github.com/lnbench/lnbench/topology"
 )
 
 func TestParsePort(t *testing.T) {
@@ -36,5 +43,49 @@ func TestRunFilter(t *testing.T) {
 func TestNewNeedsImagesAndArtifacts(t *testing.T) {
 	if _, err := New(t.Context(), Options{RunID: "x", WorkDir: t.TempDir()}); err == nil || !strings.Contains(err.Error(), "artifacts") {
 		t.Errorf("no artifacts folder: %v", err)
+	}
+}
+
+// Each node runs its build's image and its spec's flags; btcd runs the
+// chain image given.
+func TestNodesGetTheirBuildsImageAndSpecsFlags(t *testing.T) {
+	if _, err := DetectTool(t.Context()); err != nil {
+		t.Skipf("no compose tool: %v", err)
+	}
+	topo := topology.Topology{Name: "mixed", Nodes: []topology.Node{
+		{Name: "alice", Implementation: "lnd", Version: "v0.21.0-beta", Spec: "new", Build: "k21"},
+		{Name: "carol", Implementation: "lnd", Version: "v0.20.2-beta", Spec: "old", Build: "k20"},
+	}}
+	b, err := New(t.Context(), Options{RunID: "x", WorkDir: t.TempDir(), ArtifactsDir: t.TempDir(), Topology: topo,
+		NodeImages: map[string]string{"k21": "lnbench-node:21", "k20": "lnbench-node:20"}, ChainImage: "lnbench-node:20",
+		Configs: map[string]backend.NodeConfig{"new": {DBBackend: "bbolt", Args: []string{"--trickledelay=50"}},
+			"old": {DBBackend: "sqlite", Args: []string{"--channel-commit-batch-size=300"}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(b.File())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var file struct {
+		Services map[string]struct {
+			Image   string   `yaml:"image"`
+			Command []string `yaml:"command"`
+		} `yaml:"services"`
+	}
+	if err := yaml.Unmarshal(data, &file); err != nil {
+		t.Fatal(err)
+	}
+	alice, carol, btcd := file.Services["alice"], file.Services["carol"], file.Services["btcd"]
+	if alice.Image != "lnbench-node:21" || carol.Image != "lnbench-node:20" || btcd.Image != "lnbench-node:20" {
+		t.Errorf("images: alice %s, carol %s, btcd %s", alice.Image, carol.Image, btcd.Image)
+	}
+	if !slices.Contains(alice.Command, "--trickledelay=50") || !slices.Contains(carol.Command, "--db.backend=sqlite") ||
+		!slices.Contains(carol.Command, "--channel-commit-batch-size=300") || slices.Contains(carol.Command, "--trickledelay=50") {
+		t.Errorf("commands:\nalice %v\ncarol %v", alice.Command, carol.Command)
+	}
+	if _, err := New(t.Context(), Options{RunID: "x", WorkDir: t.TempDir(), ArtifactsDir: t.TempDir(), Topology: topo,
+		NodeImages: map[string]string{"k21": "lnbench-node:21"}}); err == nil || !strings.Contains(err.Error(), "node carol: no image for lnd v0.20.2-beta (build k20)") {
+		t.Errorf("missing image: %v", err)
 	}
 }

@@ -21,7 +21,8 @@ import (
 type Options struct {
 	RunID   string
 	WorkDir string // the run's folder; node data dirs go under it
-	// BinDirs maps "impl/version" to the folder holding its binaries.
+	// BinDirs maps a build key (NodeSpec.BuildRef: the build key, else
+	// "impl/version") to the folder holding its binaries.
 	BinDirs map[string]string
 	// ChainBinDir holds btcd.
 	ChainBinDir  string
@@ -107,9 +108,9 @@ func (b *Backend) StartNode(ctx context.Context, spec backend.NodeSpec) (backend
 	if spec.Implementation != "lnd" {
 		return backend.NodeEndpoint{}, fmt.Errorf("node %s: implementation %q is not supported by the local backend", spec.Name, spec.Implementation)
 	}
-	binDir, ok := b.opts.BinDirs[spec.Implementation+"/"+spec.Version]
+	binDir, ok := b.opts.BinDirs[spec.BuildRef()]
 	if !ok {
-		return backend.NodeEndpoint{}, fmt.Errorf("node %s: no binaries for %s %s; run `lnbench build`", spec.Name, spec.Implementation, spec.Version)
+		return backend.NodeEndpoint{}, fmt.Errorf("node %s: no binaries for %s %s (build %s); lnbench run builds every spec of its scenario", spec.Name, spec.Implementation, spec.Version, spec.BuildRef())
 	}
 	b.mu.Lock()
 	btcdHost, chain := b.btcdHost, b.chain

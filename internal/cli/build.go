@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -10,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lnbench/lnbench/nodebuild"
+	"github.com/lnbench/lnbench/scenario"
 )
 
 type buildFlags struct {
@@ -20,6 +22,8 @@ type buildFlags struct {
 	unusedDays    int
 	addVersion    string
 	dryRun        bool
+	scenario      string
+	nodes         []string
 }
 
 func buildCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -36,7 +40,10 @@ func buildCmd(stdout, stderr io.Writer) *cobra.Command {
 			"  --prune [--unused-days N]  remove builds not used for N days (default 30), except\n" +
 			"                             the current builds of the --version specs\n" +
 			"  --add-version VERSION      add a release folder images/lnd/VERSION (fresh go.mod,\n" +
-			"                             go get lnd@VERSION, go mod tidy)",
+			"                             go get lnd@VERSION, go mod tidy)\n" +
+			"  --scenario FILE, --node SPEC  build what a scenario (or node spec) needs;\n" +
+			"                             lnbench run does this by itself; without --version,\n" +
+			"                             " + DefaultScenarioFile + " when present",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			switch {
@@ -52,6 +59,17 @@ func buildCmd(stdout, stderr io.Writer) *cobra.Command {
 			specs, err := selectSpecs(dir, f.versions, f.flavour)
 			if err != nil {
 				return err
+			}
+			// Plain `lnbench build` builds what `lnbench run` would run.
+			if !cmd.Flags().Changed("version") && f.scenario == "" && len(f.nodes) == 0 && !f.prune {
+				if _, err := os.Stat(DefaultScenarioFile); err == nil {
+					f.scenario = DefaultScenarioFile
+				}
+			}
+			if f.scenario != "" || len(f.nodes) > 0 {
+				if specs, err = scenarioBuilds(dir, f); err != nil {
+					return err
+				}
 			}
 			if f.prune {
 				return pruneBuilds(stdout, f, specs)
@@ -87,6 +105,8 @@ func buildCmd(stdout, stderr io.Writer) *cobra.Command {
 	fl.BoolVar(&f.prune, "prune", false, "remove cached builds not used for --unused-days, except the --version specs' current builds")
 	fl.IntVar(&f.unusedDays, "unused-days", 30, "with --prune: age of last use after which a build is removed (0: all but the kept ones)")
 	fl.BoolVar(&f.dryRun, "dry-run", false, "print each build's key and whether it is cached; build nothing")
+	fl.StringVar(&f.scenario, "scenario", "", "build every node spec a scenario file needs (its nodes: and topology-pinned specs)")
+	fl.StringArrayVar(&f.nodes, "node", nil, "build a node spec as lnbench run --node reads it, e.g. lnd@v0.21.0-beta+pgo=cpu.pgo (repeatable)")
 	fl.StringVar(&f.addVersion, "add-version", "", "add a release folder images/lnd/VERSION, e.g. v0.20.1-beta")
 	return cmd
 }
@@ -217,4 +237,32 @@ func age(t time.Time) string {
 	default:
 		return fmt.Sprintf("%.0fd", d.Hours()/24)
 	}
+}
+
+// scenarioBuilds are the builds of --scenario's node specs, or of --node.
+func scenarioBuilds(images string, f buildFlags) ([]nodebuild.Spec, error) {
+	s := scenario.Default()
+	if f.scenario != "" {
+		var err error
+		if s, err = scenario.Load(f.scenario); err != nil {
+			return nil, err
+		}
+	}
+	s, err := applyNodeFlags(s, runFlags{nodes: f.nodes})
+	if err != nil {
+		return nil, err
+	}
+	specs, err := s.AllSpecs()
+	if err != nil {
+		return nil, err
+	}
+	var out []nodebuild.Spec
+	for _, sp := range specs {
+		b, err := buildSpec(images, sp)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, b)
+	}
+	return out, nil
 }

@@ -19,7 +19,8 @@ import (
 
 func imagesCmd(stdout, stderr io.Writer) *cobra.Command {
 	var imagesDir, cache string
-	var versions []string
+	var versions, nodes []string
+	var scenarioFile string
 	cmd := &cobra.Command{
 		Use:   "images",
 		Short: "Build the Docker images of the compose backend (Debian base, node image); does nothing when current",
@@ -36,6 +37,11 @@ func imagesCmd(stdout, stderr io.Writer) *cobra.Command {
 			specs, err := selectSpecs(dir, versions, nodebuild.Flavour{})
 			if err != nil {
 				return err
+			}
+			if scenarioFile != "" || len(nodes) > 0 {
+				if specs, err = scenarioBuilds(dir, buildFlags{scenario: scenarioFile, nodes: nodes}); err != nil {
+					return err
+				}
 			}
 			for _, s := range specs {
 				bins, err := nodebuild.Ensure(cmd.Context(), cache, s, stderr)
@@ -54,6 +60,8 @@ func imagesCmd(stdout, stderr io.Writer) *cobra.Command {
 	}
 	cmd.Flags().StringVar(&imagesDir, "images", "", "folder of node build modules (default: images/ of the repository)")
 	cmd.Flags().StringVar(&cache, "cache", nodebuild.DefaultCacheDir(), "binary cache folder ($LNBENCH_CACHE)")
+	cmd.Flags().StringVar(&scenarioFile, "scenario", "", "make the images of every node spec a scenario file needs")
+	cmd.Flags().StringArrayVar(&nodes, "node", nil, "make the image of a node spec as lnbench run --node reads it (repeatable)")
 	cmd.Flags().StringSliceVar(&versions, "version", []string{"lnd@v0.21.0-beta"}, "IMPL@VERSION (a folder of --images), IMPL@src:PATH (a source tree), or 'all' folders")
 	return cmd
 }
@@ -85,16 +93,16 @@ func ensureImagesTimed(ctx context.Context, imagesDir string, bins nodebuild.Res
 
 // newComposeBackend makes the compose backend of one network from the
 // node image the run ensured once, before its artifacts folder existed.
-func newComposeBackend(ctx context.Context, n runner.NetworkSpec, s scenario.Scenario, nodeImage string,
+func newComposeBackend(ctx context.Context, n runner.NetworkSpec, s scenario.Scenario, bins builds,
 	severalNetworks bool, startTimeout time.Duration, log io.Writer) (backend.Backend, error) {
-	key := s.Node.Implementation + "/" + s.Node.Version
 	tool, toolErr := staticSelf()
 	if n.Profiling && toolErr != nil {
 		return nil, fmt.Errorf("profiling in containers: %v", toolErr)
 	}
 	opts := compose.Options{RunID: n.RunID, Network: n.Name, Separate: severalNetworks,
 		WorkDir: n.WorkDir, ArtifactsDir: n.ArtifactsDir, Topology: n.Topology,
-		NodeImages: map[string]string{key: nodeImage}, DBBackend: s.Node.DBBackend, NodeArgs: s.Node.Flags,
+		NodeImages: bins.images, ChainImage: bins.images[bins.chain], Configs: n.NodeConfigs,
+		DBBackend: s.Node.DBBackend, NodeArgs: s.Node.Flags,
 		// pprof listens inside the compose network only, always, so that
 		// `docker exec … sample-loop.sh` works in any run.
 		Pprof: true, StartTimeout: startTimeout, Tool: tool,

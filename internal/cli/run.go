@@ -38,6 +38,8 @@ type runFlags struct {
 	history      string
 	cpus         float64
 	memory       string
+	nodes        []string
+	baseline     string
 }
 
 func runCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -47,7 +49,7 @@ func runCmd(stdout, stderr io.Writer) *cobra.Command {
 		Short: "Run a benchmark scenario and write its artifacts folder",
 		Long: "Run a benchmark scenario (default " + DefaultScenarioFile + ", else the built-in AlicePaysBob)\n" +
 			"against real nodes and write raw payments, summaries and logs to\n" +
-			"<artifacts>/<UTC timestamp>-<scenario>/.",
+			"<artifacts>/<UTC timestamp>-<scenario>/.\n\n" + nodeSpecHelp,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runScenario(cmd, stdout, stderr, args, f)
@@ -62,7 +64,9 @@ func runCmd(stdout, stderr io.Writer) *cobra.Command {
 	fl.StringVar(&f.images, "images", "", "folder of node build modules (default: images/ of the repository)")
 	fl.BoolVar(&f.reuse, "reuse-network", false, "run cases that share a topology on one network instead of a fresh one each")
 	fl.DurationVar(&f.startTimeout, "start-timeout", 90*time.Second, "how long a node may take to start")
-	fl.BoolVar(&f.build, "build", false, "build missing node binaries instead of failing")
+	fl.BoolVar(&f.build, "build", true, "build missing node binaries (always: every spec the scenario needs is built)")
+	_ = fl.MarkHidden("build")
+	addNodeFlags(fl, &f)
 	fl.StringVar(&f.history, "history", "", "append one row per case to DIR/history.csv, to follow a series of runs")
 	fl.Float64Var(&f.cpus, "cpus", 0, "compose: CPU limit per actor container (e.g. 1.5; 0 = none)")
 	fl.StringVar(&f.memory, "memory", "", "compose: memory limit per actor container (e.g. 512m; empty = none)")
@@ -151,16 +155,9 @@ func executeScenario(cmd *cobra.Command, stdout, stderr io.Writer, s scenario.Sc
 	if err != nil {
 		return runner.Run{}, err
 	}
-	spec, err := nodebuild.Find(images, s.Node.Implementation, s.Node.Version)
-	if err != nil {
-		return runner.Run{}, err
-	}
-	var bins nodebuild.Result
-	if f.build {
-		bins, err = nodebuild.Ensure(ctx, f.cache, spec, stderr)
-	} else {
-		bins, err = nodebuild.Locate(f.cache, spec)
-	}
+	// Every build the scenario needs (each distinct one once) before
+	// anything else: a failed build leaves no run behind.
+	bins, err := ensureBuilds(ctx, images, f.cache, &s, stderr)
 	if err != nil {
 		return runner.Run{}, err
 	}
@@ -186,9 +183,8 @@ func executeScenario(cmd *cobra.Command, stdout, stderr io.Writer, s scenario.Sc
 	}
 	// Images are built once per run, before its folder exists: a failed
 	// build leaves no empty run behind.
-	var nodeImage string
 	if backendName == "compose" {
-		if nodeImage, err = ensureImagesTimed(ctx, images, bins, stderr); err != nil {
+		if err := bins.ensureImages(ctx, images, stderr); err != nil {
 			return runner.Run{}, err
 		}
 	}
@@ -198,19 +194,18 @@ func executeScenario(cmd *cobra.Command, stdout, stderr io.Writer, s scenario.Sc
 	}
 	fmt.Fprintf(stderr, "artifacts: %s\n", run.Dir)
 	newBackend := func(n runner.NetworkSpec) (backend.Backend, error) {
-		key := s.Node.Implementation + "/" + s.Node.Version
 		if backendName == "compose" {
-			return newComposeBackend(ctx, n, s, nodeImage, networks > 1, f.startTimeout, stderr)
+			return newComposeBackend(ctx, n, s, bins, networks > 1, f.startTimeout, stderr)
 		}
-		return local.New(local.Options{RunID: n.RunID, WorkDir: n.WorkDir, BinDirs: map[string]string{key: bins.Dir},
-			ChainBinDir: bins.Dir, StartTimeout: f.startTimeout, Pprof: n.Profiling})
+		return local.New(local.Options{RunID: n.RunID, WorkDir: n.WorkDir, BinDirs: bins.binDirs(),
+			ChainBinDir: bins.byKey[bins.chain].Dir, StartTimeout: f.startTimeout, Pprof: n.Profiling})
 	}
 	var notes []string
 	if note != "" {
 		notes = append(notes, note)
 	}
 	opts := runner.Options{Scenario: s, ArtifactsRoot: f.artifacts, BackendName: backendName,
-		NewBackend: newBackend, NewSampler: newSampler(ctx), Log: stderr, Notes: notes}
+		NewBackend: newBackend, NewSampler: newSampler(ctx), Log: stderr, Notes: notes, Builds: bins.forReport()}
 	if tweak != nil {
 		tweak(&opts)
 	}

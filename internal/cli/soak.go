@@ -77,6 +77,7 @@ func soakCmd(stdout, stderr io.Writer) *cobra.Command {
 	fl.StringVar(&f.cache, "cache", nodebuild.DefaultCacheDir(), "binary cache folder ($LNBENCH_CACHE)")
 	fl.StringVar(&f.images, "images", "", "folder of node build modules")
 	fl.DurationVar(&f.startTimeout, "start-timeout", 90*time.Second, "how long a node may take to start")
+	addNodeFlags(fl, &f)
 	return cmd
 }
 

@@ -38,6 +38,7 @@ func upCmd(stdout, stderr io.Writer) *cobra.Command {
 	fl.StringVar(&f.cache, "cache", nodebuild.DefaultCacheDir(), "binary cache folder ($LNBENCH_CACHE)")
 	fl.StringVar(&f.images, "images", "", "folder of node build modules")
 	fl.DurationVar(&f.startTimeout, "start-timeout", 90*time.Second, "how long a node may take to start")
+	addNodeFlags(fl, &f)
 	return cmd
 }
 
@@ -81,6 +82,10 @@ func loadOverrides(s scenario.Scenario, f runFlags) (scenario.Scenario, error) {
 		ps = append(ps, pp)
 	}
 	s = s.Override(ps)
+	s, err := applyNodeFlags(s, f)
+	if err != nil {
+		return s, err
+	}
 	return s, s.Validate()
 }
 
@@ -94,14 +99,9 @@ func up(ctx context.Context, stdout, stderr io.Writer, args []string, f runFlags
 	}
 	cases := s.Cases()
 	if len(cases) != 1 {
-		return fmt.Errorf("lnbench up brings one network up; the params give %d cases: pin each param to one value with --param", len(cases))
+		return fmt.Errorf("lnbench up brings one network up; the params give %d cases: pin each param to one value with --param (and name one node spec with --node)", len(cases))
 	}
-	topo, err := topology.Build(s.Topology, cases[0].Ints())
-	if err != nil {
-		return err
-	}
-	topo = topo.WithDefaults(s.Node.Implementation, s.Node.Version)
-	if err := topo.Validate(); err != nil {
+	if _, err := s.CaseTopology(cases[0]); err != nil {
 		return err
 	}
 	if name, note, _ := chooseBackend("auto"); name != "compose" {
@@ -111,15 +111,19 @@ func up(ctx context.Context, stdout, stderr io.Writer, args []string, f runFlags
 	if err != nil {
 		return err
 	}
-	spec, err := nodebuild.Find(images, s.Node.Implementation, s.Node.Version)
+	bins, err := ensureBuilds(ctx, images, f.cache, &s, stderr)
 	if err != nil {
 		return err
 	}
-	bins, err := nodebuild.Locate(f.cache, spec)
+	if err := bins.ensureImages(ctx, images, stderr); err != nil {
+		return err
+	}
+	// With the build keys known, the topology's nodes carry them.
+	topo, err := s.CaseTopology(cases[0])
 	if err != nil {
 		return err
 	}
-	nodeImage, err := ensureImagesTimed(ctx, images, bins, stderr)
+	configs, _, err := runner.NodeSetup(drivers.Builtin(), s, nil)
 	if err != nil {
 		return err
 	}
@@ -129,8 +133,8 @@ func up(ctx context.Context, stdout, stderr io.Writer, args []string, f runFlags
 	}
 	// The data dirs must outlive this command; `lnbench down` removes them.
 	work := filepath.Join(os.TempDir(), "lnbench", run.ID)
-	ns := runner.NetworkSpec{RunID: run.ID, WorkDir: work, ArtifactsDir: run.Dir, Topology: topo, Origin: time.Now()}
-	be, err := newComposeBackend(ctx, ns, s, nodeImage, false, f.startTimeout, stderr)
+	ns := runner.NetworkSpec{RunID: run.ID, WorkDir: work, ArtifactsDir: run.Dir, Topology: topo, Origin: time.Now(), NodeConfigs: configs}
+	be, err := newComposeBackend(ctx, ns, s, bins, false, f.startTimeout, stderr)
 	if err != nil {
 		return err
 	}
@@ -142,7 +146,7 @@ func up(ctx context.Context, stdout, stderr io.Writer, args []string, f runFlags
 			os.RemoveAll(work)
 		}
 	}()
-	net, err := network.Up(ctx, be, topo, network.Options{Drivers: drivers.Builtin(), DBBackend: s.Node.DBBackend, NodeArgs: s.Node.Flags, Log: stderr})
+	net, err := network.Up(ctx, be, topo, network.Options{Drivers: drivers.Builtin(), DBBackend: s.Node.DBBackend, NodeArgs: s.Node.Flags, Configs: configs, Log: stderr})
 	if net != nil {
 		defer net.Close()
 	}

@@ -26,6 +26,7 @@ func TestBadInputRefusedBeforeAnythingStarts(t *testing.T) {
 	unknownKey := file("typo.yml", "name: X\ntopology: AlicePaysBob\njob:\n  Iterations: 3\n")
 	carols := file("carols.yml", "name: C\ntopology: AlicePaysBobViaCarol\nparams:\n  CarolsCount: [1, 2]\n")
 	badNode := file("badnode.yml", "name: B\ntopology: "+file("badtopo.yml", "nodes: [{name: a}, {name: sampler}]\n")+"\n")
+	pinned := file("pinned.yml", "name: P\ntopology: "+file("pinnedtopo.yml", "nodes: [{name: a}, {name: b, node: carol2}]\nchannels: [{from: a, to: b}]\npayers: [a]\npayee: b\n")+"\n")
 	tests := []struct {
 		args []string
 		want string
@@ -51,6 +52,11 @@ func TestBadInputRefusedBeforeAnythingStarts(t *testing.T) {
 		{[]string{"soak", "--every", "10s", "--window", "60s"}, "sampling.every 10s is shorter than sampling.window"},
 		{[]string{"up", "--start-timeout", "0s"}, "--start-timeout 0s"},
 		{[]string{"up", carols}, "lnbench up brings one network up; the params give 2 cases"},
+		{[]string{"run", "--node", "lnd"}, "--node: node spec \"lnd\": use IMPL@VERSION"},
+		{[]string{"run", "--node", "lnd@v0.21.0-beta+profile=fast"}, `profile "fast": use one of default, tuned, bottlepay`},
+		{[]string{"run", "--node", "lnd@v0.21.0-beta", "--node", "lnd@v0.20.2-beta", "--baseline", "v0.19"}, `baseline "v0.19": name one of the node specs' labels (v0.21.0-beta, v0.20.2-beta)`},
+		{[]string{"run", "--node", "lnd@v0.21.0-beta", "--node", "lnd@v0.21.0-beta"}, `label "v0.21.0-beta" names two specs; give one a name`},
+		{[]string{"run", pinned}, `node "carol2" is neither a spec label of the scenario`},
 	}
 	for _, tt := range tests {
 		artifacts := filepath.Join(dir, "artifacts")

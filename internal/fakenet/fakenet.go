@@ -58,7 +58,10 @@ func (f *Fleet) Backends() []*Backend {
 func (f *Fleet) Drivers(implementations ...string) node.Drivers {
 	d := node.Drivers{}
 	for _, impl := range implementations {
-		d[impl] = node.Driver{Dial: f.dial, Flags: func(db string) []string { return []string{"--fake", "--db=" + db} }}
+		d[impl] = node.Driver{Dial: f.dial, Flags: func(db string) []string { return []string{"--fake", "--db=" + db} },
+			Profile: func(profile, db, version string) (node.Profile, error) {
+				return node.Profile{DBBackend: db, Flags: []string{"--profile=" + profile}}, nil
+			}}
 	}
 	return d
 }
@@ -106,6 +109,7 @@ type Backend struct {
 	mu        sync.Mutex
 	events    []string
 	nodes     map[string]*Node
+	started   []backend.NodeSpec
 	height    int64
 	mempool   int
 	pending   map[string]int64 // address → sat until the next block
@@ -139,6 +143,13 @@ func (b *Backend) TornDown() int {
 	return b.tornDown
 }
 
+// Started lists the node specs the network was asked to start, in order.
+func (b *Backend) Started() []backend.NodeSpec {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return append([]backend.NodeSpec(nil), b.started...)
+}
+
 func (b *Backend) Name() string  { return "fake" }
 func (b *Backend) RunID() string { return b.runID }
 
@@ -157,6 +168,7 @@ func (b *Backend) StartNode(ctx context.Context, spec backend.NodeSpec) (backend
 		return backend.NodeEndpoint{}, fmt.Errorf("fakenet: node %s started twice", spec.Name)
 	}
 	b.nodes[spec.Name] = &Node{b: b, name: spec.Name}
+	b.started = append(b.started, spec)
 	b.logf("start node %s", spec.Name)
 	return backend.NodeEndpoint{Name: spec.Name, RPCHost: fmt.Sprintf("fakenet:%d/%s", b.id, spec.Name),
 		PeerHost: spec.Name + ":9735", Args: append([]string{"--alias=" + spec.Name}, spec.ExtraArgs...)}, nil

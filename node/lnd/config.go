@@ -25,13 +25,14 @@ type Config struct {
 	PprofListen     string // empty disables the pprof endpoint
 	DBBackend       string // "bbolt" (default) or "sqlite"
 	DebugLevel      string // empty means lnd's default (info)
-	// Extra flags appended verbatim (from the scenario's node.flags).
+	// Extra flags appended verbatim: the profile's, then the scenario's node.flags.
 	Extra []string
 }
 
-// BenchFlags are the flags that make a simnet test network fast; most come
-// from LND's own lntest/node/config.go (see shared notes).
-var BenchFlags = []string{
+// SimnetFlags are the flags every node of a private simnet test network
+// needs, whatever its profile: chain, no seed backup or bootstrap, quick
+// channel confirmations, keysend accepted.
+var SimnetFlags = []string{
 	"--bitcoin.simnet",
 	"--bitcoin.node=btcd",
 	"--noseedbackup",
@@ -39,16 +40,13 @@ var BenchFlags = []string{
 	"--bitcoin.defaultchanconfs=1",
 	"--bitcoin.defaultremotedelay=4",
 	"--accept-keysend",
-	"--db.batch-commit-interval=10ms",
-	"--trickledelay=50",
-	"--gossip.sub-batch-delay=5ms",
-	"--caches.rpc-graph-cache-duration=100ms",
 }
 
 // HarnessFlags are the flags every node runs with for a database backend,
-// as the report shows them: BenchFlags and the database choice.
+// as the report shows them: SimnetFlags and the database choice. A
+// profile's flags (see Profile) come after.
 func HarnessFlags(dbBackend string) []string {
-	flags := append([]string(nil), BenchFlags...)
+	flags := append([]string(nil), SimnetFlags...)
 	if dbBackend != "" {
 		flags = append(flags, "--db.backend="+DBBackendFlag(dbBackend))
 	}
@@ -58,7 +56,7 @@ func HarnessFlags(dbBackend string) []string {
 // Args renders the lnd command line. It is pure: the same Config always
 // gives the same arguments, which the artifacts record for reruns.
 func (c Config) Args() []string {
-	args := append([]string(nil), BenchFlags...)
+	args := append([]string(nil), SimnetFlags...)
 	add := func(flag, v string) {
 		if v != "" {
 			args = append(args, fmt.Sprintf("--%s=%s", flag, v))

@@ -57,3 +57,26 @@ func TestArgsDeterministic(t *testing.T) {
 		t.Fatalf("domain order changed the args:\n%v\n%v", a, b)
 	}
 }
+
+func TestProfile(t *testing.T) {
+	p, err := Profile("tuned", "bbolt", "v0.21.0-beta")
+	if err != nil || p.DBBackend != "bbolt" || !slices.Contains(p.Flags, "--db.batch-commit-interval=10ms") {
+		t.Fatalf("tuned+bbolt: %+v %v", p, err)
+	}
+	p, err = Profile("bottlepay", "sqlite-native", "v0.20.2-beta")
+	if err != nil || p.DBBackend != "sqlite" || !slices.Equal(p.Flags, []string{"--channel-commit-interval=100ms", "--channel-commit-batch-size=300", "--db.use-native-sql"}) {
+		t.Fatalf("bottlepay+sqlite-native: %+v %v", p, err)
+	}
+	if p, err = Profile("default", "sqlite", "src"); err != nil || len(p.Flags) != 0 {
+		t.Fatalf("default: %+v %v", p, err)
+	}
+	if _, err := Profile("default", "sqlite-native", "v0.17.5-beta"); err == nil {
+		t.Fatal("native SQL accepted on a release without it")
+	}
+	if _, err := Profile("fast", "bbolt", "v0.21.0-beta"); err == nil {
+		t.Fatal("unknown profile accepted")
+	}
+	if slices.Contains(Config{}.Args(), "--db.batch-commit-interval=10ms") {
+		t.Fatal("a speed flag is outside the profiles")
+	}
+}

@@ -44,7 +44,8 @@ func NodeDriver() node.Driver {
 			}
 			return d, nil
 		},
-		Flags: HarnessFlags,
+		Flags:   HarnessFlags,
+		Profile: Profile,
 	}
 }
 

@@ -1,0 +1,181 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/lnbench/lnbench/internal/cli"
+	"github.com/lnbench/lnbench/report"
+	"github.com/lnbench/lnbench/result"
+)
+
+// runCLI runs lnbench from the repository root (where images/ is) with
+// the local backend and returns the one run folder it made.
+func runCLI(t *testing.T, args ...string) string {
+	t.Helper()
+	arts := t.TempDir()
+	wd, _ := os.Getwd()
+	os.Chdir(repoRoot(t))
+	defer os.Chdir(wd)
+	var out, errb bytes.Buffer
+	args = append(args, "--backend", "local", "--artifacts", arts)
+	if err := cli.Run(context.Background(), &out, &errb, args); err != nil {
+		t.Fatalf("lnbench %v: %v\n%s", args, err, errb.String())
+	}
+	dirs, _ := filepath.Glob(filepath.Join(arts, "*", "summary.json"))
+	if len(dirs) != 1 {
+		t.Fatalf("run folders: %v", dirs)
+	}
+	return filepath.Dir(dirs[0])
+}
+
+func readSummary(t *testing.T, dir string) report.Report {
+	t.Helper()
+	var rep report.Report
+	data, err := os.ReadFile(filepath.Join(dir, "summary.json"))
+	if err == nil {
+		err = json.Unmarshal(data, &rep)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+// TestTwoSpecsOneRun compares v0.21 with v0.20 on AlicePaysBob in one run:
+// each case exists once per spec, named by its Node label in summary.json,
+// summary.csv and results.bench, and the report describes both builds.
+func TestTwoSpecsOneRun(t *testing.T) {
+	dir := runCLI(t, "run", "--node", "lnd@v0.21.0-beta", "--node", "old=lnd@v0.20.2-beta", "--baseline", "old",
+		"--param", "Concurrency=5", "--param", "TotalPayments=20", "--quick")
+	rep := readSummary(t, dir)
+	if len(rep.Nodes) != 2 || rep.Scenario.Baseline != "old" {
+		t.Fatalf("nodes %+v baseline %q", rep.Nodes, rep.Scenario.Baseline)
+	}
+	for _, n := range rep.Nodes {
+		if n.Key == "" || n.GoVersion == "" || n.Profile != "tuned+bbolt" || n.Build != "lnd@"+n.Version ||
+			!slices.Contains(n.Flags, "--db.batch-commit-interval=10ms") || n.Baseline != (n.Label == "old") {
+			t.Errorf("node info %+v", n)
+		}
+	}
+	if rep.Nodes[0].Key == rep.Nodes[1].Key {
+		t.Errorf("two releases share build key %s", rep.Nodes[0].Key)
+	}
+	labels := map[string]bool{}
+	for _, c := range rep.Cases {
+		if len(c.Params) == 0 || c.Params[0].Name != "Node" {
+			t.Fatalf("case params %+v do not lead with Node", c.Params)
+		}
+		labels[c.Params[0].Value] = true
+		if c.Succeeded != 60 {
+			t.Errorf("case %+v: %d payments succeeded, want 60 (3 iterations × 20)", c.Params, c.Succeeded)
+		}
+	}
+	if len(rep.Cases) != 2 || !labels["v0.21.0-beta"] || !labels["old"] {
+		t.Fatalf("cases %+v", rep.Cases)
+	}
+	// Each spec's payments ran on a network of its own version.
+	recs, err := result.ReadFile(filepath.Join(dir, "payments.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range recs {
+		if r.Status != result.Succeeded || !strings.HasPrefix(r.Case, "Node=") {
+			t.Errorf("record %+v", r)
+		}
+	}
+	want := map[string]string{"launch1_Node-v0.21.0-beta/alice": "0.21.0-beta", "launch1_Node-v0.21.0-beta/bob": "0.21.0-beta",
+		"launch1_Node-old/alice": "0.20.2-beta", "launch1_Node-old/bob": "0.20.2-beta"}
+	if got := nodeVersions(t, dir); !maps.Equal(got, want) {
+		t.Errorf("lnd versions in the node logs: %v, want %v", got, want)
+	}
+	f, err := os.Open(filepath.Join(dir, "summary.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil || len(rows) != 3 || !slices.Contains(rows[0], "Node") {
+		t.Fatalf("summary.csv %v %v", rows, err)
+	}
+	bench, _ := os.ReadFile(filepath.Join(dir, "results.bench"))
+	if !strings.Contains(string(bench), "/Node=old/") && !strings.Contains(string(bench), "Node=old") {
+		t.Errorf("results.bench does not name the spec:\n%s", bench)
+	}
+}
+
+// nodeVersions maps each node's log, as network/node, to the lnd version
+// it reports at start ("Version Info … version=0.21.0-beta").
+func nodeVersions(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	logs, _ := filepath.Glob(filepath.Join(dir, "nodes", "*", "*", "lnd.log"))
+	out := map[string]string{}
+	for _, l := range logs {
+		data, _ := os.ReadFile(l)
+		_, rest, ok := strings.Cut(string(data), "Version Info")
+		if !ok {
+			continue
+		}
+		_, v, _ := strings.Cut(rest, " version=")
+		v, _, _ = strings.Cut(v, " ")
+		out[filepath.Base(filepath.Dir(filepath.Dir(l)))+"/"+filepath.Base(filepath.Dir(l))] = v
+	}
+	return out
+}
+
+// TestMixedChain runs alice→carol1→carol2→bob with carol2 on v0.20.2 and
+// everyone else on the scenario's v0.21: payments cross both Carols, each
+// node's log shows the version its spec names, and the report names every
+// node's spec.
+func TestMixedChain(t *testing.T) {
+	tmp := t.TempDir()
+	topo := filepath.Join(tmp, "mixed-chain.yml")
+	scen := filepath.Join(tmp, "mixed.yml")
+	os.WriteFile(topo, []byte(`nodes:
+  - {name: alice}
+  - {name: carol1}
+  - {name: carol2, node: lnd@v0.20.2-beta}
+  - {name: bob}
+channels:
+  - {from: alice, to: carol1}
+  - {from: carol1, to: carol2}
+  - {from: carol2, to: bob}
+payers: [alice]
+payee: bob
+`), 0o644)
+	os.WriteFile(scen, []byte("name: MixedChain\ntopology: mixed-chain.yml\nparams:\n  Concurrency: [5]\n  TotalPayments: [20]\n"), 0o644)
+	dir := runCLI(t, "run", scen, "--quick")
+	rep := readSummary(t, dir)
+	ran := map[string]string{}
+	for _, n := range rep.Nodes {
+		for _, name := range n.Nodes {
+			ran[name] = n.Build
+		}
+	}
+	want := map[string]string{"alice": "lnd@v0.21.0-beta", "carol1": "lnd@v0.21.0-beta", "carol2": "lnd@v0.20.2-beta", "bob": "lnd@v0.21.0-beta"}
+	if !maps.Equal(ran, want) || len(rep.Nodes) != 2 {
+		t.Fatalf("report names node specs %v (nodes %+v), want %v", ran, rep.Nodes, want)
+	}
+	if got := nodeVersions(t, dir); got["launch1/carol2"] != "0.20.2-beta" || got["launch1/carol1"] != "0.21.0-beta" || got["launch1/bob"] != "0.21.0-beta" {
+		t.Errorf("lnd versions in the node logs: %v", got)
+	}
+	forwarded := map[string]int{}
+	for _, f := range rep.Forwards {
+		forwarded[f.Node] += f.Count
+	}
+	// 1 warm-up + 3 measured iterations × 20 payments crossed each Carol.
+	if forwarded["carol1"] < 80 || forwarded["carol2"] < 80 {
+		t.Errorf("forwards %v, want at least 80 through each Carol", forwarded)
+	}
+	if len(rep.Cases) != 1 || rep.Cases[0].Succeeded != 60 || len(rep.Cases[0].Params) == 0 || rep.Cases[0].Params[0].Name == "Node" {
+		t.Errorf("cases %+v: one spec compared, so no Node value", rep.Cases)
+	}
+}

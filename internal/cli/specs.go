@@ -1,0 +1,162 @@
+package cli
+
+import (
+	"github.com/spf13/pflag"
+
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/lnbench/lnbench/nodebuild"
+	"github.com/lnbench/lnbench/nodespec"
+	"github.com/lnbench/lnbench/runner"
+	"github.com/lnbench/lnbench/scenario"
+)
+
+// builds are the ensured builds of a scenario's node specs.
+type builds struct {
+	byLabel map[string]nodebuild.Result
+	keys    []string                    // distinct build keys, first use first
+	byKey   map[string]nodebuild.Result // one entry per distinct build
+	images  map[string]string           // compose: build key → node image
+	chain   string                      // build key btcd comes from: the baseline (or first) spec's
+}
+
+// buildSpec is the nodebuild spec of a node spec, its knobs checked.
+func buildSpec(images string, sp nodespec.Spec) (nodebuild.Spec, error) {
+	b, err := nodebuild.Parse(images, sp.Build)
+	if err != nil {
+		return b, fmt.Errorf("node spec %s: %v", sp.Label, err)
+	}
+	b.Flavour = nodebuild.Flavour(sp.Flavour)
+	if err := b.Flavour.Validate(); err != nil {
+		return b, fmt.Errorf("node spec %s: %v", sp.Label, err)
+	}
+	return b, nil
+}
+
+// ensureBuilds builds (or finds cached) every build the scenario needs,
+// each distinct build once, and records the keys in the scenario so that
+// every topology node carries its build's key.
+func ensureBuilds(ctx context.Context, images, cache string, s *scenario.Scenario, log io.Writer) (builds, error) {
+	out := builds{byLabel: map[string]nodebuild.Result{}, byKey: map[string]nodebuild.Result{}}
+	specs, err := s.AllSpecs()
+	if err != nil {
+		return out, err
+	}
+	// Every spec resolves before the first (possibly long) build starts.
+	var bspecs []nodebuild.Spec
+	for _, sp := range specs {
+		b, err := buildSpec(images, sp)
+		if err != nil {
+			return out, err
+		}
+		bspecs = append(bspecs, b)
+	}
+	s.BuildKeys = map[string]string{}
+	for i, sp := range specs {
+		start := time.Now()
+		r, err := nodebuild.Locate(cache, bspecs[i])
+		if err != nil && brokenCache(err) {
+			return out, fmt.Errorf("node spec %s: %w", sp.Label, err)
+		}
+		if err != nil {
+			r, err = nodebuild.Ensure(ctx, cache, bspecs[i], log)
+		}
+		if err != nil {
+			return out, fmt.Errorf("node spec %s: %w", sp.Label, err)
+		}
+		key := r.Manifest.Key
+		if _, seen := out.byKey[key]; !seen {
+			state := "cached"
+			if r.Built {
+				state = "built"
+			}
+			fmt.Fprintf(log, "node %s: %s %s in %.1fs (key %s)\n", sp.Label, bspecs[i], state, time.Since(start).Seconds(), key)
+			out.keys = append(out.keys, key)
+			out.byKey[key] = r
+		}
+		out.byLabel[sp.Label] = r
+		s.BuildKeys[sp.Label] = key
+	}
+	out.chain = s.BuildKeys[s.BaselineSpec().Label]
+	return out, nil
+}
+
+// ensureImages makes one node image per distinct build.
+func (b *builds) ensureImages(ctx context.Context, images string, log io.Writer) error {
+	b.images = map[string]string{}
+	for _, key := range b.keys {
+		tag, err := ensureImagesTimed(ctx, images, b.byKey[key], log)
+		if err != nil {
+			return err
+		}
+		b.images[key] = tag
+	}
+	return nil
+}
+
+// binDirs maps each build key to its binaries (local backend).
+func (b builds) binDirs() map[string]string {
+	out := map[string]string{}
+	for key, r := range b.byKey {
+		out[key] = r.Dir
+	}
+	return out
+}
+
+// forReport is each spec's build, by label, for the report.
+func (b builds) forReport() map[string]runner.NodeBuild {
+	out := map[string]runner.NodeBuild{}
+	for label, r := range b.byLabel {
+		out[label] = runner.NodeBuild{Manifest: r.Manifest, Image: b.images[r.Manifest.Key]}
+	}
+	return out
+}
+
+// nodeSpecHelp documents node specs for --help.
+const nodeSpecHelp = `Node specs (the node under test as a dimension: cases = specs × params):
+  --node lnd@v0.21.0-beta --node lnd@v0.20.2-beta     two releases (folders of images/)
+  --node mine=lnd@src:../lnd                          a local source tree, labelled "mine"
+  --node lnd@v0.21.0-beta+pgo=cpu.pgo+goamd64=v3      build knobs: pgo, goamd64, gcflags, ldflags, tags
+  --node lnd@v0.21.0-beta+profile=bottlepay+db=sqlite-native
+      config profiles: tuned (default: the harness's speed flags), default (LND's own
+      defaults), bottlepay (channel-commit-interval=100ms, channel-commit-batch-size=300);
+      db variants: bbolt, sqlite, sqlite-native (--db.use-native-sql)
+  --baseline LABEL                                    the spec the others are compared with
+Labels default to the version plus what differs (v0.21.0-beta+pgo, src+bottlepay).
+--node replaces the scenario file's nodes: list; every build is made before the run starts.`
+
+// addNodeFlags adds --node and --baseline.
+func addNodeFlags(fl *pflag.FlagSet, f *runFlags) {
+	fl.StringArrayVar(&f.nodes, "node", nil, "node spec to compare, [LABEL=]IMPL@VERSION|IMPL@src:PATH[+option=value…] (repeatable; replaces the scenario's nodes:)")
+	fl.StringVar(&f.baseline, "baseline", "", "label of the node spec the others are compared with")
+}
+
+// applyNodeFlags puts --node and --baseline into the scenario.
+func applyNodeFlags(s scenario.Scenario, f runFlags) (scenario.Scenario, error) {
+	if len(f.nodes) > 0 {
+		specs, err := scenario.ParseNodeFlags(f.nodes)
+		if err != nil {
+			return s, err
+		}
+		s.Nodes = specs
+		if f.baseline == "" {
+			s.Baseline = ""
+		}
+	}
+	if f.baseline != "" {
+		s.Baseline = f.baseline
+	}
+	return s, nil
+}
+
+// brokenCache tells a cached build that fails its manifest check (a
+// binary missing or changed) from one never built: the first is reported
+// with its fix rather than silently built over.
+func brokenCache(locateErr error) bool {
+	msg := locateErr.Error()
+	return strings.Contains(msg, "corrupt") || strings.Contains(msg, "missing binary")
+}

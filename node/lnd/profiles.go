@@ -1,0 +1,58 @@
+package lnd
+
+import (
+	"fmt"
+
+	"golang.org/x/mod/semver"
+
+	"github.com/lnbench/lnbench/node"
+)
+
+// ProfileFlags are the flags of each speed profile, added to SimnetFlags.
+var ProfileFlags = map[string][]string{
+	// LND's own defaults.
+	"default": nil,
+	// What the harness always added for speed before profiles existed; the
+	// scenario default, so published figures stay comparable. Most come
+	// from LND's own lntest/node/config.go.
+	"tuned": {
+		"--db.batch-commit-interval=10ms",
+		"--trickledelay=50",
+		"--gossip.sub-batch-delay=5ms",
+		"--caches.rpc-graph-cache-duration=100ms",
+	},
+	// The bottlepay benchmark's settings: commitments batched for up to
+	// 100 ms or 300 updates (config.go: channel-commit-interval,
+	// channel-commit-batch-size).
+	"bottlepay": {
+		"--channel-commit-interval=100ms",
+		"--channel-commit-batch-size=300",
+	},
+}
+
+// nativeSQLSince is the first release with native SQL tables (invoices).
+const nativeSQLSince = "v0.18.0"
+
+// Profile resolves a speed profile and a database variant (bbolt, sqlite,
+// sqlite-native) for a version ("src" for a source tree, which is assumed
+// to support everything).
+func Profile(profile, db, version string) (node.Profile, error) {
+	flags, ok := ProfileFlags[profile]
+	if !ok {
+		return node.Profile{}, fmt.Errorf("profile %q: use default, tuned or bottlepay", profile)
+	}
+	out := node.Profile{Flags: append([]string(nil), flags...)}
+	switch db {
+	case "bbolt", "sqlite":
+		out.DBBackend = db
+	case "sqlite-native":
+		if semver.IsValid(version) && semver.Compare(version, nativeSQLSince) < 0 {
+			return node.Profile{}, fmt.Errorf("db sqlite-native: lnd %s has no native SQL tables (since %s); use db=sqlite", version, nativeSQLSince)
+		}
+		out.DBBackend = "sqlite"
+		out.Flags = append(out.Flags, "--db.use-native-sql")
+	default:
+		return node.Profile{}, fmt.Errorf("db %q: use bbolt, sqlite or sqlite-native", db)
+	}
+	return out, nil
+}

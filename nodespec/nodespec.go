@@ -1,0 +1,309 @@
+// Package nodespec reads node specs, the experimental variable of a run: a
+// build (release or source tree, with a flavour) plus a config profile and a
+// database variant, under a short label that names it in every report.
+//
+// Syntax: IMPL@SOURCE{+OPTION=VALUE}, where SOURCE is a release folder
+// (v0.21.0-beta) or src:PATH, and the options are the build knobs pgo,
+// goamd64, gcflags, ldflags, tags (comma-separated), and profile and db:
+//
+//	lnd@v0.21.0-beta
+//	lnd@v0.21.0-beta+pgo=default.pgo+goamd64=v3
+//	lnd@src:../lnd+profile=bottlepay+db=sqlite-native
+package nodespec
+
+import (
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"strings"
+)
+
+// SourceVersion is Version of a spec that builds a local source tree (as
+// nodebuild names it).
+const SourceVersion = "src"
+
+// Flavour are the build knobs of a spec, field for field nodebuild.Flavour
+// (convert with nodebuild.Flavour(f)); kept apart so that scenarios, and
+// the reports that read them, do not depend on the build machinery.
+type Flavour struct {
+	PGO     string   `json:"pgo,omitempty"`
+	GOAMD64 string   `json:"goamd64,omitempty"`
+	GCFlags string   `json:"gcflags,omitempty"`
+	LDFlags string   `json:"ldflags,omitempty"`
+	Tags    []string `json:"tags,omitempty"`
+}
+
+var goamd64Levels = map[string]bool{"": true, "v1": true, "v2": true, "v3": true, "v4": true}
+
+var tagPattern = regexp.MustCompile(`^[A-Za-z0-9_.]+$`)
+
+// check refuses what cannot be a knob; the PGO profile's content is
+// checked when the build is resolved (nodebuild.Flavour.Validate).
+func (f Flavour) check() error {
+	if !goamd64Levels[f.GOAMD64] {
+		return fmt.Errorf("goamd64 %q: use v1, v2, v3 or v4", f.GOAMD64)
+	}
+	for _, t := range f.Tags {
+		if !tagPattern.MatchString(t) {
+			return fmt.Errorf("tags: %q is not a build tag (letters, digits, _ and . only)", t)
+		}
+	}
+	return nil
+}
+
+// Speed profiles: named flag sets on top of the flags a private simnet needs.
+const (
+	ProfileDefault   = "default"   // the implementation's own defaults
+	ProfileTuned     = "tuned"     // the harness's speed flags (the scenario default)
+	ProfileBottlepay = "bottlepay" // the published bottlepay benchmark settings
+)
+
+// Profiles lists the speed profiles.
+var Profiles = []string{ProfileDefault, ProfileTuned, ProfileBottlepay}
+
+// Database variants.
+const (
+	DBBbolt        = "bbolt"
+	DBSqlite       = "sqlite"
+	DBSqliteNative = "sqlite-native" // sqlite with native SQL tables
+)
+
+// DBVariants lists the database variants.
+var DBVariants = []string{DBBbolt, DBSqlite, DBSqliteNative}
+
+// Spec is one node spec of a scenario.
+type Spec struct {
+	// Label names the spec in case ids, tables and topology files.
+	Label string `json:"label" yaml:"name"`
+	// Build is the source as nodebuild.Parse reads it: lnd@v0.21.0-beta or lnd@src:/abs/path.
+	Build   string  `json:"build" yaml:"build"`
+	Flavour Flavour `json:"flavour" yaml:"-"`
+	// Profile is the speed profile; "" means the scenario's default (tuned).
+	Profile string `json:"profile,omitempty" yaml:"profile,omitempty"`
+	// DB is the database variant; "" means the scenario's node.db_backend.
+	DB       string `json:"db,omitempty" yaml:"db,omitempty"`
+	Baseline bool   `json:"baseline,omitempty" yaml:"baseline,omitempty"`
+	// Key is the build key, filled once the build is ensured.
+	Key string `json:"key,omitempty" yaml:"-"`
+}
+
+var labelPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._+-]{0,47}$`)
+
+// ValidateLabel is the rule for labels: they become parts of case ids and
+// Go benchmark names, so no '/', '=', spaces or commas.
+func ValidateLabel(label string) error {
+	if !labelPattern.MatchString(label) {
+		return fmt.Errorf("label %q: use 1-48 letters, digits, '.', '_', '+' or '-' (it names the spec in case ids)", label)
+	}
+	return nil
+}
+
+// Parse reads a spec string; the label is the default one.
+func Parse(text string) (Spec, error) {
+	text = strings.TrimSpace(text)
+	impl, rest, ok := strings.Cut(text, "@")
+	if !ok || impl == "" || rest == "" {
+		return Spec{}, fmt.Errorf("node spec %q: use IMPL@VERSION (lnd@v0.21.0-beta) or IMPL@src:PATH, then +option=value (pgo, goamd64, gcflags, ldflags, tags, profile, db)", text)
+	}
+	// Options follow the first '+' that starts a known option, so a path
+	// or version holding '+' elsewhere still reads.
+	source, opts := rest, ""
+	for i := 0; i < len(rest); i++ {
+		if rest[i] == '+' && startsOption(rest[i+1:]) {
+			source, opts = rest[:i], rest[i+1:]
+			break
+		}
+	}
+	s := Spec{}
+	if path, isSrc := strings.CutPrefix(source, "src:"); isSrc {
+		if path == "" {
+			return Spec{}, fmt.Errorf("node spec %q: src: needs a path, e.g. lnd@src:../lnd", text)
+		}
+		abs, err := filepath.Abs(path)
+		if err != nil {
+			return Spec{}, fmt.Errorf("node spec %q: %v", text, err)
+		}
+		s.Build = impl + "@src:" + abs
+	} else {
+		s.Build = impl + "@" + source
+	}
+	if opts != "" {
+		for _, opt := range splitOptions(opts) {
+			if err := s.setOption(opt); err != nil {
+				return Spec{}, fmt.Errorf("node spec %q: %v", text, err)
+			}
+		}
+	}
+	s.Label = s.DefaultLabel()
+	return s, s.Validate()
+}
+
+var optionNames = []string{"pgo", "goamd64", "gcflags", "ldflags", "tags", "profile", "db"}
+
+func startsOption(s string) bool {
+	for _, n := range optionNames {
+		if strings.HasPrefix(s, n+"=") {
+			return true
+		}
+	}
+	return false
+}
+
+// splitOptions splits "a=1+b=2" at each '+' that starts a known option, so
+// values such as gcflags may hold '+'.
+func splitOptions(s string) []string {
+	var out []string
+	start := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] == '+' && startsOption(s[i+1:]) {
+			out = append(out, s[start:i])
+			start = i + 1
+		}
+	}
+	return append(out, s[start:])
+}
+
+func (s *Spec) setOption(opt string) error {
+	name, value, _ := strings.Cut(opt, "=")
+	if value == "" {
+		return fmt.Errorf("option %s: give a value (%s=…)", name, name)
+	}
+	switch name {
+	case "pgo":
+		abs, err := filepath.Abs(value)
+		if err != nil {
+			return err
+		}
+		s.Flavour.PGO = abs
+	case "goamd64":
+		s.Flavour.GOAMD64 = value
+	case "gcflags":
+		s.Flavour.GCFlags = value
+	case "ldflags":
+		s.Flavour.LDFlags = value
+	case "tags":
+		s.Flavour.Tags = strings.Split(value, ",")
+	case "profile":
+		s.Profile = value
+	case "db":
+		s.DB = value
+	default:
+		return fmt.Errorf("option %q: use one of %s", name, strings.Join(optionNames, ", "))
+	}
+	return nil
+}
+
+// Implementation is the implementation the spec builds, e.g. "lnd".
+func (s Spec) Implementation() string {
+	impl, _, _ := strings.Cut(s.Build, "@")
+	return impl
+}
+
+// Version is the release ("v0.21.0-beta"), or SourceVersion for a source tree.
+func (s Spec) Version() string {
+	_, v, _ := strings.Cut(s.Build, "@")
+	if strings.HasPrefix(v, "src:") {
+		return SourceVersion
+	}
+	return v
+}
+
+// IsSource tells whether the spec builds a local source tree.
+func (s Spec) IsSource() bool { return s.Version() == SourceVersion }
+
+// DefaultLabel is short and says what differs: the version (or "src"),
+// then "+pgo", "+goamd64v3", "+tags", "+gcflags", "+ldflags", the profile
+// and db variant when set.
+func (s Spec) DefaultLabel() string {
+	label := s.Version()
+	f := s.Flavour
+	if f.PGO != "" {
+		label += "+pgo"
+	}
+	if f.GOAMD64 != "" && f.GOAMD64 != "v1" {
+		label += "+goamd64" + f.GOAMD64
+	}
+	if f.GCFlags != "" {
+		label += "+gcflags"
+	}
+	if f.LDFlags != "" {
+		label += "+ldflags"
+	}
+	if len(f.Tags) > 0 {
+		label += "+tags"
+	}
+	if s.Profile != "" {
+		label += "+" + s.Profile
+	}
+	if s.DB != "" {
+		label += "+" + s.DB
+	}
+	return label
+}
+
+// Validate checks the label, profile, db variant and build knobs.
+func (s Spec) Validate() error {
+	if err := ValidateLabel(s.Label); err != nil {
+		return err
+	}
+	if s.Profile != "" && !contains(Profiles, s.Profile) {
+		return fmt.Errorf("node spec %s: profile %q: use one of %s", s.Label, s.Profile, strings.Join(Profiles, ", "))
+	}
+	if s.DB != "" && !contains(DBVariants, s.DB) {
+		return fmt.Errorf("node spec %s: db %q: use one of %s", s.Label, s.DB, strings.Join(DBVariants, ", "))
+	}
+	if err := s.Flavour.check(); err != nil {
+		return fmt.Errorf("node spec %s: %v", s.Label, err)
+	}
+	return nil
+}
+
+// Text renders the spec so that Parse reads it back (label aside).
+func (s Spec) Text() string {
+	out := s.Build
+	f := s.Flavour
+	add := func(name, value string) {
+		if value != "" {
+			out += "+" + name + "=" + value
+		}
+	}
+	add("pgo", f.PGO)
+	add("goamd64", f.GOAMD64)
+	add("gcflags", f.GCFlags)
+	add("ldflags", f.LDFlags)
+	add("tags", strings.Join(f.Tags, ","))
+	add("profile", s.Profile)
+	add("db", s.DB)
+	return out
+}
+
+// ProfileName is the profile and db variant as the report shows them, with
+// the scenario's defaults filled: e.g. "tuned+bbolt".
+func (s Spec) ProfileName(defaultDB string) string {
+	return s.SpeedProfile() + "+" + s.Database(defaultDB)
+}
+
+// SpeedProfile is the profile with the default (tuned) applied.
+func (s Spec) SpeedProfile() string {
+	if s.Profile == "" {
+		return ProfileTuned
+	}
+	return s.Profile
+}
+
+// Database is the db variant with the scenario's default applied.
+func (s Spec) Database(defaultDB string) string {
+	if s.DB == "" {
+		return defaultDB
+	}
+	return s.DB
+}
+
+func contains(xs []string, v string) bool {
+	for _, x := range xs {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}

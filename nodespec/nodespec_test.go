@@ -1,0 +1,57 @@
+package nodespec
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestParse(t *testing.T) {
+	abs, _ := filepath.Abs("../lnd")
+	tests := []struct {
+		text, build, label, profile, db, goamd64 string
+	}{
+		{"lnd@v0.21.0-beta", "lnd@v0.21.0-beta", "v0.21.0-beta", "", "", ""},
+		{"lnd@v0.20.2-beta+profile=bottlepay+db=sqlite-native", "lnd@v0.20.2-beta", "v0.20.2-beta+bottlepay+sqlite-native", "bottlepay", "sqlite-native", ""},
+		{"lnd@src:../lnd+goamd64=v3", "lnd@src:" + abs, "src+goamd64v3", "", "", "v3"},
+		{" lnd@v0.21.0-beta+db=sqlite ", "lnd@v0.21.0-beta", "v0.21.0-beta+sqlite", "", "sqlite", ""},
+	}
+	for _, tt := range tests {
+		s, err := Parse(tt.text)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.text, err)
+		}
+		if s.Build != tt.build || s.Label != tt.label || s.Profile != tt.profile || s.DB != tt.db || s.Flavour.GOAMD64 != tt.goamd64 {
+			t.Errorf("%s: got %+v", tt.text, s)
+		}
+		back, err := Parse(s.Text())
+		if err != nil || back.Text() != s.Text() || back.Label != s.Label {
+			t.Errorf("%s: Text %q does not read back: %+v %v", tt.text, s.Text(), back, err)
+		}
+	}
+}
+
+func TestParseGCFlagsKeepPlus(t *testing.T) {
+	s, err := Parse("lnd@v0.21.0-beta+gcflags=all=-d=a+b+tags=x,y")
+	if err != nil || s.Flavour.GCFlags != "all=-d=a+b" || strings.Join(s.Flavour.Tags, ",") != "x,y" {
+		t.Fatalf("%+v %v", s, err)
+	}
+}
+
+func TestParseRefusesWithAFix(t *testing.T) {
+	for text, want := range map[string]string{
+		"v0.21.0-beta":                  "use IMPL@VERSION",
+		"lnd@src:":                      "src: needs a path",
+		"lnd@v0.21.0-beta+profile=fast": `profile "fast": use one of default, tuned, bottlepay`,
+		"lnd@v0.21.0-beta+db=postgres":  `db "postgres": use one of bbolt, sqlite, sqlite-native`,
+		"lnd@v0.21.0-beta+goamd64=v9":   "goamd64",
+		"lnd@v0.21.0-beta+profile=":     "give a value",
+	} {
+		if _, err := Parse(text); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: err %v, want %q", text, err, want)
+		}
+	}
+	if err := ValidateLabel("a/b"); err == nil {
+		t.Error("a label with '/' accepted")
+	}
+}

@@ -1,0 +1,86 @@
+package runner
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/lnbench/lnbench/backend"
+	"github.com/lnbench/lnbench/node"
+	"github.com/lnbench/lnbench/nodebuild"
+	"github.com/lnbench/lnbench/nodespec"
+	"github.com/lnbench/lnbench/report"
+	"github.com/lnbench/lnbench/scenario"
+)
+
+// NodeBuild is what the run knows of one node spec's build.
+type NodeBuild struct {
+	Manifest nodebuild.Manifest
+	Image    string // compose: the node image the spec's nodes run
+}
+
+// NodeSetup resolves every node spec of the scenario (compared or pinned by
+// a topology node) into how its nodes start and what the report says of
+// it: the driver's flags, the profile's, then the scenario's own.
+func NodeSetup(ds node.Drivers, s scenario.Scenario, builds map[string]NodeBuild) (map[string]backend.NodeConfig, []report.NodeInfo, error) {
+	specs, err := s.AllSpecs()
+	if err != nil {
+		return nil, nil, err
+	}
+	configs := map[string]backend.NodeConfig{}
+	var infos []report.NodeInfo
+	for _, sp := range specs {
+		drv, err := ds.Lookup(sp.Implementation())
+		if err != nil {
+			return nil, nil, fmt.Errorf("node spec %s: %w", sp.Label, err)
+		}
+		profile := firstOf(sp.Profile, s.Node.Profile, nodespec.ProfileTuned)
+		db := firstOf(sp.DB, s.Node.DBBackend, nodespec.DBBbolt)
+		p := node.Profile{DBBackend: db}
+		if drv.Profile != nil {
+			if p, err = drv.Profile(profile, db, sp.Version()); err != nil {
+				return nil, nil, fmt.Errorf("node spec %s: %w", sp.Label, err)
+			}
+		}
+		args := append(append([]string(nil), p.Flags...), s.Node.Flags...)
+		configs[sp.Label] = backend.NodeConfig{DBBackend: p.DBBackend, Args: args}
+		var flags []string
+		if drv.Flags != nil {
+			flags = drv.Flags(p.DBBackend)
+		}
+		info := report.NodeInfo{Label: sp.Label, Baseline: sp.Label == s.Baseline, Implementation: sp.Implementation(),
+			Version: sp.Version(), Build: sp.Build, Key: s.BuildKeys[sp.Label], Profile: profile + "+" + db,
+			Flags: append(flags, args...)}
+		if b, ok := builds[sp.Label]; ok {
+			m := b.Manifest
+			info.Key, info.Source, info.Commit, info.Dirty = m.Key, m.SourceDir, m.GitCommit, m.GitDirty
+			info.GoVersion, info.Tags, info.PGOHash, info.Image = m.GoVersion, m.Tags, m.PGOSHA256, b.Image
+		}
+		infos = append(infos, info)
+	}
+	return configs, infos, nil
+}
+
+func firstOf(xs ...string) string {
+	for _, x := range xs {
+		if x != "" {
+			return x
+		}
+	}
+	return ""
+}
+
+// withTopologyNodes records which topology nodes ran each spec.
+func withTopologyNodes(infos []report.NodeInfo, plans []networkPlan) []report.NodeInfo {
+	for _, p := range plans {
+		for _, c := range p.cases {
+			for _, n := range c.topo.Nodes {
+				for i := range infos {
+					if infos[i].Label == n.Spec && !slices.Contains(infos[i].Nodes, n.Name) {
+						infos[i].Nodes = append(infos[i].Nodes, n.Name)
+					}
+				}
+			}
+		}
+	}
+	return infos
+}

@@ -1,0 +1,284 @@
+package scenario
+
+import (
+	"fmt"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/lnbench/lnbench/nodespec"
+	"github.com/lnbench/lnbench/topology"
+)
+
+// NodeParam is the name of the case value that carries the node spec's
+// label when a scenario compares several specs.
+const NodeParam = "Node"
+
+// nodeEntry is one item of the file's nodes: list in mapping form.
+type nodeEntry struct {
+	Name     string `yaml:"name"`
+	Spec     string `yaml:"spec"`
+	Build    string `yaml:"build"`
+	Profile  string `yaml:"profile"`
+	DB       string `yaml:"db"`
+	Baseline bool   `yaml:"baseline"`
+}
+
+// parseNodes reads the nodes: list: each item a spec string or a mapping
+// {name, spec (or build), profile, db, baseline}.
+func parseNodes(list yaml.Node) ([]nodespec.Spec, string, error) {
+	if list.Kind == 0 || list.Tag == "!!null" {
+		return nil, "", nil
+	}
+	if list.Kind != yaml.SequenceNode {
+		return nil, "", fmt.Errorf("nodes: write a list of node specs, e.g. nodes: [lnd@v0.21.0-beta, lnd@v0.20.2-beta]")
+	}
+	var out []nodespec.Spec
+	baseline := ""
+	for i, item := range list.Content {
+		var text string
+		var e nodeEntry
+		switch item.Kind {
+		case yaml.ScalarNode:
+			text = item.Value
+		case yaml.MappingNode:
+			if err := item.Decode(&e); err != nil {
+				return nil, "", fmt.Errorf("nodes[%d]: %v", i, err)
+			}
+			for j := 0; j+1 < len(item.Content); j += 2 {
+				if k := item.Content[j].Value; !contains([]string{"name", "spec", "build", "profile", "db", "baseline"}, k) {
+					return nil, "", fmt.Errorf("nodes[%d].%s: unknown key; use name, spec, profile, db, baseline", i, k)
+				}
+			}
+			text = e.Spec
+			if text == "" {
+				text = e.Build
+			}
+		default:
+			return nil, "", fmt.Errorf("nodes[%d]: give a spec string (lnd@v0.21.0-beta) or a mapping {name, spec, profile, db, baseline}", i)
+		}
+		if text == "" {
+			return nil, "", fmt.Errorf("nodes[%d].spec: name the build, e.g. spec: lnd@v0.21.0-beta", i)
+		}
+		sp, err := nodespec.Parse(text)
+		if err != nil {
+			return nil, "", fmt.Errorf("nodes[%d]: %v", i, err)
+		}
+		if e.Profile != "" {
+			sp.Profile = e.Profile
+		}
+		if e.DB != "" {
+			sp.DB = e.DB
+		}
+		sp.Label = sp.DefaultLabel()
+		if e.Name != "" {
+			sp.Label = e.Name
+		}
+		if e.Baseline {
+			if baseline != "" {
+				return nil, "", fmt.Errorf("nodes[%d].baseline: %s is already the baseline; mark one spec", i, baseline)
+			}
+			baseline = sp.Label
+		}
+		out = append(out, sp)
+	}
+	return out, baseline, nil
+}
+
+// ParseNodeFlags reads --node values (spec strings; NAME=SPEC names one).
+func ParseNodeFlags(values []string) ([]nodespec.Spec, error) {
+	var out []nodespec.Spec
+	for _, v := range values {
+		name, text := "", v
+		if n, rest, ok := strings.Cut(v, "="); ok && !strings.Contains(n, "@") {
+			name, text = n, rest
+		}
+		sp, err := nodespec.Parse(text)
+		if err != nil {
+			return nil, fmt.Errorf("--node: %v", err)
+		}
+		if name != "" {
+			sp.Label = name
+		}
+		out = append(out, sp)
+	}
+	return out, nil
+}
+
+// Specs are the node specs the cases compare: the nodes: list, else one
+// spec from the node: block's implementation and version.
+func (s Scenario) Specs() []nodespec.Spec {
+	if len(s.Nodes) > 0 {
+		return s.Nodes
+	}
+	sp := nodespec.Spec{Build: s.Node.Implementation + "@" + s.Node.Version}
+	sp.Label = sp.DefaultLabel()
+	return []nodespec.Spec{sp}
+}
+
+// BaselineSpec is the spec btcd and ratios come from: the baseline, else the first.
+func (s Scenario) BaselineSpec() nodespec.Spec {
+	specs := s.Specs()
+	for _, sp := range specs {
+		if sp.Label == s.Baseline {
+			return sp
+		}
+	}
+	return specs[0]
+}
+
+// validateSpecs checks labels are unique and the baseline names one.
+func (s Scenario) validateSpecs() error {
+	seen := map[string]bool{}
+	for i, sp := range s.Specs() {
+		if err := sp.Validate(); err != nil {
+			return fmt.Errorf("nodes[%d]: %v", i, err)
+		}
+		if seen[sp.Label] {
+			return fmt.Errorf("nodes[%d]: label %q names two specs; give one a name (nodes: [{name: mine, spec: …}] or --node mine=SPEC)", i, sp.Label)
+		}
+		seen[sp.Label] = true
+		if sp.Implementation() != "lnd" {
+			return fmt.Errorf("nodes[%d] %s: implementation %q: only \"lnd\" is supported", i, sp.Label, sp.Implementation())
+		}
+	}
+	if s.Baseline != "" && !seen[s.Baseline] {
+		return fmt.Errorf("baseline %q: name one of the node specs' labels (%s)", s.Baseline, strings.Join(s.labels(), ", "))
+	}
+	return nil
+}
+
+func (s Scenario) labels() []string {
+	var out []string
+	for _, sp := range s.Specs() {
+		out = append(out, sp.Label)
+	}
+	return out
+}
+
+// Cases are the node specs × the params' Cartesian product, spec varying
+// slowest. With several specs each case's values begin with Node=label, so
+// ids, CSV, benchmark names and history tell them apart; with one, ids are
+// as they always were.
+func (s Scenario) Cases() []Case {
+	specs := s.Specs()
+	base := Cases(s.Params)
+	var out []Case
+	for _, sp := range specs {
+		for _, c := range base {
+			if len(specs) > 1 {
+				c = NewCase(append([]Value{{Name: NodeParam, Value: sp.Label}}, c.Values...))
+			}
+			c.Node = sp.Label
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// nodeSpec resolves the spec a topology node runs: its node: field (a
+// spec label of the scenario, or a spec string), its version field (a
+// release of its implementation), else the case's spec.
+func (s Scenario) nodeSpec(i int, n topology.Node, caseLabel string) (nodespec.Spec, error) {
+	ref := n.Spec
+	if n.Version != "" {
+		if ref != "" {
+			return nodespec.Spec{}, fmt.Errorf("topology: nodes[%d] %s: set node (a spec) or version, not both", i, n.Name)
+		}
+		impl := n.Implementation
+		if impl == "" {
+			impl = s.Node.Implementation
+		}
+		ref = impl + "@" + n.Version
+	}
+	specs := s.Specs()
+	if ref == "" {
+		ref = caseLabel
+	}
+	if ref == "" {
+		ref = specs[0].Label // a case made outside Cases runs the first spec
+	}
+	for _, sp := range specs {
+		if sp.Label == ref {
+			return sp, nil
+		}
+	}
+	if !strings.Contains(ref, "@") {
+		return nodespec.Spec{}, fmt.Errorf("topology: nodes[%d] %s: node %q is neither a spec label of the scenario (%s) nor a spec such as lnd@v0.20.2-beta", i, n.Name, ref, strings.Join(s.labels(), ", "))
+	}
+	sp, err := nodespec.Parse(ref)
+	if err != nil {
+		return sp, fmt.Errorf("topology: nodes[%d] %s: %v", i, n.Name, err)
+	}
+	for _, other := range specs {
+		if other.Text() == sp.Text() {
+			return other, nil // the scenario already compares this spec
+		}
+		if other.Label == sp.Label {
+			return sp, fmt.Errorf("topology: nodes[%d] %s: spec %s has label %s, which the scenario gives to %s; refer to it by label or name it in nodes:", i, n.Name, ref, sp.Label, other.Text())
+		}
+	}
+	return sp, nil
+}
+
+// AllSpecs are every spec the run needs: the compared ones, then those
+// only topology nodes pin (each once), so all are built before the run.
+func (s Scenario) AllSpecs() ([]nodespec.Spec, error) {
+	out := append([]nodespec.Spec(nil), s.Specs()...)
+	seen := map[string]bool{}
+	for _, sp := range out {
+		seen[sp.Label] = true
+	}
+	for _, c := range s.Cases() {
+		topo, err := topology.Build(s.Topology, c.Ints())
+		if err != nil {
+			return nil, err
+		}
+		for i, n := range topo.Nodes {
+			sp, err := s.nodeSpec(i, n, c.Node)
+			if err != nil {
+				return nil, err
+			}
+			if !seen[sp.Label] {
+				seen[sp.Label] = true
+				out = append(out, sp)
+			}
+		}
+	}
+	return out, nil
+}
+
+// resolveNodes sets every topology node's spec label, implementation,
+// version and build key.
+func (s Scenario) resolveNodes(topo topology.Topology, caseLabel string) (topology.Topology, error) {
+	out := topo
+	out.Nodes = append([]topology.Node(nil), topo.Nodes...)
+	for i, n := range out.Nodes {
+		sp, err := s.nodeSpec(i, n, caseLabel)
+		if err != nil {
+			return out, err
+		}
+		if n.Implementation != "" && n.Implementation != sp.Implementation() {
+			return out, fmt.Errorf("topology: nodes[%d] %s: implementation %s but spec %s is %s", i, n.Name, n.Implementation, sp.Label, sp.Implementation())
+		}
+		out.Nodes[i].Spec = sp.Label
+		out.Nodes[i].Implementation = sp.Implementation()
+		out.Nodes[i].Version = sp.Version()
+		out.Nodes[i].Build = s.BuildKeys[sp.Label]
+	}
+	return out, nil
+}
+
+// SpecByLabel returns the spec (compared or topology-pinned) with the label.
+func (s Scenario) SpecByLabel(label string) (nodespec.Spec, bool) {
+	all, err := s.AllSpecs()
+	if err != nil {
+		all = s.Specs()
+	}
+	for _, sp := range all {
+		if sp.Label == label {
+			return sp, true
+		}
+	}
+	return nodespec.Spec{}, false
+}
