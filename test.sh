@@ -14,7 +14,8 @@ if lnbench_docker_answers; then docker=true; pkgs+=(debootstrap docker-compose);
 lnbench_apt "${pkgs[@]}"
 # Static, so the same binary runs inside the containers (sampler sidecar, sample-loop.sh).
 CGO_ENABLED=0 go build -o bin/lnbench ./cmd/lnbench
-bin/lnbench build
+# Every release the e2e tests run (the default one and the older one they compare with).
+bin/lnbench build --version lnd@v0.21.0-beta --version lnd@v0.20.2-beta
 # `docker compose` for this run only (DOCKER_CONFIG); auto selection prefers it.
 if $docker; then lnbench_compose_v2; fi
 go vet ./...
