@@ -40,11 +40,26 @@ type Report struct {
 	WallSeconds       float64 `json:"wall_seconds"`
 }
 
-// NodeInfo describes the node software of the run.
+// NodeInfo describes one node spec of the run: its build, config profile
+// and the flags its nodes ran with.
 type NodeInfo struct {
+	Label          string   `json:"label,omitempty"` // the spec's name in the Node column
+	Baseline       bool     `json:"baseline,omitempty"`
 	Implementation string   `json:"implementation"`
 	Version        string   `json:"version"`
+	Build          string   `json:"build,omitempty"`  // lnd@v0.21.0-beta or lnd@src:/abs/path
+	Key            string   `json:"key,omitempty"`    // build key
+	Source         string   `json:"source,omitempty"` // source tree path
+	Commit         string   `json:"commit,omitempty"` // git commit of the source tree
+	Dirty          bool     `json:"dirty,omitempty"`  // uncommitted edits in the source tree
+	GoVersion      string   `json:"go_version,omitempty"`
+	Tags           []string `json:"tags,omitempty"`
+	PGOHash        string   `json:"pgo_hash,omitempty"`
+	Profile        string   `json:"profile,omitempty"` // config profile, e.g. tuned+bbolt
+	Image          string   `json:"image,omitempty"`   // compose only
 	Flags          []string `json:"flags"`
+	// Nodes are the topology nodes that ran this spec (in any network).
+	Nodes []string `json:"nodes,omitempty"`
 }
 
 // Setup is the wall time of one setup phase of one network.
@@ -65,6 +80,12 @@ type Forward struct {
 type Row struct {
 	Method string           `json:"method"`
 	Params []scenario.Value `json:"params"`
+	// Node is the label of the node spec the case ran: BenchmarkDotNet's
+	// Job column. Several specs put it first in Params too (Node=label).
+	Node string `json:"node"`
+	// Ratio compares the case with the same params on the baseline spec;
+	// nil when the run has no baseline or the baseline case is missing.
+	Ratio *Ratio `json:"ratio,omitempty"`
 	analysis.Case
 }
 

@@ -17,7 +17,7 @@ func writeCSVs(t *testing.T, dir string) {
 	t.Helper()
 	for name, fn := range map[string]func(*os.File) error{
 		"summary.csv":      func(f *os.File) error { return CSV(f, fixtureReport()) },
-		"measurements.csv": func(f *os.File) error { return MeasurementsCSV(f, fixtureRecords()) },
+		"measurements.csv": func(f *os.File) error { return MeasurementsCSV(f, fixtureReport(), fixtureRecords()) },
 	} {
 		f, err := os.Create(filepath.Join(dir, name))
 		if err != nil {
