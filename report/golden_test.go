@@ -62,3 +62,52 @@ func TestHTMLEmbedsPlots(t *testing.T) {
 		}
 	}
 }
+
+func TestCSVGolden(t *testing.T) {
+	var b bytes.Buffer
+	if err := CSV(&b, fixtureReport()); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "summary.csv.golden", b.Bytes())
+	// One spec: the Node column names it, no Ratio columns.
+	if !strings.Contains(b.String(), ",Case,InvocationCount,Node\n") || !strings.Contains(b.String(), ",1,v0.21.0-beta\n") || strings.Contains(b.String(), "Ratio") {
+		t.Errorf("one-spec CSV:\n%s", b.String())
+	}
+}
+
+// TestSpecsGolden renders a run of two node specs with a baseline in every
+// format that has a table.
+func TestSpecsGolden(t *testing.T) {
+	oldOS, oldArch := goos, goarch
+	goos, goarch = "linux", "amd64"
+	t.Cleanup(func() { goos, goarch = oldOS, oldArch })
+	r := fixtureSpecReport()
+	for _, f := range []struct {
+		name string
+		fn   func(*bytes.Buffer) error
+		want []string
+	}{
+		{"summary-specs.md.golden", func(b *bytes.Buffer) error { return Markdown(b, r) },
+			[]string{"| Method | Node | Concurrency | TotalPayments | Mean | Error | StdDev | Median | Payments/s | Ratio | RatioSD | Verdict |",
+				"| 1.00 | 0.00 | baseline |", "| slower |", "| within noise |",
+				"Node v0.21.0-beta (baseline): lnd v0.21.0-beta, build lnd@v0.21.0-beta, key 3f2a9c1e5b7d",
+				"Node patched: lnd src, source /home/dev/lnd @ 9e8d7c6b5a4f (dirty: uncommitted edits)", "tags kvdb_sqlite", "PGO profile c0ffee012345"}},
+		{"summary-specs.csv.golden", func(b *bytes.Buffer) error { return CSV(b, r) },
+			[]string{"Method,Concurrency,TotalPayments,Iterations,", ",Case,InvocationCount,Node,Ratio,RatioSD,Verdict,RatioP\n", ",patched,1.3,"}},
+		{"results-specs.bench.golden", func(b *bytes.Buffer) error { return Bench(b, r) },
+			[]string{"BenchmarkAlicePaysBob/Node=patched/Concurrency=10/TotalPayments=4 "}},
+		{"report-specs.html.golden", func(b *bytes.Buffer) error { return HTML(b, r, nil) },
+			[]string{"<th>Ratio</th><th>RatioSD</th><th>Verdict</th>", "<td>baseline</td>"}},
+	} {
+		var b bytes.Buffer
+		if err := f.fn(&b); err != nil {
+			t.Fatal(err)
+		}
+		golden(t, f.name, b.Bytes())
+		for _, w := range f.want {
+			if !strings.Contains(b.String(), w) {
+				t.Errorf("%s lacks %q", f.name, w)
+			}
+		}
+	}
+}
