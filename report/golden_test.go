@@ -2,8 +2,12 @@ package report
 
 import (
 	"bytes"
+	"io"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/lnbench/lnbench/result"
 )
 
 func TestMarkdownGolden(t *testing.T) {
@@ -109,5 +113,47 @@ func TestSpecsGolden(t *testing.T) {
 				t.Errorf("%s lacks %q", f.name, w)
 			}
 		}
+	}
+}
+
+func TestJSONNamesNodeAndRatio(t *testing.T) {
+	var one, two bytes.Buffer
+	if err := JSON(&one, fixtureReport()); err != nil {
+		t.Fatal(err)
+	}
+	if err := JSON(&two, fixtureSpecReport()); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(one.String(), `"node": "v0.21.0-beta"`) || strings.Contains(one.String(), `"vs_baseline"`) {
+		t.Error("one-spec JSON: want the node label and no ratio")
+	}
+	for _, want := range []string{`"node": "patched"`, `"ratio": 1.29`, `"verdict": "slower"`, `"verdict": "baseline"`, `"pgo_hash": "c0ffee0123456789abcdef"`, `"dirty": true`} {
+		if !strings.Contains(two.String(), want) {
+			t.Errorf("two-spec JSON lacks %s", want)
+		}
+	}
+	// Load reads summary.json back and recomputes the same ratios.
+	dir := t.TempDir()
+	if err := writeFiles(dir, output{"summary.json", func(w io.Writer) error { return JSON(w, fixtureSpecReport()) }}); err != nil {
+		t.Fatal(err)
+	}
+	rw, err := result.Create(filepath.Join(dir, "payments.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rec := range fixtureSpecRecords() {
+		if err := rw.Write(rec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := rw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	back, _, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.BaselineLabel() != "v0.21.0-beta" || back.Cases[2].Ratio == nil || back.Cases[2].Ratio.Verdict != VerdictSlower {
+		t.Errorf("loaded back: baseline %q, case %+v", back.BaselineLabel(), back.Cases[2].Ratio)
 	}
 }

@@ -22,7 +22,8 @@ type Report struct {
 	Scenario scenario.Scenario `json:"scenario"`
 	Backend  string            `json:"backend"`
 	Env      envinfo.Env       `json:"environment"`
-	// Nodes lists implementation/version and the flags every node ran with.
+	// Nodes lists one NodeInfo per node spec: the compared specs first,
+	// then any a topology node pins (mixed networks).
 	Nodes []NodeInfo `json:"nodes"`
 	Setup []Setup    `json:"setup"`
 	// Forwards counts the HTLCs each node forwarded, per network: proof that
@@ -85,7 +86,7 @@ type Row struct {
 	Node string `json:"node"`
 	// Ratio compares the case with the same params on the baseline spec;
 	// nil when the run has no baseline or the baseline case is missing.
-	Ratio *Ratio `json:"ratio,omitempty"`
+	Ratio *Ratio `json:"vs_baseline,omitempty"`
 	analysis.Case
 }
 
