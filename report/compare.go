@@ -40,20 +40,29 @@ func (c Comparison) Regressed() []string {
 // Compare tests each case in both runs with a Mann-Whitney U test (p <
 // alpha) and a noise threshold on the change of the median; it is an error
 // when the runs have no case in common. Cases match by id, which names the
-// node spec (Node=label) in runs of several specs.
+// node spec (Node=label) in runs of several specs; a case left unmatched
+// then matches the case of the same spec label and other params, so a run
+// of one spec compares with its spec's cases in a run of several.
 func Compare(base, nw Report, alpha, noise float64) (Comparison, error) {
 	cmp := Comparison{BaseRun: base.RunID, NewRun: nw.RunID, Alpha: alpha, Noise: noise, Warnings: setupDifferences(base, nw)}
 	byID := map[string]Row{}
+	bySpec := map[string]string{}
 	for _, c := range base.Cases {
 		byID[c.ID] = c
+		if k, ok := specCaseKey(c); ok {
+			bySpec[k] = c.ID
+		}
 	}
 	for _, nc := range nw.Cases {
 		bc, ok := byID[nc.ID]
+		if k, byKey := specCaseKey(nc); !ok && byKey {
+			bc, ok = byID[bySpec[k]]
+		}
 		if !ok {
 			cmp.Notes = append(cmp.Notes, nc.ID+": only in new")
 			continue
 		}
-		delete(byID, nc.ID)
+		delete(byID, bc.ID)
 		bs, bp := samples(bc)
 		ns, np := samples(nc)
 		cc := CaseComparison{ID: nc.ID, Time: stats.Compare(bs, ns, alpha, noise, true), PaymentsPerSec: stats.Compare(bp, np, alpha, noise, false)}
@@ -75,6 +84,16 @@ func Compare(base, nw Report, alpha, noise float64) (Comparison, error) {
 		return cmp, fmt.Errorf("no case in common between %s and %s", base.RunID, nw.RunID)
 	}
 	return cmp, nil
+}
+
+// specCaseKey is a case's spec label and its other params: it matches a
+// run of one spec (ids without Node) with the same spec's cases in a run
+// of several, once the ids found no match.
+func specCaseKey(c Row) (string, bool) {
+	if c.Node == "" {
+		return "", false
+	}
+	return c.Node + "|" + withoutNode(c.Params), true
 }
 
 // samples are the complete iterations' times and payments/s: the same

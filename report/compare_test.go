@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -88,10 +89,29 @@ func TestCompareSpecs(t *testing.T) {
 	if !reflect.DeepEqual(got, want) || len(cmp.Warnings) != 0 || len(cmp.Notes) != 0 {
 		t.Errorf("verdicts %v warnings %q notes %q", got, cmp.Warnings, cmp.Notes)
 	}
-	// A one-spec run against a two-spec run: different case ids, nothing
-	// in common, and the specs are named as differing.
-	if _, err := Compare(fixtureReport(), base, DefaultAlpha, DefaultNoise); err == nil {
-		t.Error("one-spec ids matched two-spec ids")
+	// A run of the baseline spec alone against the two-spec run: its cases
+	// (ids without Node) match the same spec's, the patched ones are new.
+	one := fixtureReport()
+	one.Nodes[0].Label = "v0.21.0-beta"
+	Summarize(&one, fixtureRecords())
+	cmp, err = Compare(one, base, DefaultAlpha, DefaultNoise)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, cc := range cmp.Cases {
+		ids = append(ids, cc.ID)
+	}
+	wantIDs := []string{"Node=v0.21.0-beta/Concurrency=10/TotalPayments=4", "Node=v0.21.0-beta/Concurrency=20/TotalPayments=4"}
+	if !reflect.DeepEqual(ids, wantIDs) || !slices.Contains(cmp.Notes, "Node=patched/Concurrency=10/TotalPayments=4: only in new") {
+		t.Errorf("cases %q notes %q", ids, cmp.Notes)
+	}
+	// Another version's one-spec run shares no spec label: nothing matches.
+	other := fixtureReport()
+	other.Nodes[0].Version = "v0.20.2-beta"
+	Summarize(&other, fixtureRecords())
+	if _, err := Compare(other, base, DefaultAlpha, DefaultNoise); err == nil {
+		t.Error("a v0.20.2-beta run matched v0.21.0-beta cases")
 	}
 }
 
