@@ -46,7 +46,7 @@ func Bench(w io.Writer, r Report) error {
 	add("pkg", "lnbench")
 	var nodes []string
 	for _, n := range r.Nodes {
-		nodes = append(nodes, n.Implementation+" "+n.Version)
+		nodes = append(nodes, specName(n))
 	}
 	add("node", strings.Join(nodes, ", "))
 	add("backend", r.Backend)
@@ -80,7 +80,9 @@ func sig(v float64) float64 {
 }
 
 // benchName is "<scenario>/<case id>" with characters benchfmt splits on
-// (spaces) replaced.
+// (spaces) replaced. A run of several node specs has Node=<label> as the
+// id's first part, so `benchstat -col /Node results.bench` puts the specs
+// side by side.
 func benchName(scenario, id string) string {
 	n := scenario
 	if id != "" {

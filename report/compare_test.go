@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -53,5 +54,121 @@ func TestCompare(t *testing.T) {
 	}
 	if _, err := Compare(base, run("other", map[string]float64{"c": 1}, "c"), 0.05, 0.02); err == nil {
 		t.Error("no case in common should be an error")
+	}
+}
+
+// TestCompareSpecs compares two runs of two node specs: cases match by id,
+// Node included, so each spec is compared with itself only.
+func TestCompareSpecs(t *testing.T) {
+	base := fixtureSpecReport()
+	nw := fixtureSpecReport()
+	nw.RunID = "new"
+	// In the new run the patched spec got faster than in base on Concurrency=10.
+	for i, c := range nw.Cases {
+		if c.ID == "Node=patched/Concurrency=10/TotalPayments=4" {
+			for j := range c.Iterations {
+				nw.Cases[i].Iterations[j].Seconds /= 1.3
+				nw.Cases[i].Iterations[j].PaymentsPerSec *= 1.3
+			}
+		}
+	}
+	cmp, err := Compare(base, nw, DefaultAlpha, DefaultNoise)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]stats.Verdict{}
+	for _, cc := range cmp.Cases {
+		got[cc.ID] = cc.Time.Verdict
+	}
+	want := map[string]stats.Verdict{
+		"Node=v0.21.0-beta/Concurrency=10/TotalPayments=4": stats.WithinNoise,
+		"Node=v0.21.0-beta/Concurrency=20/TotalPayments=4": stats.WithinNoise,
+		"Node=patched/Concurrency=10/TotalPayments=4":      stats.Improved,
+		"Node=patched/Concurrency=20/TotalPayments=4":      stats.WithinNoise,
+	}
+	if !reflect.DeepEqual(got, want) || len(cmp.Warnings) != 0 || len(cmp.Notes) != 0 {
+		t.Errorf("verdicts %v warnings %q notes %q", got, cmp.Warnings, cmp.Notes)
+	}
+	// A run of the baseline spec alone against the two-spec run: its cases
+	// (ids without Node) match the same spec's, the patched ones are new.
+	one := fixtureReport()
+	one.Nodes[0].Label = "v0.21.0-beta"
+	Summarize(&one, fixtureRecords())
+	cmp, err = Compare(one, base, DefaultAlpha, DefaultNoise)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, cc := range cmp.Cases {
+		ids = append(ids, cc.ID)
+	}
+	wantIDs := []string{"Node=v0.21.0-beta/Concurrency=10/TotalPayments=4", "Node=v0.21.0-beta/Concurrency=20/TotalPayments=4"}
+	if !reflect.DeepEqual(ids, wantIDs) || !slices.Contains(cmp.Notes, "Node=patched/Concurrency=10/TotalPayments=4: only in new") {
+		t.Errorf("cases %q notes %q", ids, cmp.Notes)
+	}
+	// Another version's one-spec run shares no spec label: nothing matches.
+	other := fixtureReport()
+	other.Nodes[0].Version = "v0.20.2-beta"
+	Summarize(&other, fixtureRecords())
+	if _, err := Compare(other, base, DefaultAlpha, DefaultNoise); err == nil {
+		t.Error("a v0.20.2-beta run matched v0.21.0-beta cases")
+	}
+}
+
+func TestCompareTooFewSamples(t *testing.T) {
+	base := run("base", map[string]float64{"a": 1}, "a")
+	nw := run("new", map[string]float64{"a": 1.5}, "a")
+	// --quick runs: 3 complete iterations each.
+	base.Cases[0].Iterations = base.Cases[0].Iterations[:3]
+	nw.Cases[0].Iterations = nw.Cases[0].Iterations[:3]
+	cmp, err := Compare(base, nw, DefaultAlpha, DefaultNoise)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tm := cmp.Cases[0].Time; !tm.TooFewSamples || tm.Verdict != stats.Inconclusive || tm.Change < 0.49 || tm.Change > 0.51 {
+		t.Errorf("time comparison %+v", tm)
+	}
+	var b bytes.Buffer
+	if err := CompareText(&b, cmp); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "+50.0%") || strings.Count(b.String(), "not significant (too few samples)") != 2 || strings.Contains(b.String(), "+0.0%") {
+		t.Errorf("text:\n%s", b.String())
+	}
+}
+
+func TestCompareWarnsOnSetupDifferences(t *testing.T) {
+	base := fixtureSpecReport()
+	nw := fixtureSpecReport()
+	nw.Backend = "compose"
+	nw.Env.CPU, nw.Env.Cores = "Intel Xeon", 8
+	nw.Nodes[1].Key, nw.Nodes[1].Commit = "0123456789abcdef", "ffffeeeeddddcccc"
+	nw.Nodes[1].Flags = []string{"--bitcoin.simnet", "--db.backend=bbolt"}
+	nw.Nodes[0].Label = "v0.20.2-beta"
+	cmp, err := Compare(base, nw, DefaultAlpha, DefaultNoise)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"backends differ: base local, new compose",
+		"machines differ: base AMD EPYC (2 cores), new Intel Xeon (8 cores)",
+		"node spec lnd v0.21.0-beta is only in base",
+		"node spec lnd patched differs: build key b7c4e2a1f0d9 → 0123456789ab; commit 9e8d7c6b5a4f → ffffeeeedddd; flags -[--db.batch-commit-interval=10ms] +[]",
+		"node spec lnd v0.20.2-beta is only in new",
+	}
+	if !reflect.DeepEqual(cmp.Warnings, want) {
+		t.Errorf("warnings:\n%s\nwant:\n%s", strings.Join(cmp.Warnings, "\n"), strings.Join(want, "\n"))
+	}
+	var b bytes.Buffer
+	if err := CompareText(&b, cmp); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(b.String(), "warning: backends differ") {
+		t.Errorf("warnings not first:\n%s", b.String())
+	}
+	// Old runs without labels match by position.
+	old := fixtureReport()
+	if d := setupDifferences(old, old); len(d) != 0 {
+		t.Errorf("same run differs: %q", d)
 	}
 }

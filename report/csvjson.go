@@ -11,20 +11,28 @@ import (
 )
 
 // CSV writes the summary with full-precision numbers in seconds, one row per
-// case (the R plot exporter reads this file).
+// case (the R plot exporter reads this file). The params sit between Method
+// and Iterations; the node spec is always in the Node column (not among the
+// params), then Ratio, RatioSD, Verdict and RatioP when there is a baseline.
 func CSV(w io.Writer, r Report) error {
 	cw := csv.NewWriter(w)
 	head := []string{"Method"}
 	if len(r.Cases) > 0 {
 		for _, p := range r.Cases[0].Params {
-			head = append(head, p.Name)
+			if p.Name != nodeParam { // in the Node column below
+				head = append(head, p.Name)
+			}
 		}
 	}
 	head = append(head, "Iterations", "Mean_s", "Error_s", "StdDev_s", "Median_s", "Min_s", "Q1_s", "Q3_s", "Max_s",
 		"PaymentsPerSec", "Payments", "Succeeded", "Failed", "LatencyP50_ms", "LatencyP90_ms", "LatencyP99_ms", "LatencyMax_ms",
 		// Appended, so readers by position keep working; plots.R joins on Case
 		// and divides wall time by InvocationCount like the analysis does.
-		"CV", "LatencyMin_ms", "Case", "InvocationCount")
+		"CV", "LatencyMin_ms", "Case", "InvocationCount", "Node")
+	ratios := r.HasRatios()
+	if ratios {
+		head = append(head, "Ratio", "RatioSD", "Verdict", "RatioP")
+	}
 	if err := cw.Write(head); err != nil {
 		return err
 	}
@@ -32,13 +40,22 @@ func CSV(w io.Writer, r Report) error {
 	for _, c := range r.Cases {
 		row := []string{c.Method}
 		for _, p := range c.Params {
-			row = append(row, p.Value)
+			if p.Name != nodeParam {
+				row = append(row, p.Value)
+			}
 		}
 		t := c.Time
 		row = append(row, strconv.Itoa(t.N), g(t.Mean), g(t.Error), g(t.StdDev), g(t.Median), g(t.Min), g(t.Q1), g(t.Q3), g(t.Max),
 			g(c.PaymentsPerSec), strconv.Itoa(c.Payments), strconv.Itoa(c.Succeeded), strconv.Itoa(c.Failed),
 			g(c.Latency.P50), g(c.Latency.P90), g(c.Latency.P99), g(c.Latency.Max),
-			g(c.Spread.CV), g(c.Latency.Min), c.ID, strconv.Itoa(max(1, r.Scenario.Job.InvocationCount)))
+			g(c.Spread.CV), g(c.Latency.Min), c.ID, strconv.Itoa(max(1, r.Scenario.Job.InvocationCount)), c.Node)
+		if ratios {
+			if rt := c.Ratio; rt != nil {
+				row = append(row, g(rt.Of), g(rt.SD), rt.Verdict, g(rt.P))
+			} else {
+				row = append(row, "NA", "NA", VerdictNoBaseline, "NA")
+			}
+		}
 		if err := cw.Write(row); err != nil {
 			return err
 		}
@@ -54,18 +71,26 @@ func JSON(w io.Writer, r Report) error {
 	return enc.Encode(r)
 }
 
-// MeasurementsCSV writes every payment record.
-func MeasurementsCSV(w io.Writer, recs []result.Record) error {
+// MeasurementsCSV writes every payment record, with the node spec of its
+// case last (the case id names it too when the run compares several).
+func MeasurementsCSV(w io.Writer, r Report, recs []result.Record) error {
 	cw := csv.NewWriter(w)
 	if err := cw.Write([]string{"case", "phase", "iteration", "worker", "seq", "payer", "payee", "mode", "start_unix_ns", "end_unix_ns",
-		"latency_ms", "invoice_ms", "payment_ms", "status", "failure_reason", "hops"}); err != nil {
+		"latency_ms", "invoice_ms", "payment_ms", "status", "failure_reason", "hops", "node"}); err != nil {
 		return err
 	}
 	ms := func(ns int64) string { return strconv.FormatFloat(float64(ns)/1e6, 'f', 3, 64) }
-	for _, r := range recs {
-		if err := cw.Write([]string{r.Case, r.Phase, strconv.Itoa(r.Iteration), strconv.Itoa(r.Worker), strconv.Itoa(r.Seq), r.Payer, r.Payee, r.Mode,
-			strconv.FormatInt(r.Start.UnixNano(), 10), strconv.FormatInt(r.End.UnixNano(), 10), ms(r.Latency().Nanoseconds()),
-			ms(r.InvoiceNs), ms(r.PaymentNs), r.Status, r.FailureReason, fmt.Sprint(r.Hops)}); err != nil {
+	nodes := map[string]string{}
+	for _, rec := range recs {
+		node, ok := nodes[rec.Case]
+		if !ok {
+			// Cases left out of the table (interrupted) still have a spec.
+			node = nodeLabelOf(r, caseParams(rec.Case))
+			nodes[rec.Case] = node
+		}
+		if err := cw.Write([]string{rec.Case, rec.Phase, strconv.Itoa(rec.Iteration), strconv.Itoa(rec.Worker), strconv.Itoa(rec.Seq), rec.Payer, rec.Payee, rec.Mode,
+			strconv.FormatInt(rec.Start.UnixNano(), 10), strconv.FormatInt(rec.End.UnixNano(), 10), ms(rec.Latency().Nanoseconds()),
+			ms(rec.InvoiceNs), ms(rec.PaymentNs), rec.Status, rec.FailureReason, fmt.Sprint(rec.Hops), node}); err != nil {
 			return err
 		}
 	}

@@ -81,3 +81,52 @@ func golden(t *testing.T, name string, got []byte) {
 		t.Errorf("%s differs from the golden file; rerun with -update if the change is intended.\n--- got:\n%s", name, got)
 	}
 }
+
+// fixtureSpecRecords is a run of two node specs × two cases, 8 iterations
+// of 4 payments each: on Concurrency=10 the patched spec takes 1.3× as
+// long as the baseline (slower); on Concurrency=20 its iterations take the
+// baseline's times in another order (within noise).
+func fixtureSpecRecords() []result.Record {
+	var recs []result.Record
+	ms := time.Millisecond
+	for si, spec := range []string{"v0.21.0-beta", "patched"} {
+		for ci, conc := range []string{"10", "20"} {
+			id := "Node=" + spec + "/Concurrency=" + conc + "/TotalPayments=4"
+			for i := range 8 {
+				start := t0.Add(time.Duration(2*si+ci)*100*time.Second + time.Duration(i)*2*time.Second)
+				step := i % 3
+				if si == 1 && ci == 1 {
+					step = (i + 1) % 3
+				}
+				for j := range 4 {
+					lat := time.Duration(100+10*j+step*5) * ms
+					if si == 1 && ci == 0 {
+						lat = lat * 13 / 10
+					}
+					recs = append(recs, result.Record{Case: id, Phase: result.Measure, Iteration: i, Worker: j, Seq: j, Payer: "alice", Payee: "bob",
+						Mode: "invoice", Start: start, End: start.Add(lat), PaymentNs: int64(lat), Status: result.Succeeded, Hops: 1})
+				}
+			}
+		}
+	}
+	return recs
+}
+
+// fixtureSpecReport compares a release (the baseline) with a patched
+// source tree; Node is the leading param as the runner expands it.
+func fixtureSpecReport() Report {
+	r := fixtureReport()
+	r.RunID = "20260102T030405Z-AlicePaysBob-specs"
+	r.Scenario.Params = append([]scenario.Param{{Name: "Node", Values: []string{"v0.21.0-beta", "patched"}}}, r.Scenario.Params...)
+	flags := []string{"--bitcoin.simnet", "--db.backend=bbolt", "--db.batch-commit-interval=10ms"}
+	r.Nodes = []NodeInfo{
+		{Label: "v0.21.0-beta", Baseline: true, Implementation: "lnd", Version: "v0.21.0-beta", Build: "lnd@v0.21.0-beta",
+			Key: "3f2a9c1e5b7d4a6f8e0c2b1d3f5a7c9e", GoVersion: "go1.26.8", Profile: "tuned+bbolt", Image: "lnbench/lnd:3f2a9c1e5b7d",
+			Flags: flags, Nodes: []string{"Alice", "Bob"}},
+		{Label: "patched", Implementation: "lnd", Version: "src", Build: "lnd@src:/home/dev/lnd", Key: "b7c4e2a1f0d9c8b7a6e5d4c3",
+			Source: "/home/dev/lnd", Commit: "9e8d7c6b5a4f3e2d1c0b9a8f", Dirty: true, GoVersion: "go1.26.8", Tags: []string{"kvdb_sqlite"},
+			PGOHash: "c0ffee0123456789abcdef", Profile: "tuned+bbolt", Image: "lnbench/lnd:b7c4e2a1f0d9", Flags: flags, Nodes: []string{"Alice", "Bob"}},
+	}
+	Summarize(&r, fixtureSpecRecords())
+	return r
+}

@@ -2,8 +2,12 @@ package report
 
 import (
 	"bytes"
+	"io"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/lnbench/lnbench/result"
 )
 
 func TestMarkdownGolden(t *testing.T) {
@@ -60,5 +64,96 @@ func TestHTMLEmbedsPlots(t *testing.T) {
 		if strings.Contains(s, ext) {
 			t.Errorf("HTML refers to an external asset or script: %s", ext)
 		}
+	}
+}
+
+func TestCSVGolden(t *testing.T) {
+	var b bytes.Buffer
+	if err := CSV(&b, fixtureReport()); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "summary.csv.golden", b.Bytes())
+	// One spec: the Node column names it, no Ratio columns.
+	if !strings.Contains(b.String(), ",Case,InvocationCount,Node\n") || !strings.Contains(b.String(), ",1,v0.21.0-beta\n") || strings.Contains(b.String(), "Ratio") {
+		t.Errorf("one-spec CSV:\n%s", b.String())
+	}
+}
+
+// TestSpecsGolden renders a run of two node specs with a baseline in every
+// format that has a table.
+func TestSpecsGolden(t *testing.T) {
+	oldOS, oldArch := goos, goarch
+	goos, goarch = "linux", "amd64"
+	t.Cleanup(func() { goos, goarch = oldOS, oldArch })
+	r := fixtureSpecReport()
+	for _, f := range []struct {
+		name string
+		fn   func(*bytes.Buffer) error
+		want []string
+	}{
+		{"summary-specs.md.golden", func(b *bytes.Buffer) error { return Markdown(b, r) },
+			[]string{"| Method | Node | Concurrency | TotalPayments | Mean | Error | StdDev | Median | Payments/s | Ratio | RatioSD | Verdict |",
+				"| 1.00 | 0.00 | baseline |", "| slower |", "| within noise |",
+				"Node v0.21.0-beta (baseline): lnd v0.21.0-beta, build lnd@v0.21.0-beta, key 3f2a9c1e5b7d",
+				"Node patched: lnd src, source /home/dev/lnd @ 9e8d7c6b5a4f (dirty: uncommitted edits)", "tags kvdb_sqlite", "PGO profile c0ffee012345"}},
+		{"summary-specs.csv.golden", func(b *bytes.Buffer) error { return CSV(b, r) },
+			[]string{"Method,Concurrency,TotalPayments,Iterations,", ",Case,InvocationCount,Node,Ratio,RatioSD,Verdict,RatioP\n", ",patched,1.3,"}},
+		{"results-specs.bench.golden", func(b *bytes.Buffer) error { return Bench(b, r) },
+			[]string{"BenchmarkAlicePaysBob/Node=patched/Concurrency=10/TotalPayments=4 "}},
+		{"report-specs.html.golden", func(b *bytes.Buffer) error { return HTML(b, r, nil) },
+			[]string{"<th>Ratio</th><th>RatioSD</th><th>Verdict</th>", "<td>baseline</td>"}},
+	} {
+		var b bytes.Buffer
+		if err := f.fn(&b); err != nil {
+			t.Fatal(err)
+		}
+		golden(t, f.name, b.Bytes())
+		for _, w := range f.want {
+			if !strings.Contains(b.String(), w) {
+				t.Errorf("%s lacks %q", f.name, w)
+			}
+		}
+	}
+}
+
+func TestJSONNamesNodeAndRatio(t *testing.T) {
+	var one, two bytes.Buffer
+	if err := JSON(&one, fixtureReport()); err != nil {
+		t.Fatal(err)
+	}
+	if err := JSON(&two, fixtureSpecReport()); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(one.String(), `"node": "v0.21.0-beta"`) || strings.Contains(one.String(), `"vs_baseline"`) {
+		t.Error("one-spec JSON: want the node label and no ratio")
+	}
+	for _, want := range []string{`"node": "patched"`, `"ratio": 1.29`, `"verdict": "slower"`, `"verdict": "baseline"`, `"pgo_hash": "c0ffee0123456789abcdef"`, `"dirty": true`} {
+		if !strings.Contains(two.String(), want) {
+			t.Errorf("two-spec JSON lacks %s", want)
+		}
+	}
+	// Load reads summary.json back and recomputes the same ratios.
+	dir := t.TempDir()
+	if err := writeFiles(dir, output{"summary.json", func(w io.Writer) error { return JSON(w, fixtureSpecReport()) }}); err != nil {
+		t.Fatal(err)
+	}
+	rw, err := result.Create(filepath.Join(dir, "payments.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rec := range fixtureSpecRecords() {
+		if err := rw.Write(rec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := rw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	back, _, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.BaselineLabel() != "v0.21.0-beta" || back.Cases[2].Ratio == nil || back.Cases[2].Ratio.Verdict != VerdictSlower {
+		t.Errorf("loaded back: baseline %q, case %+v", back.BaselineLabel(), back.Cases[2].Ratio)
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"time"
 )
 
@@ -40,15 +39,11 @@ func AppendHistory(dir string, r Report) error {
 	if st.Size() == 0 {
 		_ = cw.Write(historyHeader)
 	}
-	var nodes []string
-	for _, n := range r.Nodes {
-		nodes = append(nodes, n.Implementation+" "+n.Version)
-	}
 	g := func(v float64) string { return strconv.FormatFloat(v, 'g', 10, 64) }
 	for _, c := range r.Cases {
 		t := c.Time
 		_ = cw.Write([]string{r.RunID, r.Started.UTC().Format(time.RFC3339), r.Scenario.Name, c.Method, c.ID,
-			strings.Join(nodes, " + "), r.Backend, strconv.Itoa(t.N), g(t.Mean), g(t.Error), g(t.StdDev), g(t.Median),
+			rowSpecName(r, c), r.Backend, strconv.Itoa(t.N), g(t.Mean), g(t.Error), g(t.StdDev), g(t.Median),
 			g(c.Spread.CV), g(c.PaymentsPerSec), strconv.Itoa(c.Payments), strconv.Itoa(c.Failed),
 			g(c.Latency.P50), g(c.Latency.P99)})
 	}

@@ -1,9 +1,11 @@
 package report
 
 import (
+	"bytes"
 	"encoding/csv"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -30,5 +32,32 @@ func TestAppendHistory(t *testing.T) {
 	}
 	if rows[2][4] != "Concurrency=20/TotalPayments=4" || rows[2][5] != "lnd v0.21.0-beta" || rows[2][15] != "1" {
 		t.Errorf("row = %q", rows[2])
+	}
+}
+
+func TestHistoryAndMeasurementsNameSpecs(t *testing.T) {
+	dir := t.TempDir()
+	if err := AppendHistory(dir, fixtureSpecReport()); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(filepath.Join(dir, HistoryFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 5 || rows[3][4] != "Node=patched/Concurrency=10/TotalPayments=4" || rows[3][5] != "lnd patched" || rows[1][5] != "lnd v0.21.0-beta" {
+		t.Errorf("rows = %q", rows)
+	}
+	var b bytes.Buffer
+	if err := MeasurementsCSV(&b, fixtureSpecReport(), fixtureSpecRecords()); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+	if !strings.HasSuffix(lines[0], ",hops,node") || !strings.HasSuffix(lines[len(lines)-1], ",1,patched") || !strings.HasSuffix(lines[1], ",1,v0.21.0-beta") {
+		t.Errorf("measurements: %q … %q", lines[:2], lines[len(lines)-1])
 	}
 }

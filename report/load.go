@@ -49,8 +49,9 @@ func Load(dir string) (Report, []result.Record, error) {
 	return rep, recs, nil
 }
 
-// Summarize recomputes rep.Cases and rep.AnalysisWarnings from the records,
-// in scenario case order; the run's own Warnings are left as they are, so
+// Summarize recomputes rep.Cases (with their Node and, against a baseline
+// spec, Ratio) and rep.AnalysisWarnings from the records, in scenario case
+// order; the run's own Warnings are left as they are, so
 // summarizing again never repeats a warning.
 func Summarize(rep *Report, recs []result.Record) {
 	s := rep.Scenario
@@ -71,6 +72,7 @@ func Summarize(rep *Report, recs []result.Record) {
 			rep.AnalysisWarnings = append(rep.AnalysisWarnings, fmt.Sprintf("%s: interrupted before its first complete iteration (%d payments recorded in payments.jsonl); left out of the table", c.ID, c.Payments))
 			continue
 		}
-		rep.Cases = append(rep.Cases, Row{Method: s.Method, Params: params[c.ID], Case: c})
+		rep.Cases = append(rep.Cases, Row{Method: s.Method, Params: params[c.ID], Node: nodeLabelOf(*rep, params[c.ID]), Case: c})
 	}
+	fillRatios(rep)
 }

@@ -22,7 +22,8 @@ type Report struct {
 	Scenario scenario.Scenario `json:"scenario"`
 	Backend  string            `json:"backend"`
 	Env      envinfo.Env       `json:"environment"`
-	// Nodes lists implementation/version and the flags every node ran with.
+	// Nodes lists one NodeInfo per node spec: the compared specs first,
+	// then any a topology node pins (mixed networks).
 	Nodes []NodeInfo `json:"nodes"`
 	Setup []Setup    `json:"setup"`
 	// Forwards counts the HTLCs each node forwarded, per network: proof that
@@ -80,6 +81,12 @@ type Forward struct {
 type Row struct {
 	Method string           `json:"method"`
 	Params []scenario.Value `json:"params"`
+	// Node is the label of the node spec the case ran: BenchmarkDotNet's
+	// Job column. Several specs put it first in Params too (Node=label).
+	Node string `json:"node"`
+	// Ratio compares the case with the same params on the baseline spec;
+	// nil when the run has no baseline or the baseline case is missing.
+	Ratio *Ratio `json:"vs_baseline,omitempty"`
 	analysis.Case
 }
 

@@ -15,11 +15,21 @@ if (nrow(m) == 0) {
   message("no measured payments: nothing to plot")
   quit(status = 0)
 }
-# Params are the columns between Method and Iterations.
+# Params are the columns between Method and Iterations; the node spec is
+# the Node column (absent in folders written before it existed).
 params <- names(summary)[seq_len(which(names(summary) == "Iterations") - 2) + 1]
+if (!("Node" %in% names(summary))) summary$Node <- "all"
 cases <- summary$Case
 m$case <- factor(m$case, levels = cases)
 inv <- setNames(summary$InvocationCount, cases)
+node_of <- setNames(summary$Node, cases)
+nodes <- unique(summary$Node)
+# Several node specs: colour by spec, and compare specs within one panel
+# per combination of the other params.
+multi <- length(nodes) > 1
+rest <- if (length(params) == 0) rep("all", nrow(summary)) else
+  do.call(paste, c(lapply(params, function(n) paste0(n, "=", summary[[n]])), sep = "/"))
+rest_of <- setNames(rest, cases)
 save <- function(name, plot, height) {
   ggsave(file.path(dir, name), plot, width = 8, height = height, dpi = 100)
 }
@@ -34,14 +44,16 @@ iters <- do.call(rbind, lapply(split(m, list(m$case, m$iteration), drop = TRUE),
              payments_per_sec = sum(d$status == "succeeded") / wall)
 }))
 iters$case <- factor(iters$case, levels = cases)
+iters$Node <- factor(node_of[as.character(iters$case)], levels = nodes)
 
 # 1. Distribution of iteration times per case: box, violin when there are
 # enough points to estimate a density, and every iteration as a point.
 p <- ggplot(iters, aes(x = case, y = seconds))
 if (min(table(iters$case)) >= 5) p <- p + geom_violin(fill = "grey90", colour = NA)
-p <- p + geom_boxplot(width = 0.3, outlier.shape = NA, fill = NA) +
-  geom_jitter(width = 0.08, height = 0, alpha = 0.6, colour = "steelblue") +
-  coord_flip() + labs(title = "Iteration time", x = NULL, y = "seconds per iteration")
+p <- p + geom_boxplot(width = 0.3, outlier.shape = NA, fill = NA)
+p <- if (multi) p + geom_jitter(aes(colour = Node), width = 0.08, height = 0, alpha = 0.7) else
+  p + geom_jitter(width = 0.08, height = 0, alpha = 0.6, colour = "steelblue")
+p <- p + coord_flip() + labs(title = "Iteration time", x = NULL, y = "seconds per iteration")
 save("plot-iteration-times.png", p, 1.5 + 0.6 * length(cases))
 
 # 2. Payments/s against each param that takes more than one value; the
@@ -55,22 +67,35 @@ for (param in params) {
   others <- setdiff(params, param)
   s <- summary
   s$group <- label(s, others)
-  d <- merge(iters, s[, c("Case", param, "group")], by.x = "case", by.y = "Case")
-  g <- ggplot(d, aes(x = .data[[param]], y = payments_per_sec, colour = group, group = group)) +
+  # One line per spec and combination of the other params: coloured by
+  # spec when there are several, in one panel per combination.
+  s$colour <- if (multi) factor(s$Node, levels = nodes) else s$group
+  s$line <- paste(s$Node, s$group)
+  d <- merge(iters[, c("case", "iteration", "payments_per_sec")], s[, c("Case", param, "group", "colour", "line")], by.x = "case", by.y = "Case")
+  g <- ggplot(d, aes(x = .data[[param]], y = payments_per_sec, colour = colour, group = line)) +
     geom_point(alpha = 0.4) +
     geom_line(data = s, aes(y = PaymentsPerSec)) +
     geom_point(data = s, aes(y = PaymentsPerSec), size = 3) +
     expand_limits(y = 0) +
     labs(title = paste("Payments/s by", param), x = param, y = "successful payments per second", colour = NULL)
-  if (length(others) == 0) g <- g + guides(colour = "none")
+  if (multi && length(others) > 0 && length(unique(s$group)) > 1) g <- g + facet_wrap(~group)
+  if (!multi && length(others) == 0) g <- g + guides(colour = "none")
   save(paste0("plot-payments-per-sec-", param, ".png"), g, 4.5)
 }
 
 # 3. Latency CDF of the successful payments, log scale when the tail is long.
 ok <- m[m$status == "succeeded", ]
 if (nrow(ok) > 0) {
-  g <- ggplot(ok, aes(x = latency_ms, colour = case)) + stat_ecdf(geom = "step") +
-    labs(title = "Payment latency CDF", x = "latency (ms)", y = "share of payments", colour = NULL) +
+  if (multi) {
+    # Specs side by side: one panel per combination of the other params.
+    ok$Node <- factor(node_of[as.character(ok$case)], levels = nodes)
+    ok$rest <- rest_of[as.character(ok$case)]
+    g <- ggplot(ok, aes(x = latency_ms, colour = Node, group = case)) + stat_ecdf(geom = "step")
+    if (length(unique(rest)) > 1) g <- g + facet_wrap(~rest, ncol = 1)
+  } else {
+    g <- ggplot(ok, aes(x = latency_ms, colour = case)) + stat_ecdf(geom = "step")
+  }
+  g <- g + labs(title = "Payment latency CDF", x = "latency (ms)", y = "share of payments", colour = NULL) +
     theme(legend.position = "bottom", legend.direction = "vertical")
   if (max(ok$latency_ms) > 20 * max(min(ok$latency_ms), 1e-3)) g <- g + scale_x_log10()
   save("plot-latency-cdf.png", g, 4.5 + 0.25 * length(cases))
@@ -83,7 +108,25 @@ tl <- do.call(rbind, lapply(split(m, m$case, drop = TRUE), function(d) {
   n <- tabulate(sec[d$status == "succeeded"] + 1, nbins = max(sec) + 1)
   data.frame(case = d$case[1], second = seq_along(n) - 1, payments = n)
 }))
-g <- ggplot(tl, aes(x = second, y = payments)) + geom_col(fill = "steelblue", width = 1) +
-  facet_wrap(~case, ncol = 1, scales = "free_x") +
+tl$Node <- factor(node_of[as.character(tl$case)], levels = nodes)
+g <- ggplot(tl, aes(x = second, y = payments))
+g <- if (multi) g + geom_col(aes(fill = Node), width = 1) else g + geom_col(fill = "steelblue", width = 1)
+g <- g + facet_wrap(~case, ncol = 1, scales = "free_x") +
   labs(title = "Throughput over time", x = "seconds since the case started", y = "payments/s")
 save("plot-throughput-timeline.png", g, 1 + 1.6 * length(cases))
+
+# 5. Against a baseline spec: each case's Ratio (mean time over the
+# baseline's) with ±RatioSD, BenchmarkDotNet's Ratio column as a chart.
+if ("Ratio" %in% names(summary)) {
+  r <- summary[!is.na(suppressWarnings(as.numeric(summary$Ratio))), ]
+  r$Ratio <- as.numeric(r$Ratio)
+  r$RatioSD <- as.numeric(r$RatioSD)
+  r$Case <- factor(r$Case, levels = rev(cases))
+  r$Node <- factor(r$Node, levels = nodes)
+  g <- ggplot(r, aes(x = Case, y = Ratio, colour = Node)) +
+    geom_hline(yintercept = 1, linetype = "dashed", colour = "grey50") +
+    geom_pointrange(aes(ymin = Ratio - RatioSD, ymax = Ratio + RatioSD)) +
+    geom_text(aes(label = Verdict), nudge_x = 0.3, size = 3, show.legend = FALSE) +
+    coord_flip() + labs(title = "Time ratio to the baseline spec (±RatioSD)", x = NULL, y = "mean time / baseline mean time")
+  save("plot-ratio.png", g, 1.5 + 0.6 * nrow(r))
+}

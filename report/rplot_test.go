@@ -9,15 +9,17 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/lnbench/lnbench/result"
 )
 
-// writeCSVs writes the fixture's summary.csv and measurements.csv: the
-// inputs of plots.R.
-func writeCSVs(t *testing.T, dir string) {
+// writeCSVs writes a run's summary.csv and measurements.csv: the inputs
+// of plots.R.
+func writeCSVs(t *testing.T, dir string, rep Report, recs []result.Record) {
 	t.Helper()
 	for name, fn := range map[string]func(*os.File) error{
-		"summary.csv":      func(f *os.File) error { return CSV(f, fixtureReport()) },
-		"measurements.csv": func(f *os.File) error { return MeasurementsCSV(f, fixtureRecords()) },
+		"summary.csv":      func(f *os.File) error { return CSV(f, rep) },
+		"measurements.csv": func(f *os.File) error { return MeasurementsCSV(f, rep, recs) },
 	} {
 		f, err := os.Create(filepath.Join(dir, name))
 		if err != nil {
@@ -53,16 +55,22 @@ func TestRunRFailure(t *testing.T) {
 	}
 }
 
-// TestRunRDrawsPlots runs the real R when installed (with ggplot2).
-func TestRunRDrawsPlots(t *testing.T) {
+// needR skips a test unless Rscript with ggplot2 is installed.
+func needR(t *testing.T) {
+	t.Helper()
 	if _, err := exec.LookPath("Rscript"); err != nil {
 		t.Skip("Rscript not installed")
 	}
 	if exec.Command("Rscript", "-e", "library(ggplot2)").Run() != nil {
 		t.Skip("ggplot2 not installed")
 	}
+}
+
+// TestRunRDrawsPlots runs the real R when installed (with ggplot2).
+func TestRunRDrawsPlots(t *testing.T) {
+	needR(t)
 	dir := t.TempDir()
-	writeCSVs(t, dir)
+	writeCSVs(t, dir, fixtureReport(), fixtureRecords())
 	// A stale plot from an earlier run must not survive.
 	if err := os.WriteFile(filepath.Join(dir, "plot-stale.png"), nil, 0o644); err != nil {
 		t.Fatal(err)
@@ -79,5 +87,21 @@ func TestRunRDrawsPlots(t *testing.T) {
 		if !strings.HasPrefix(string(p.PNG), "\x89PNG") {
 			t.Errorf("%s is not a PNG", p.Name)
 		}
+	}
+}
+
+// TestRunRDrawsSpecPlots draws a run of two specs with a baseline: the
+// same plots coloured by spec, and the ratio chart.
+func TestRunRDrawsSpecPlots(t *testing.T) {
+	needR(t)
+	dir := t.TempDir()
+	writeCSVs(t, dir, fixtureSpecReport(), fixtureSpecRecords())
+	got, err := RunR(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"plot-iteration-times.png", "plot-latency-cdf.png", "plot-payments-per-sec-Concurrency.png", "plot-ratio.png", "plot-throughput-timeline.png"}
+	if !slices.Equal(got, want) {
+		t.Errorf("plots = %v, want %v", got, want)
 	}
 }

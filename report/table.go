@@ -3,7 +3,6 @@ package report
 import (
 	"fmt"
 	"math"
-	"strings"
 )
 
 // Table is the BenchmarkDotNet-style summary table shared by the markdown
@@ -52,6 +51,10 @@ func SummaryTable(r Report) Table {
 			anyFailed = true
 		}
 	}
+	ratios := r.HasRatios()
+	if ratios {
+		t.Header = append(t.Header, "Ratio", "RatioSD", "Verdict")
+	}
 	if anyFailed {
 		t.Header = append(t.Header, "Failed")
 	}
@@ -79,6 +82,9 @@ func SummaryTable(r Report) Table {
 			errCol = "NA"
 		}
 		row = append(row, ft(c.Time.Mean), errCol, ft(c.Time.StdDev), ft(c.Time.Median), fmt.Sprintf("%.2f", c.PaymentsPerSec))
+		if ratios {
+			row = append(row, ratioCells(c.Ratio)...)
+		}
 		if anyFailed {
 			row = append(row, fmt.Sprintf("%d", c.Failed))
 		}
@@ -97,6 +103,15 @@ func SummaryTable(r Report) Table {
 		"Median     : middle iteration time (50th percentile)",
 		"Payments/s : successful measured payments / summed measured iteration time",
 		fmt.Sprintf("1 %-8s : 1 %s", u, map[string]string{"s": "second", "ms": "millisecond (0.001 s)", "μs": "microsecond (0.000001 s)"}[u]),
+	}
+	if r.MultiNode() {
+		t.Legend = append(t.Legend, "Node       : the node spec the case ran (its build and flags are in the environment block)")
+	}
+	if ratios {
+		t.Legend = append(t.Legend,
+			fmt.Sprintf("Ratio      : Mean / Mean of the same params on the baseline spec %s (below 1: faster)", r.BaselineLabel()),
+			"RatioSD    : standard deviation of the ratio, Ratio·√(CV² + CV_baseline²) with CV = StdDev/Mean (first-order propagation)",
+			fmt.Sprintf("Verdict    : against the baseline's iteration times as lnbench compare decides: faster or slower when the Mann-Whitney U test gives p < %g and the median moved more than %g%%, else within noise", DefaultAlpha, 100*DefaultNoise))
 	}
 	if anyFailed {
 		t.Legend = append(t.Legend, "Failed     : measured payments that did not succeed")
@@ -119,7 +134,7 @@ func EnvBlock(r Report) []string {
 		fmt.Sprintf("Harness: %s, backend=%s", e.GoVersion, r.Backend),
 	}
 	for _, n := range r.Nodes {
-		lines = append(lines, fmt.Sprintf("Node: %s %s, flags: %s", n.Implementation, n.Version, strings.Join(n.Flags, " ")))
+		lines = append(lines, specLines(n)...)
 	}
 	if n := r.Scenario.Node; n.CPUs > 0 || n.Memory != "" {
 		lines = append(lines, fmt.Sprintf("Limits per actor container: cpus=%g memory=%s", n.CPUs, n.Memory))
@@ -137,4 +152,16 @@ func EnvBlock(r Report) []string {
 			j.LaunchCount, j.WarmupCount, j.IterationCount, j.InvocationCount, reuse))
 	}
 	return lines
+}
+
+// ratioCells are the Ratio, RatioSD and Verdict cells of a case; NA when
+// the baseline spec has no case with the same params.
+func ratioCells(rt *Ratio) []string {
+	if rt == nil {
+		return []string{"NA", "NA", VerdictNoBaseline}
+	}
+	if rt.Of == 0 {
+		return []string{"NA", "NA", rt.Verdict}
+	}
+	return []string{fmt.Sprintf("%.2f", rt.Of), fmt.Sprintf("%.2f", rt.SD), rt.Verdict}
 }

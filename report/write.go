@@ -25,7 +25,7 @@ func WriteAll(dir string, rep Report, recs []result.Record, log io.Writer) error
 		output{"summary.md", func(w io.Writer) error { return Markdown(w, rep) }},
 		output{"summary.csv", func(w io.Writer) error { return CSV(w, rep) }},
 		output{"summary.json", func(w io.Writer) error { return JSON(w, rep) }},
-		output{"measurements.csv", func(w io.Writer) error { return MeasurementsCSV(w, recs) }},
+		output{"measurements.csv", func(w io.Writer) error { return MeasurementsCSV(w, rep, recs) }},
 		output{"results.bench", func(w io.Writer) error { return Bench(w, rep) }},
 	)
 	if err != nil {

@@ -46,7 +46,11 @@ type Comparison struct {
 	P                     float64 // two-sided Mann-Whitney U p-value; 1 when not computable
 	Alpha, NoiseThreshold float64 // as actually used
 	Verdict               Verdict
-	Warnings              []string
+	// TooFewSamples is set when the sample sizes cannot reach p < alpha
+	// whatever the data (3 vs 3 at 0.05): Change is still the real change,
+	// but it cannot be significant.
+	TooFewSamples bool
+	Warnings      []string
 }
 
 // Compare tells whether new differs from base, criterion-style: a change is
@@ -61,7 +65,7 @@ type Comparison struct {
 // means DefaultNoiseThreshold. When the sample sizes are too small for the
 // U test to ever reach p < alpha (e.g. 3 vs 3 at alpha 0.05), or a sample
 // is empty, or the base median is 0, the verdict is Inconclusive with a
-// warning.
+// warning; Change is still the change of the medians when they are known.
 func Compare(base, new []float64, alpha, noiseThreshold float64, lowerIsBetter bool) Comparison {
 	if !(alpha > 0 && alpha < 1) {
 		alpha = DefaultAlpha
@@ -95,20 +99,19 @@ func Compare(base, new []float64, alpha, noiseThreshold float64, lowerIsBetter b
 		}
 		c.Warnings = append(c.Warnings, w.Error())
 	}
+	if c.BaseMedian != 0 {
+		c.Change = (c.NewMedian - c.BaseMedian) / math.Abs(c.BaseMedian)
+	}
 	if tooFew {
+		c.TooFewSamples = true
 		c.Warnings = append(c.Warnings, fmt.Sprintf(
 			"n=%d+%d: too few samples for significance at alpha=%g (need >= %d per sample)",
 			len(b), len(nw), alpha, uTestSamplesNeeded(alpha)))
 		return c
 	}
-
-	if c.BaseMedian == 0 {
-		if c.NewMedian != 0 {
-			c.Warnings = append(c.Warnings, "base median is 0: relative change undefined")
-			return c
-		}
-	} else {
-		c.Change = (c.NewMedian - c.BaseMedian) / math.Abs(c.BaseMedian)
+	if c.BaseMedian == 0 && c.NewMedian != 0 {
+		c.Warnings = append(c.Warnings, "base median is 0: relative change undefined")
+		return c
 	}
 
 	switch {

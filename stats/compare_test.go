@@ -42,7 +42,7 @@ func TestCompare(t *testing.T) {
 		{"significant but tiny", tinyBase, tinyNew, 0.05, 0.01, true, WithinNoise, 0.2 / 100.045, pSeparated, ""},
 		{"tiny but noise threshold 0", tinyBase, tinyNew, 0.05, 0, true, Regressed, 0.2 / 100.045, pSeparated, ""},
 		// 3 vs 3 can at best reach p = 2/C(6,3) = 0.1 ≥ 0.05.
-		{"too few samples", []float64{1, 2, 3}, []float64{10, 11, 12}, 0.05, 0.01, true, Inconclusive, math.NaN(), 0.1, "too few samples for significance"},
+		{"too few samples", []float64{1, 2, 3}, []float64{10, 11, 12}, 0.05, 0.01, true, Inconclusive, 9 / 2.0, 0.1, "too few samples for significance"},
 		// 4 vs 4 reaches 2/C(8,4) = 0.02857 < 0.05.
 		{"four is enough", []float64{1, 2, 3, 4}, []float64{10, 11, 12, 13}, 0.05, 0.01, true, Regressed, 9 / 2.5, 2 / 70.0, ""},
 		{"empty base", nil, low, 0.05, 0.01, true, Inconclusive, 0, 1, "empty sample"},
@@ -57,6 +57,9 @@ func TestCompare(t *testing.T) {
 			c := Compare(tt.base, tt.new, tt.alpha, tt.noise, tt.lowerIsBetter)
 			if c.Verdict != tt.verdict {
 				t.Errorf("Verdict = %v, want %v (P=%g Change=%g warnings=%q)", c.Verdict, tt.verdict, c.P, c.Change, c.Warnings)
+			}
+			if c.TooFewSamples != strings.Contains(tt.warn, "too few") {
+				t.Errorf("TooFewSamples = %v with warnings %q", c.TooFewSamples, c.Warnings)
 			}
 			if !math.IsNaN(tt.change) {
 				checkFloat(t, "Change", c.Change, tt.change, 1e-9)

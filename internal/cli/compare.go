@@ -25,7 +25,9 @@ func compareCmd(stdout, stderr io.Writer) *cobra.Command {
 		Short: "Compare two artifacts folders case by case: improved, regressed or within noise",
 		Long: "For each case in both folders, compare the measured iteration times and the per-iteration\n" +
 			"payments/s with a Mann-Whitney U test (p < --alpha) and a noise threshold on the change of\n" +
-			"the median (|change| > --noise). With --fail-on-regression, exit 1 when any case regressed.",
+			"the median (|change| > --noise). With --fail-on-regression, exit 1 when any case regressed.\n" +
+			"Cases match by id: in runs of several node specs the id names the spec (Node=label).\n" +
+			"Warns first when the backends, machines (CPU model, cores) or node specs (build, key, flags) differ.",
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			base, _, err := report.Load(args[0])
@@ -51,8 +53,8 @@ func compareCmd(stdout, stderr io.Writer) *cobra.Command {
 		},
 	}
 	fl := cmd.Flags()
-	fl.Float64Var(&alpha, "alpha", 0.05, "significance level of the Mann-Whitney U test")
-	fl.Float64Var(&noise, "noise", 0.02, "relative change of the median below which a difference is noise")
+	fl.Float64Var(&alpha, "alpha", report.DefaultAlpha, "significance level of the Mann-Whitney U test")
+	fl.Float64Var(&noise, "noise", report.DefaultNoise, "relative change of the median below which a difference is noise")
 	fl.BoolVar(&failOnRegression, "fail-on-regression", false, "exit 1 when any case regressed")
 	return cmd
 }

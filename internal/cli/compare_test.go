@@ -73,8 +73,9 @@ func TestCompareVerdicts(t *testing.T) {
 		{"faster improved", scaled(1), scaled(0.8), "improved", 0},
 		// All new iterations are slower (significant) but only by 1%, under --noise 0.02.
 		{"tiny change within noise", scaled(1), scaled(1.01), "within noise", 0},
-		// 3 vs 3 can never reach p < 0.05 (best p = 2/C(6,3) = 0.1).
-		{"too few iterations", []float64{1, 1.1, 1.2}, []float64{2, 2.1, 2.2}, "inconclusive", 0},
+		// 3 vs 3 (every --quick pair) can never reach p < 0.05 (best p =
+		// 2/C(6,3) = 0.1): the change is printed, but not as significant.
+		{"too few iterations", []float64{1, 1.1, 1.2}, []float64{2, 2.1, 2.2}, "not significant (too few samples)", 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -115,6 +116,22 @@ func TestCompareReportsChange(t *testing.T) {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, out.String())
 		}
+	}
+}
+
+func TestCompareTooFewShowsChange(t *testing.T) {
+	var out bytes.Buffer
+	if err := Run(context.Background(), &out, &out, []string{"compare", makeRun(t, 1, 1.1, 1.2), makeRun(t, 2, 2.1, 2.2)}); err != nil {
+		t.Fatal(err)
+	}
+	// Median 1.1 s → 2.1 s: +90.9% time; payments/s 2/1.1 → 2/2.1: -47.6%.
+	for _, want := range []string{"+90.9%", "-47.6%", "need >= 4 per sample"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+	if strings.Contains(out.String(), "+0.0%") {
+		t.Errorf("a change hidden as +0.0%%:\n%s", out.String())
 	}
 }
 
