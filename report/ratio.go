@@ -10,8 +10,8 @@ import (
 )
 
 // nodeParam is the case value that names the node spec when a run compares
-// several (scenario.NodeParam): it leads the case's params and id.
-const nodeParam = "Node"
+// several: it leads the case's params and id.
+const nodeParam = scenario.NodeParam
 
 // DefaultAlpha and DefaultNoise are the significance level and noise
 // threshold of `lnbench compare` and of the verdicts against a baseline.
