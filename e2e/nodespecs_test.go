@@ -82,6 +82,21 @@ func TestTwoSpecsOneRun(t *testing.T) {
 	if len(rep.Cases) != 2 || !labels["v0.21.0-beta"] || !labels["old"] {
 		t.Fatalf("cases %+v", rep.Cases)
 	}
+	// Against the baseline spec: Ratio 1 and "baseline" on its own row, a
+	// measured ratio and a verdict on the other.
+	for _, c := range rep.Cases {
+		switch {
+		case c.Ratio == nil:
+			t.Errorf("case %+v has no ratio against the baseline", c.Params)
+		case c.Params[0].Value == "old" && (c.Ratio.Of != 1 || c.Ratio.Verdict != report.VerdictBaseline):
+			t.Errorf("baseline row: %+v", *c.Ratio)
+		case c.Params[0].Value != "old" && (c.Ratio.Of <= 0 || c.Ratio.Verdict == "" || c.Ratio.Verdict == report.VerdictBaseline):
+			t.Errorf("compared row: %+v", *c.Ratio)
+		}
+	}
+	if md, _ := os.ReadFile(filepath.Join(dir, "summary.md")); !strings.Contains(string(md), "RatioSD") {
+		t.Errorf("summary.md has no Ratio/RatioSD columns:\n%s", md)
+	}
 	// Each spec's payments ran on a network of its own version.
 	recs, err := result.ReadFile(filepath.Join(dir, "payments.jsonl"))
 	if err != nil {

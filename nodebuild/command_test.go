@@ -13,6 +13,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // grandchild is a process the command under test starts in the background,
@@ -59,6 +60,11 @@ func (g grandchild) started(t *testing.T) (int, *os.File) {
 func (g grandchild) dies(t *testing.T, pid int, held *os.File) {
 	io.Copy(io.Discard, held)
 	held.Close()
+	// A dying process closes its files before it turns zombie: give the
+	// kernel that moment (the fifo's end already proved the kill).
+	for i := 0; i < 200 && alive(pid); i++ {
+		time.Sleep(10 * time.Millisecond)
+	}
 	if alive(pid) {
 		syscall.Kill(pid, syscall.SIGKILL)
 		t.Fatalf("grandchild %d survived the cancel", pid)

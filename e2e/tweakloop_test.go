@@ -1,0 +1,122 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/lnbench/lnbench/internal/cli"
+	"github.com/lnbench/lnbench/report"
+)
+
+// lndRelease is the release whose module source the tweak loop patches.
+const lndRelease = "v0.21.0-beta"
+
+// lndSourceCopy copies LND's module source (from the module cache, where
+// building the release put it) into a writable folder: a user's clone.
+func lndSourceCopy(t *testing.T) string {
+	t.Helper()
+	out, err := exec.Command("go", "env", "GOMODCACHE").Output()
+	if err != nil {
+		t.Skipf("no go command: %v", err)
+	}
+	src := filepath.Join(strings.TrimSpace(string(out)), "github.com", "lightningnetwork", "lnd@"+lndRelease)
+	if _, err := os.Stat(src); err != nil {
+		dl := exec.Command("go", "mod", "download", "github.com/lightningnetwork/lnd@"+lndRelease)
+		dl.Dir = filepath.Join(repoRoot(t), "images", "lnd", lndRelease)
+		if b, err := dl.CombinedOutput(); err != nil {
+			t.Fatalf("go mod download: %v\n%s", err, b)
+		}
+	}
+	dst := filepath.Join(t.TempDir(), "lnd")
+	if err := os.CopyFS(dst, os.DirFS(src)); err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+// patchAddInvoice inserts a statement at the top of LND's AddInvoice RPC
+// handler: the invoice path of every measured payment.
+func patchAddInvoice(t *testing.T, tree, stmt string) {
+	t.Helper()
+	path := filepath.Join(tree, "rpcserver.go")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const sig = "invoice *lnrpc.Invoice) (*lnrpc.AddInvoiceResponse, error) {\n"
+	if !bytes.Contains(data, []byte(sig)) {
+		t.Fatalf("%s: AddInvoice's signature moved; update the patch", path)
+	}
+	data = bytes.Replace(data, []byte(sig), []byte(sig+"\t"+stmt+"\n"), 1)
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestTweakLoop is the node developer's loop: a clone of LND with a
+// deliberate 25 ms slowdown in the invoice path, benchmarked against the
+// unpatched release in one run. The report must call the patched node
+// slower, significantly; editing the clone again must change only its
+// build key.
+func TestTweakLoop(t *testing.T) {
+	tree := lndSourceCopy(t)
+	patchAddInvoice(t, tree, "time.Sleep(25 * time.Millisecond) // lnbench e2e: deliberate slowdown")
+	scen := filepath.Join(t.TempDir(), "tweak.yml")
+	yml := fmt.Sprintf(`name: TweakLoop
+topology: AlicePaysBob
+params:
+  Concurrency: [1]
+  TotalPayments: [15]
+job: {LaunchCount: 1, WarmupCount: 1, IterationCount: 6, InvocationCount: 1}
+nodes:
+  - release=lnd@%s
+  - patched=lnd@src:%s
+baseline: release
+reuse_network: true
+`, lndRelease, tree)
+	if err := os.WriteFile(scen, []byte(yml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := runCLI(t, "run", scen)
+	rep := readSummary(t, dir)
+	var patched *report.Row
+	for i, c := range rep.Cases {
+		if c.Params[0].Value == "patched" {
+			patched = &rep.Cases[i]
+		}
+	}
+	if patched == nil || patched.Ratio == nil {
+		t.Fatalf("no patched case with a ratio in %+v", rep.Cases)
+	}
+	r := *patched.Ratio
+	t.Logf("patched vs release: ratio %.3f ± %.3f, median change %+.1f%%, p=%.4f, %s", r.Of, r.SD, 100*r.Change, r.P, r.Verdict)
+	if r.Verdict != report.VerdictSlower || r.Of <= 1 || r.P >= report.DefaultAlpha {
+		t.Errorf("patched node: %+v, want slower with p < %g", r, report.DefaultAlpha)
+	}
+	for _, n := range rep.Nodes {
+		if n.Label == "patched" && (n.Source != tree || n.Build != "lnd@src:"+tree) {
+			t.Errorf("patched spec recorded as %+v", n)
+		}
+	}
+
+	// Edit the clone again: only the patched spec needs a new build.
+	patchAddInvoice(t, tree, "_ = 0 // a second edit")
+	var out, errb bytes.Buffer
+	wd, _ := os.Getwd()
+	os.Chdir(repoRoot(t))
+	defer os.Chdir(wd)
+	err := cli.Run(context.Background(), &out, &errb, []string{"build", "--dry-run", "--node", "lnd@" + lndRelease, "--node", "lnd@src:" + tree})
+	if err != nil {
+		t.Fatalf("build --dry-run: %v\n%s", err, errb.String())
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 2 || !strings.Contains(lines[0], "cached in") || !strings.Contains(lines[1], "not built") {
+		t.Errorf("after a second edit, want the release cached and the clone not built:\n%s", out.String())
+	}
+}
