@@ -316,23 +316,32 @@ func (n *Network) waitMempool(ctx context.Context, txs int) error {
 	return nil
 }
 
-// waitRoutes waits until every payer finds a route to the payee, then pays
-// one warm-up invoice per payer, retried until it succeeds: right after a
-// channel turns active, LND fails payments for about a second.
+// waitRoutes waits until every payer finds a route to each of its payees
+// (the graph has synced that far), then pays one warm-up invoice per pair,
+// retried until it succeeds: right after a channel turns active, LND fails
+// payments for about a second.
 func (n *Network) waitRoutes(ctx context.Context) error {
-	payee := n.Nodes[n.Topology.Payee]
-	dest := n.PubKeys[n.Topology.Payee]
 	g, gctx := errgroup.WithContext(ctx)
-	for _, p := range n.Topology.Payers {
+	g.SetLimit(routeChecks)
+	seen := map[topology.Pair]bool{}
+	for _, p := range n.Topology.Routes() {
+		if seen[p] {
+			continue
+		}
+		seen[p] = true
 		g.Go(func() error {
-			if err := n.Nodes[p].WaitRoute(gctx, dest, 100); err != nil {
-				return err
+			if err := n.Nodes[p.Payer].WaitRoute(gctx, n.PubKeys[p.Payee], 100); err != nil {
+				return fmt.Errorf("%s has no route to %s: %w", p.Payer, p.Payee, err)
 			}
-			return WarmUp(gctx, n.Nodes[p], payee)
+			return WarmUp(gctx, n.Nodes[p.Payer], n.Nodes[p.Payee])
 		})
 	}
 	return g.Wait()
 }
+
+// routeChecks bounds the route queries and warm-up payments in flight: a
+// hundred pairs at once would queue on 2 cores anyway.
+const routeChecks = 16
 
 // WarmUp pays one 100-sat invoice from payer to payee, retrying until it succeeds.
 func WarmUp(ctx context.Context, payer, payee node.Node) error {
