@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"runtime"
 	"sort"
 	"sync"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/lnbench/lnbench/backend"
+	"github.com/lnbench/lnbench/footprint"
 	"github.com/lnbench/lnbench/node"
 	"github.com/lnbench/lnbench/topology"
 )
@@ -49,6 +51,9 @@ type Options struct {
 	Log        io.Writer
 	// PhaseTimeout bounds each setup phase.
 	PhaseTimeout time.Duration
+	// StartParallel bounds the nodes starting at once; 0 sizes it from
+	// this machine's cores and available memory.
+	StartParallel int
 
 	// now and after replace the clock in unit tests.
 	now   func() time.Time
@@ -65,10 +70,17 @@ func Up(ctx context.Context, be backend.Backend, topo topology.Topology, opts Op
 		opts.Log = io.Discard
 	}
 	if opts.StartChain == nil {
-		opts.StartChain = StartBtcd
+		opts.StartChain = StartBtcdFor(len(topo.Nodes))
 	}
 	if opts.now == nil {
 		opts.now = time.Now
+	}
+	if opts.StartParallel == 0 {
+		available, err := footprint.MemAvailable()
+		if err != nil {
+			available = footprint.StartPeakBytes // unknown: start one at a time
+		}
+		opts.StartParallel = footprint.StartParallelism(runtime.NumCPU(), available)
 	}
 	// Every node's driver is known before anything starts.
 	for _, nd := range topo.Nodes {
@@ -138,11 +150,12 @@ func (n *Network) startChain(ctx context.Context, be backend.Backend, start Chai
 	return c.Mature(ctx, coins+1)
 }
 
-// startNodes starts every node in parallel, dials it through its
+// startNodes starts the nodes, StartParallel at a time, dials it through its
 // implementation's driver and waits until it is ready (server active) and
 // synced to the chain tip: only then may peers connect.
 func (n *Network) startNodes(ctx context.Context, be backend.Backend, opts Options) error {
 	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(opts.StartParallel) // a start peaks at ≈320 MiB and ≈4 s of CPU
 	for _, nd := range n.Topology.Nodes {
 		g.Go(func() error {
 			drv, err := opts.Drivers.Lookup(nd.Implementation)

@@ -96,7 +96,7 @@ func up(ctx context.Context, stdout, stderr io.Writer, args []string, f runFlags
 	if len(cases) != 1 {
 		return fmt.Errorf("lnbench up brings one network up; the params give %d cases: pin each param to one value with --param", len(cases))
 	}
-	topo, err := topology.Build(s.Topology, cases[0].Ints())
+	topo, err := topology.BuildWith(s.Topology, cases[0].Ints(), cases[0].Texts())
 	if err != nil {
 		return err
 	}
