@@ -312,7 +312,7 @@ func runCase(ctx context.Context, opts Options, net *network.Network, cr caseRun
 	sink := func(r result.Record) error { return w.Write(r) }
 	batch := func(b load.Batch, pre *load.Prepared) (load.BatchResult, error) {
 		if wl.OpenLoop() {
-			return load.RunOpen(ctx, t, load.OpenBatch{Batch: b, Pacer: load.ConstantRate{PerSecond: float64(wl.Rate)}}, pre, sink)
+			return load.RunOpen(ctx, t, load.OpenBatch{Batch: b, Pacer: load.ConstantRate{PerSecond: wl.PerSecond(len(net.Topology.Routes()))}}, pre, sink)
 		}
 		return load.RunBatch(ctx, t, b, pre, sink)
 	}

@@ -42,6 +42,7 @@ var Known = []ParamSpec{
 	{Name: "Mode", Choices: PaymentModes, Default: ModeInvoice, Doc: "payment mode"},
 	{Name: "AmountSat", Min: 1, Default: "100", Doc: "satoshis per payment"},
 	{Name: "Rate", Min: 1, Doc: "open loop: payments started per second on schedule (Concurrency is then unused)"},
+	{Name: "RatePerPair", Min: 1, Doc: "open loop: payments started per second for each payer/payee pair (total = RatePerPair × pairs); excludes Rate"},
 	{Name: "Graph", Topology: true, Text: checkGraph, Doc: "generated graph: " + strings.Join(topology.Shapes, "|") + " or an lncli describegraph .json file (replaces topology)"},
 	{Name: "NodeCount", Min: 2, Topology: true, Doc: "nodes of a generated graph"},
 	{Name: "Seed", Min: 0, Topology: true, Doc: "seed of the generated graph and of random pairs"},
@@ -167,13 +168,23 @@ type Workload struct {
 	Concurrency   int    // closed loop: workers paying at once
 	TotalPayments int    // payments per invocation of an iteration
 	Rate          int    // open loop: payments started per second; 0 = closed loop
+	RatePerPair   int    // open loop: payments per second per payer/payee pair
 	Mode          string // one of PaymentModes
 	AmountSat     int64  // satoshis per payment
 }
 
 // OpenLoop tells whether payments start on a schedule (Rate) rather than
 // as workers free up (Concurrency).
-func (w Workload) OpenLoop() bool { return w.Rate > 0 }
+func (w Workload) OpenLoop() bool { return w.Rate > 0 || w.RatePerPair > 0 }
+
+// PerSecond is the open loop's total rate for a network of pairs routes
+// (payments go round the pairs, so each gets RatePerPair).
+func (w Workload) PerSecond(pairs int) float64 {
+	if w.RatePerPair > 0 {
+		return float64(w.RatePerPair * max(pairs, 1))
+	}
+	return float64(w.Rate)
+}
 
 // NewCase makes the case of the given values, its Workload filled.
 // Values are expected to be validated (Param.Validate).
@@ -194,6 +205,7 @@ func NewCase(values []Value) Case {
 		Concurrency:   integer("Concurrency"),
 		TotalPayments: integer("TotalPayments"),
 		Rate:          integer("Rate"),
+		RatePerPair:   integer("RatePerPair"),
 		Mode:          value("Mode"),
 		AmountSat:     int64(integer("AmountSat")),
 	}

@@ -150,3 +150,17 @@ func TestGraphParams(t *testing.T) {
 		t.Errorf("WithoutGenerator: %+v", got)
 	}
 }
+
+func TestRatePerPair(t *testing.T) {
+	s, err := Parse([]byte("topology: random\nparams:\n  RatePerPair: 3\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := s.Cases()[0].Workload
+	if !w.OpenLoop() || w.PerSecond(5) != 15 {
+		t.Errorf("RatePerPair 3 over 5 pairs: open %v, %g/s", w.OpenLoop(), w.PerSecond(5))
+	}
+	if _, err := Parse([]byte("topology: random\nparams:\n  Rate: 10\n  RatePerPair: 3\n")); err == nil || !strings.Contains(err.Error(), "Rate and RatePerPair") {
+		t.Errorf("both rates: err %v", err)
+	}
+}

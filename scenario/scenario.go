@@ -211,6 +211,9 @@ func (s Scenario) Validate() error {
 	}
 	seen := map[string]bool{}
 	for _, p := range s.Params {
+		if (p.Name == "Rate" && seen["RatePerPair"]) || (p.Name == "RatePerPair" && seen["Rate"]) {
+			return fmt.Errorf("params: Rate and RatePerPair both set; give the open loop's total rate (Rate) or each pair's (RatePerPair)")
+		}
 		if seen[p.Name] {
 			return fmt.Errorf("params: %s appears twice", p.Name)
 		}
