@@ -49,7 +49,7 @@ type Options struct {
 	DBBackend  string
 	NodeArgs   []string
 	Log        io.Writer
-	// PhaseTimeout bounds each setup phase.
+	// PhaseTimeout bounds each setup phase; 0 is 3 min plus 5 s per node.
 	PhaseTimeout time.Duration
 	// StartParallel bounds the nodes starting at once; 0 sizes it from
 	// this machine's cores and available memory.
@@ -64,7 +64,9 @@ type Options struct {
 // backend down; whatever started is still tracked there.
 func Up(ctx context.Context, be backend.Backend, topo topology.Topology, opts Options) (*Network, error) {
 	if opts.PhaseTimeout == 0 {
-		opts.PhaseTimeout = 3 * time.Minute
+		// Nodes start a few at a time: a large network needs longer, not
+		// because anything stalls (25 LNDs took 87 s to start here).
+		opts.PhaseTimeout = 3*time.Minute + time.Duration(len(topo.Nodes))*5*time.Second
 	}
 	if opts.Log == nil {
 		opts.Log = io.Discard
