@@ -12,6 +12,8 @@ type ChainSpec struct {
 	MiningAddr string
 	RPCUser    string
 	RPCPass    string
+	// Nodes is how many nodes will connect (btcd's RPC limits follow it).
+	Nodes int
 }
 
 // ChainEndpoint tells the harness how to reach the chain's RPC.

@@ -210,7 +210,7 @@ func (s Spec) BtcdConfig() btcd.Config {
 		RPCListen: fmt.Sprintf("0.0.0.0:%d", BtcdRPCPort), P2PListen: fmt.Sprintf("0.0.0.0:%d", BtcdP2PPort),
 		RPCUser: s.Chain.RPCUser, RPCPass: RPCPassVar,
 		RPCCert: path.Join(ContainerData, "rpc.cert"), RPCKey: path.Join(ContainerData, "rpc.key"),
-		MiningAddr: s.Chain.MiningAddr,
+		MiningAddr: s.Chain.MiningAddr, Clients: len(s.Nodes),
 	}
 }
 

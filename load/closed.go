@@ -23,15 +23,36 @@ const (
 	ModeKeysend      = "keysend"      // spontaneous payment, no invoice
 )
 
-// Target is who pays whom and how.
+// Target is who pays whom and how: Payers paying one Payee, or Pairs.
 type Target struct {
 	Payers      []node.Node
 	Payee       node.Node
 	PayeePubKey string
-	Mode        string
-	AmountSat   int64
-	Timeout     time.Duration
+	// Pairs, when set, replace Payers and Payee: payment seq goes from
+	// Pairs[seq%len].Payer to its Payee, in both loops.
+	Pairs     []Pair
+	Mode      string
+	AmountSat int64
+	Timeout   time.Duration
 }
+
+// Pair is one payer and the node it pays.
+type Pair struct {
+	Payer, Payee node.Node
+	PayeePubKey  string
+}
+
+// route is who makes payment seq: the pair of seq, or the payer of a
+// closed-loop worker (of seq in open loop) paying the one payee.
+func (t Target) route(payerIndex, seq int) Pair {
+	if len(t.Pairs) > 0 {
+		return t.Pairs[seq%len(t.Pairs)]
+	}
+	return Pair{Payer: t.Payers[payerIndex%len(t.Payers)], Payee: t.Payee, PayeePubKey: t.PayeePubKey}
+}
+
+// hasPayers tells whether the target names anyone who pays.
+func (t Target) hasPayers() bool { return len(t.Pairs) > 0 || len(t.Payers) > 0 }
 
 // Batch is one iteration: Total payments spread over Concurrency workers.
 type Batch struct {
@@ -62,7 +83,7 @@ func Prepare(ctx context.Context, t Target, total int) (*Prepared, error) {
 	}
 	p := &Prepared{invoices: make([]node.Invoice, total)}
 	for i := range p.invoices {
-		inv, err := t.Payee.AddInvoice(ctx, t.AmountSat, fmt.Sprintf("lnbench pre %d", i))
+		inv, err := t.route(0, i).Payee.AddInvoice(ctx, t.AmountSat, fmt.Sprintf("lnbench pre %d", i))
 		if err != nil {
 			return nil, err
 		}
@@ -78,8 +99,8 @@ func RunBatch(ctx context.Context, t Target, b Batch, pre *Prepared, sink func(r
 	if b.Concurrency < 1 || b.Total < 1 {
 		return BatchResult{}, fmt.Errorf("batch needs Concurrency ≥ 1 and Total ≥ 1, got %d and %d", b.Concurrency, b.Total)
 	}
-	if len(t.Payers) == 0 {
-		return BatchResult{}, errors.New("batch needs at least one payer")
+	if !t.hasPayers() {
+		return BatchResult{}, errors.New("batch needs at least one payer or pair")
 	}
 	var next atomic.Int64
 	var res BatchResult
@@ -90,13 +111,12 @@ func RunBatch(ctx context.Context, t Target, b Batch, pre *Prepared, sink func(r
 		wg.Add(1)
 		go func(worker int) {
 			defer wg.Done()
-			payer := t.Payers[worker%len(t.Payers)]
 			for ctx.Err() == nil {
 				seq := int(next.Add(1)) - 1
 				if seq >= b.Total {
 					return
 				}
-				rec := payOnce(ctx, t, payer, pre, seq)
+				rec := payOnce(ctx, t, t.route(worker, seq), pre, seq)
 				if ctx.Err() != nil {
 					return // interrupted mid-payment: not a measurement
 				}
@@ -136,17 +156,18 @@ func (t *tally) add(rec result.Record) {
 }
 
 // payOnce performs one measured operation.
-func payOnce(ctx context.Context, t Target, payer node.Node, pre *Prepared, seq int) result.Record {
-	rec := result.Record{Payer: payer.Name(), Payee: t.Payee.Name(), Mode: t.Mode}
+func payOnce(ctx context.Context, t Target, r Pair, pre *Prepared, seq int) result.Record {
+	payer := r.Payer
+	rec := result.Record{Payer: payer.Name(), Payee: r.Payee.Name(), Mode: t.Mode}
 	rec.Start = time.Now()
 	pay := node.Payment{Timeout: t.Timeout}
 	switch t.Mode {
 	case ModeKeysend:
-		pay.KeysendDest, pay.AmountSat = t.PayeePubKey, t.AmountSat
+		pay.KeysendDest, pay.AmountSat = r.PayeePubKey, t.AmountSat
 	case ModePregenerated:
 		pay.PaymentRequest = pre.invoices[seq].PaymentRequest
 	default:
-		inv, err := t.Payee.AddInvoice(ctx, t.AmountSat, "lnbench")
+		inv, err := r.Payee.AddInvoice(ctx, t.AmountSat, "lnbench")
 		rec.InvoiceNs = time.Since(rec.Start).Nanoseconds()
 		if err != nil {
 			rec.End = time.Now()
@@ -160,16 +181,16 @@ func payOnce(ctx context.Context, t Target, payer node.Node, pre *Prepared, seq 
 	// terminal state on its own: bound it, so a worker is never lost.
 	pctx, cancel := context.WithTimeout(ctx, t.Timeout+time.Minute)
 	defer cancel()
-	r, err := payer.Pay(pctx, pay)
+	res, err := payer.Pay(pctx, pay)
 	rec.End = time.Now()
 	rec.PaymentNs = rec.End.Sub(payStart).Nanoseconds()
 	switch {
 	case err != nil:
 		rec.Status, rec.FailureReason = result.Error, shortErr(err)
-	case r.Succeeded:
-		rec.Status, rec.Hops = result.Succeeded, r.Hops
+	case res.Succeeded:
+		rec.Status, rec.Hops = result.Succeeded, res.Hops
 	default:
-		rec.Status, rec.FailureReason = result.Failed, r.FailureReason
+		rec.Status, rec.FailureReason = result.Failed, res.FailureReason
 	}
 	return rec
 }

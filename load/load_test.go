@@ -180,3 +180,31 @@ func TestOpenLoopQueueingCountsInLatency(t *testing.T) {
 		}
 	})
 }
+
+func TestPairsSpreadPaymentsBySeqInBothLoops(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		a, b, c := &fakeNode{name: "a", delay: time.Millisecond}, &fakeNode{name: "b", delay: time.Millisecond}, &fakeNode{name: "c", delay: time.Millisecond}
+		target := Target{Pairs: []Pair{{Payer: a, Payee: c}, {Payer: b, Payee: a}, {Payer: c, Payee: b, PayeePubKey: "02bb"}}, Mode: ModeKeysend, AmountSat: 100}
+		var closed, open collect
+		if _, err := RunBatch(context.Background(), target, Batch{Concurrency: 2, Total: 9}, nil, closed.sink); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := RunOpen(context.Background(), target, OpenBatch{Batch: Batch{Total: 9}, Pacer: ConstantRate{PerSecond: 100}}, nil, open.sink); err != nil {
+			t.Fatal(err)
+		}
+		want := []string{"a→c", "b→a", "c→b"}
+		for _, recs := range [][]result.Record{closed.recs, open.recs} {
+			if len(recs) != 9 {
+				t.Fatalf("%d records, want 9", len(recs))
+			}
+			for _, r := range recs {
+				if got := r.Payer + "→" + r.Payee; got != want[r.Seq%3] {
+					t.Errorf("seq %d paid %s, want %s", r.Seq, got, want[r.Seq%3])
+				}
+			}
+		}
+		if _, err := RunBatch(context.Background(), Target{}, Batch{Concurrency: 1, Total: 1}, nil, closed.sink); err == nil {
+			t.Error("a target without payers or pairs ran")
+		}
+	})
+}

@@ -24,8 +24,8 @@ type OpenBatch struct {
 // start, so queueing delay shows in latency (no coordinated omission);
 // QueueNs is how late the payment actually began.
 func RunOpen(ctx context.Context, t Target, b OpenBatch, pre *Prepared, sink func(result.Record) error) (BatchResult, error) {
-	if b.Total < 1 || b.Pacer == nil {
-		return BatchResult{}, fmt.Errorf("open-loop batch needs Total ≥ 1 and a pacer")
+	if b.Total < 1 || b.Pacer == nil || !t.hasPayers() {
+		return BatchResult{}, fmt.Errorf("open-loop batch needs Total ≥ 1, a pacer and a payer or pair")
 	}
 	if b.MaxInFlight < 1 {
 		b.MaxInFlight = 1000
@@ -58,9 +58,8 @@ loop:
 		go func(seq int, due time.Time) {
 			defer wg.Done()
 			defer func() { <-slots }()
-			payer := t.Payers[seq%len(t.Payers)]
 			queued := time.Since(due)
-			rec := payOnce(ctx, t, payer, pre, seq)
+			rec := payOnce(ctx, t, t.route(seq, seq), pre, seq)
 			if ctx.Err() != nil {
 				return
 			}

@@ -28,11 +28,22 @@ type ChainStarter func(ctx context.Context, be backend.Backend) (Chain, backend.
 // StartBtcd starts btcd mining to a harness-owned faucet key, so wallets
 // are funded without restarting btcd, and connects to its RPC.
 func StartBtcd(ctx context.Context, be backend.Backend) (Chain, backend.ChainEndpoint, error) {
+	return StartBtcdFor(0)(ctx, be)
+}
+
+// StartBtcdFor is StartBtcd with btcd's RPC limits sized for nodes.
+func StartBtcdFor(nodes int) ChainStarter {
+	return func(ctx context.Context, be backend.Backend) (Chain, backend.ChainEndpoint, error) {
+		return startBtcd(ctx, be, nodes)
+	}
+}
+
+func startBtcd(ctx context.Context, be backend.Backend, nodes int) (Chain, backend.ChainEndpoint, error) {
 	f, err := btcd.NewFaucet()
 	if err != nil {
 		return nil, backend.ChainEndpoint{}, err
 	}
-	ep, err := be.StartChain(ctx, backend.ChainSpec{MiningAddr: f.Address(), RPCUser: "lnbench", RPCPass: randomHex(16)})
+	ep, err := be.StartChain(ctx, backend.ChainSpec{MiningAddr: f.Address(), RPCUser: "lnbench", RPCPass: randomHex(16), Nodes: nodes})
 	if err != nil {
 		return nil, ep, err
 	}

@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"runtime"
 	"sort"
 	"sync"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/lnbench/lnbench/backend"
+	"github.com/lnbench/lnbench/footprint"
 	"github.com/lnbench/lnbench/node"
 	"github.com/lnbench/lnbench/topology"
 )
@@ -50,8 +52,11 @@ type Options struct {
 	// Node.Spec); nodes whose spec has none start with DBBackend and NodeArgs.
 	Configs map[string]backend.NodeConfig
 	Log     io.Writer
-	// PhaseTimeout bounds each setup phase.
+	// PhaseTimeout bounds each setup phase; 0 is 3 min plus 5 s per node.
 	PhaseTimeout time.Duration
+	// StartParallel bounds the nodes starting at once; 0 sizes it from
+	// this machine's cores and available memory.
+	StartParallel int
 
 	// now and after replace the clock in unit tests.
 	now   func() time.Time
@@ -62,16 +67,25 @@ type Options struct {
 // backend down; whatever started is still tracked there.
 func Up(ctx context.Context, be backend.Backend, topo topology.Topology, opts Options) (*Network, error) {
 	if opts.PhaseTimeout == 0 {
-		opts.PhaseTimeout = 3 * time.Minute
+		// Nodes start a few at a time: a large network needs longer, not
+		// because anything stalls (25 LNDs took 87 s to start here).
+		opts.PhaseTimeout = 3*time.Minute + time.Duration(len(topo.Nodes))*5*time.Second
 	}
 	if opts.Log == nil {
 		opts.Log = io.Discard
 	}
 	if opts.StartChain == nil {
-		opts.StartChain = StartBtcd
+		opts.StartChain = StartBtcdFor(len(topo.Nodes))
 	}
 	if opts.now == nil {
 		opts.now = time.Now
+	}
+	if opts.StartParallel == 0 {
+		available, err := footprint.MemAvailable()
+		if err != nil {
+			available = footprint.StartPeakBytes // unknown: start one at a time
+		}
+		opts.StartParallel = footprint.StartParallelism(runtime.NumCPU(), available)
 	}
 	// Every node's driver is known before anything starts.
 	for _, nd := range topo.Nodes {
@@ -141,11 +155,12 @@ func (n *Network) startChain(ctx context.Context, be backend.Backend, start Chai
 	return c.Mature(ctx, coins+1)
 }
 
-// startNodes starts every node in parallel, dials it through its
+// startNodes starts the nodes, StartParallel at a time, dials it through its
 // implementation's driver and waits until it is ready (server active) and
 // synced to the chain tip: only then may peers connect.
 func (n *Network) startNodes(ctx context.Context, be backend.Backend, opts Options) error {
 	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(opts.StartParallel) // a start peaks at ≈320 MiB and ≈4 s of CPU
 	for _, nd := range n.Topology.Nodes {
 		g.Go(func() error {
 			drv, err := opts.Drivers.Lookup(nd.Implementation)
@@ -318,23 +333,32 @@ func (n *Network) waitMempool(ctx context.Context, txs int) error {
 	return nil
 }
 
-// waitRoutes waits until every payer finds a route to the payee, then pays
-// one warm-up invoice per payer, retried until it succeeds: right after a
-// channel turns active, LND fails payments for about a second.
+// waitRoutes waits until every payer finds a route to each of its payees
+// (the graph has synced that far), then pays one warm-up invoice per pair,
+// retried until it succeeds: right after a channel turns active, LND fails
+// payments for about a second.
 func (n *Network) waitRoutes(ctx context.Context) error {
-	payee := n.Nodes[n.Topology.Payee]
-	dest := n.PubKeys[n.Topology.Payee]
 	g, gctx := errgroup.WithContext(ctx)
-	for _, p := range n.Topology.Payers {
+	g.SetLimit(routeChecks)
+	seen := map[topology.Pair]bool{}
+	for _, p := range n.Topology.Routes() {
+		if seen[p] {
+			continue
+		}
+		seen[p] = true
 		g.Go(func() error {
-			if err := n.Nodes[p].WaitRoute(gctx, dest, 100); err != nil {
-				return err
+			if err := n.Nodes[p.Payer].WaitRoute(gctx, n.PubKeys[p.Payee], 100); err != nil {
+				return fmt.Errorf("%s has no route to %s: %w", p.Payer, p.Payee, err)
 			}
-			return WarmUp(gctx, n.Nodes[p], payee)
+			return WarmUp(gctx, n.Nodes[p.Payer], n.Nodes[p.Payee])
 		})
 	}
 	return g.Wait()
 }
+
+// routeChecks bounds the route queries and warm-up payments in flight: a
+// hundred pairs at once would queue on 2 cores anyway.
+const routeChecks = 16
 
 // WarmUp pays one 100-sat invoice from payer to payee, retrying until it succeeds.
 func WarmUp(ctx context.Context, payer, payee node.Node) error {

@@ -64,6 +64,8 @@ func Summarize(rep *Report, recs []result.Record) {
 		params[c.ID()] = c.Values
 	}
 	rep.Cases, rep.AnalysisWarnings = nil, nil
+	routes := analysis.AnalyzeRoutes(recs)
+	rep.Routes = &routes
 	for _, c := range analysis.Analyze(recs, ids, shapes) {
 		if c.Payments == 0 {
 			continue // case never reached (run interrupted before it)

@@ -32,6 +32,7 @@ func Markdown(w io.Writer, r Report) error {
 			fmt.Fprintf(&b, "- %s\n", l)
 		}
 	}
+	writeRoutes(&b, r)
 	if len(r.Forwards) > 0 {
 		b.WriteString("\n## Forwarded HTLCs (intermediaries)\n\n")
 		ft := Table{Header: []string{"Network", "Node", "Forwarded"}}

@@ -30,6 +30,8 @@ type Report struct {
 	// multi-hop payments really crossed the intermediaries.
 	Forwards []Forward `json:"forwards,omitempty"`
 	Cases    []Row     `json:"cases"`
+	// Routes counts hops and failure reasons of the measured payments.
+	Routes *analysis.Routes `json:"routes,omitempty"`
 	// Warnings are what the run recorded (notes, an early end, skipped
 	// sweep steps): written once, kept as they are by later reports.
 	Warnings []string `json:"warnings,omitempty"`

@@ -62,7 +62,14 @@ func writeReports(dir string, rep *report.Report, log io.Writer) error {
 // writeScenario records the scenario so `lnbench run <artifacts dir>` reruns
 // the same setup; a topology file is copied beside it.
 func writeScenario(dir string, s scenario.Scenario) error {
-	if topology.IsFile(s.Topology) {
+	recorded := false // a generated graph already written as topology.yml
+	if s.Generated() {
+		var err error
+		if s, recorded, err = writeGenerated(dir, s); err != nil {
+			return err
+		}
+	}
+	if topology.IsFile(s.Topology) && !recorded {
 		data, err := os.ReadFile(s.Topology)
 		if err != nil {
 			return fmt.Errorf("topology file: %v", err)
@@ -73,4 +80,36 @@ func writeScenario(dir string, s scenario.Scenario) error {
 		s.Topology = "topology.yml"
 	}
 	return os.WriteFile(filepath.Join(dir, "scenario.yml"), s.YAML(), 0o644)
+}
+
+// writeGenerated records each generated graph as a plain topology file.
+// When every case runs on the same graph, the recorded scenario names that
+// file instead of the generator, so a rerun needs no generator.
+func writeGenerated(dir string, s scenario.Scenario) (scenario.Scenario, bool, error) {
+	files := map[string]string{} // topology YAML → file name
+	for _, c := range s.Cases() {
+		topo, err := s.CaseGraph(c)
+		if err != nil {
+			return s, false, err
+		}
+		data, err := topo.YAML()
+		if err != nil {
+			return s, false, err
+		}
+		if _, ok := files[string(data)]; ok {
+			continue
+		}
+		name := fmt.Sprintf("topology-%d.yml", len(files)+1)
+		files[string(data)] = name
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			return s, false, err
+		}
+	}
+	if len(files) != 1 {
+		return s, false, nil
+	}
+	if err := os.Rename(filepath.Join(dir, "topology-1.yml"), filepath.Join(dir, "topology.yml")); err != nil {
+		return s, false, err
+	}
+	return s.WithoutGenerator("topology.yml"), true, nil
 }

@@ -41,7 +41,7 @@ func Estimate(s scenario.Scenario) (networks int, d time.Duration, warning strin
 func caseTime(job scenario.Job, w scenario.Workload) time.Duration {
 	perSecond := typicalPaymentsPerS
 	if w.OpenLoop() {
-		perSecond = float64(w.Rate)
+		perSecond = w.PerSecond(1) // a lower bound when set per pair
 	}
 	iteration := time.Duration(float64(w.TotalPayments*job.InvocationCount) / perSecond * float64(time.Second))
 	if job.Timed() {

@@ -310,11 +310,14 @@ func runCase(ctx context.Context, opts Options, net *network.Network, cr caseRun
 	wl := c.Workload
 	t := load.Target{Payers: payers, Payee: net.Nodes[net.Topology.Payee], PayeePubKey: net.PubKeys[net.Topology.Payee],
 		Mode: wl.Mode, AmountSat: wl.AmountSat, Timeout: 60 * time.Second}
+	for _, p := range net.Topology.Pairs {
+		t.Pairs = append(t.Pairs, load.Pair{Payer: net.Nodes[p.Payer], Payee: net.Nodes[p.Payee], PayeePubKey: net.PubKeys[p.Payee]})
+	}
 	conc, totalPay := wl.Concurrency, wl.TotalPayments
 	sink := func(r result.Record) error { return w.Write(r) }
 	batch := func(b load.Batch, pre *load.Prepared) (load.BatchResult, error) {
 		if wl.OpenLoop() {
-			return load.RunOpen(ctx, t, load.OpenBatch{Batch: b, Pacer: load.ConstantRate{PerSecond: float64(wl.Rate)}}, pre, sink)
+			return load.RunOpen(ctx, t, load.OpenBatch{Batch: b, Pacer: load.ConstantRate{PerSecond: wl.PerSecond(len(net.Topology.Routes()))}}, pre, sink)
 		}
 		return load.RunBatch(ctx, t, b, pre, sink)
 	}
@@ -399,7 +402,8 @@ func countCases(s scenario.Scenario) int { return len(s.Cases()) * s.Job.LaunchC
 func forwards(ctx context.Context, name string, net *network.Network) []report.Forward {
 	var out []report.Forward
 	for _, n := range net.Names() {
-		if n == net.Topology.Payee || contains(net.Topology.Payers, n) {
+		// With random pairs every node may forward, endpoints included.
+		if len(net.Topology.Pairs) == 0 && net.Topology.Endpoint(n) {
 			continue
 		}
 		if c, err := net.Nodes[n].ForwardedCount(ctx); err == nil {

@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/lnbench/lnbench/topology"
 )
 
 // ParamSpec describes a known param: its kind, valid range and default.
@@ -17,6 +19,8 @@ type ParamSpec struct {
 	// unset (Rate: closed loop; topology params: the builder decides).
 	Default string
 	Doc     string
+	// Text, when set, makes the param a free-form string checked by it.
+	Text func(string) error
 }
 
 // Payment modes: how the payee's side of a payment is made.
@@ -38,6 +42,26 @@ var Known = []ParamSpec{
 	{Name: "Mode", Choices: PaymentModes, Default: ModeInvoice, Doc: "payment mode"},
 	{Name: "AmountSat", Min: 1, Default: "100", Doc: "satoshis per payment"},
 	{Name: "Rate", Min: 1, Doc: "open loop: payments started per second on schedule (Concurrency is then unused)"},
+	{Name: "RatePerPair", Min: 1, Doc: "open loop: payments started per second for each payer/payee pair (total = RatePerPair × pairs); excludes Rate"},
+	{Name: "Graph", Topology: true, Text: checkGraph, Doc: "generated graph: " + strings.Join(topology.Shapes, "|") + " or an lncli describegraph .json file (replaces topology)"},
+	{Name: "NodeCount", Min: 2, Topology: true, Doc: "nodes of a generated graph"},
+	{Name: "Seed", Min: 0, Topology: true, Doc: "seed of the generated graph and of random pairs"},
+	{Name: "Degree", Min: 1, Topology: true, Doc: "random: mean degree; scalefree: edges per new node"},
+	{Name: "Pairs", Min: 1, Topology: true, Doc: "random payer/payee pairs at least two hops apart (generated graphs default to min(NodeCount, 20))"},
+	{Name: "PushPercent", Min: 0, Topology: true, Doc: "percent of each generated channel pushed to the far side (default 50)"},
+	{Name: "Capacity", Topology: true, Text: checkCapacity, Doc: "generated channel sizes: fixed:SAT, uniform:MIN:MAX or lognormal:MEDIAN:SIGMA"},
+}
+
+func checkGraph(v string) error {
+	if !topology.IsGenerated(v) {
+		return fmt.Errorf("param Graph=%q: use one of %s, or an lncli describegraph .json file", v, strings.Join(topology.Shapes, ", "))
+	}
+	return nil
+}
+
+func checkCapacity(v string) error {
+	_, err := topology.ParseDistribution(v)
+	return err
 }
 
 func spec(name string) (ParamSpec, bool) {
@@ -91,6 +115,12 @@ func (p Param) Validate() error {
 			return fmt.Errorf("param %s lists %q twice; list each value once", p.Name, v)
 		}
 		seen[v] = true
+		if s.Text != nil {
+			if err := s.Text(v); err != nil {
+				return err
+			}
+			continue
+		}
 		if s.Choices != nil {
 			if !contains(s.Choices, v) {
 				return fmt.Errorf("param %s=%q: use one of %s", p.Name, v, strings.Join(s.Choices, ", "))
@@ -140,13 +170,23 @@ type Workload struct {
 	Concurrency   int    // closed loop: workers paying at once
 	TotalPayments int    // payments per invocation of an iteration
 	Rate          int    // open loop: payments started per second; 0 = closed loop
+	RatePerPair   int    // open loop: payments per second per payer/payee pair
 	Mode          string // one of PaymentModes
 	AmountSat     int64  // satoshis per payment
 }
 
 // OpenLoop tells whether payments start on a schedule (Rate) rather than
 // as workers free up (Concurrency).
-func (w Workload) OpenLoop() bool { return w.Rate > 0 }
+func (w Workload) OpenLoop() bool { return w.Rate > 0 || w.RatePerPair > 0 }
+
+// PerSecond is the open loop's total rate for a network of pairs routes
+// (payments go round the pairs, so each gets RatePerPair).
+func (w Workload) PerSecond(pairs int) float64 {
+	if w.RatePerPair > 0 {
+		return float64(w.RatePerPair * max(pairs, 1))
+	}
+	return float64(w.Rate)
+}
 
 // NewCase makes the case of the given values, its Workload filled.
 // Values are expected to be validated (Param.Validate).
@@ -167,6 +207,7 @@ func NewCase(values []Value) Case {
 		Concurrency:   integer("Concurrency"),
 		TotalPayments: integer("TotalPayments"),
 		Rate:          integer("Rate"),
+		RatePerPair:   integer("RatePerPair"),
 		Mode:          value("Mode"),
 		AmountSat:     int64(integer("AmountSat")),
 	}
@@ -198,6 +239,17 @@ func (c Case) Ints() map[string]int {
 	for _, v := range c.Values {
 		if n, err := strconv.Atoi(v.Value); err == nil {
 			out[v.Name] = n
+		}
+	}
+	return out
+}
+
+// Texts returns the case's free-form string params (Graph, Capacity).
+func (c Case) Texts() map[string]string {
+	out := map[string]string{}
+	for _, v := range c.Values {
+		if s, _ := spec(v.Name); s.Text != nil {
+			out[v.Name] = v.Value
 		}
 	}
 	return out

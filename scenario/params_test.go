@@ -108,3 +108,59 @@ func TestDefaultsAreValid(t *testing.T) {
 		}
 	}
 }
+
+func TestGraphParams(t *testing.T) {
+	s, err := Parse([]byte("topology: random\nparams:\n  NodeCount: [10, 25]\n  Seed: 7\n  Degree: 3\n  Capacity: uniform:1000000:5000000\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := s.Cases()
+	if len(cases) != 2 || cases[0].NetworkKey() == cases[1].NetworkKey() {
+		t.Fatalf("cases %v: NodeCount must split networks", cases)
+	}
+	topo, err := s.CaseTopology(cases[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(topo.Nodes) != 25 || len(topo.Pairs) != 20 || topo.Nodes[0].Implementation != "lnd" {
+		t.Errorf("NodeCount=25: %s, %d pairs", topo, len(topo.Pairs))
+	}
+	if cases[1].Texts()["Capacity"] != "uniform:1000000:5000000" {
+		t.Errorf("texts %v", cases[1].Texts())
+	}
+	for _, tc := range []struct{ doc, want string }{
+		{"topology: AlicePaysBob\nparams:\n  NodeCount: 10\n", "param NodeCount: topology AlicePaysBob is not generated"},
+		{"topology: random\nparams:\n  Graph: mesh\n", `param Graph="mesh": use one of chain, ring`},
+		{"topology: random\nparams:\n  Capacity: fixed:1\n", `param Capacity="fixed:1"`},
+		{"topology: random\nparams:\n  NodeCount: 1\n", `param NodeCount="1"`},
+	} {
+		if _, err := Parse([]byte(tc.doc)); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: err %v, want %q", tc.doc, err, tc.want)
+		}
+	}
+	// Pairs draws random traffic on any topology; Graph replaces the topology.
+	s, err = Parse([]byte("topology: AlicePaysBobViaCarol\nparams:\n  CarolsCount: 2\n  Pairs: 2\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if topo, err := s.CaseTopology(s.Cases()[0]); err != nil || len(topo.Pairs) != 2 {
+		t.Errorf("Pairs on a built-in: %v, %v", topo.Pairs, err)
+	}
+	if got := s.WithoutGenerator("topology.yml"); got.Topology != "topology.yml" || len(got.Params) != 1 || got.Params[0].Name != "CarolsCount" {
+		t.Errorf("WithoutGenerator: %+v", got)
+	}
+}
+
+func TestRatePerPair(t *testing.T) {
+	s, err := Parse([]byte("topology: random\nparams:\n  RatePerPair: 3\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := s.Cases()[0].Workload
+	if !w.OpenLoop() || w.PerSecond(5) != 15 {
+		t.Errorf("RatePerPair 3 over 5 pairs: open %v, %g/s", w.OpenLoop(), w.PerSecond(5))
+	}
+	if _, err := Parse([]byte("topology: random\nparams:\n  Rate: 10\n  RatePerPair: 3\n")); err == nil || !strings.Contains(err.Error(), "Rate and RatePerPair") {
+		t.Errorf("both rates: err %v", err)
+	}
+}

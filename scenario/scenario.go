@@ -146,7 +146,7 @@ func Load(path string) (Scenario, error) {
 	}
 	s.Source = path
 	// A topology file named relative to the scenario file is found beside it.
-	if topology.IsFile(s.Topology) && !filepath.IsAbs(s.Topology) {
+	if (topology.IsFile(s.Topology) || topology.IsGraphFile(s.Topology)) && !filepath.IsAbs(s.Topology) {
 		if beside := filepath.Join(filepath.Dir(path), s.Topology); fileExists(beside) {
 			s.Topology = beside
 		}
@@ -229,13 +229,16 @@ func (s Scenario) Validate() error {
 		return fmt.Errorf("name %q: use letters, digits, '-' or '_' only", s.Name)
 	}
 	if s.Topology == "" {
-		return fmt.Errorf("topology: name %s or a topology .yml file", topology.BuiltinNames())
+		return fmt.Errorf("topology: name %s, a generator (%s) or a topology .yml file", topology.BuiltinNames(), strings.Join(topology.Shapes, ", "))
 	}
 	if err := topology.ValidateSource(s.Topology); err != nil {
 		return err
 	}
 	seen := map[string]bool{}
 	for _, p := range s.Params {
+		if (p.Name == "Rate" && seen["RatePerPair"]) || (p.Name == "RatePerPair" && seen["Rate"]) {
+			return fmt.Errorf("params: Rate and RatePerPair both set; give the open loop's total rate (Rate) or each pair's (RatePerPair)")
+		}
 		if seen[p.Name] {
 			return fmt.Errorf("params: %s appears twice", p.Name)
 		}
@@ -300,6 +303,20 @@ func (s Scenario) readsTopologyParam(name string) error {
 	if sp, _ := spec(name); !sp.Topology || topology.Builtin[s.Topology] == name {
 		return nil
 	}
+	// Pairs and Seed draw random traffic on any topology.
+	if name == "Pairs" || name == "Seed" {
+		return nil
+	}
+	generated := topology.IsGenerated(s.Topology)
+	for _, p := range s.Params {
+		generated = generated || p.Name == "Graph"
+	}
+	if generated && (name == "Graph" || name == "Capacity" || contains(topology.GraphParams, name)) {
+		return nil
+	}
+	if name == "Graph" || name == "Capacity" || contains(topology.GraphParams, name) {
+		return fmt.Errorf("param %s: topology %s is not generated; set topology to one of %s (or a describegraph .json) or drop the param", name, s.Topology, strings.Join(topology.Shapes, ", "))
+	}
 	for topo, param := range topology.Builtin {
 		if param == name {
 			return fmt.Errorf("param %s: topology %s does not use it; it shapes topology %s (set topology: %s or drop the param)", name, s.Topology, topo, topo)
@@ -321,7 +338,7 @@ func (s Scenario) CheckHost(cores int) error {
 // CaseTopology is the network a case runs on: built from the topology name
 // or file and the case's topology params, node defaults filled, validated.
 func (s Scenario) CaseTopology(c Case) (topology.Topology, error) {
-	topo, err := topology.Build(s.Topology, c.Ints())
+	topo, err := s.CaseGraph(c)
 	if err != nil {
 		return topo, err
 	}
@@ -329,6 +346,13 @@ func (s Scenario) CaseTopology(c Case) (topology.Topology, error) {
 		return topo, err
 	}
 	return topo, topo.Validate()
+}
+
+// CaseGraph is the case's graph as its topology source gives it (a file, a
+// built-in shape or a generator), before node specs are resolved: what an
+// artifacts folder records so a rerun needs no generator.
+func (s Scenario) CaseGraph(c Case) (topology.Topology, error) {
+	return topology.BuildWith(s.Topology, c.Ints(), c.Texts())
 }
 
 // CheckTopologies builds every case's topology, so that a bad file or an
@@ -341,6 +365,33 @@ func (s Scenario) CheckTopologies() error {
 	}
 	_, err := s.AllSpecs()
 	return err
+}
+
+// Generated tells whether the scenario's networks come from a generator.
+func (s Scenario) Generated() bool {
+	if topology.IsGenerated(s.Topology) {
+		return true
+	}
+	for _, p := range s.Params {
+		if p.Name == "Graph" || p.Name == "Pairs" {
+			return true
+		}
+	}
+	return false
+}
+
+// WithoutGenerator names a topology file instead of the generator and
+// drops the params only the generator read.
+func (s Scenario) WithoutGenerator(file string) Scenario {
+	out := s
+	out.Topology = file
+	out.Params = nil
+	for _, p := range s.Params {
+		if p.Name != "Graph" && p.Name != "Capacity" && !contains(topology.GraphParams, p.Name) {
+			out.Params = append(out.Params, p)
+		}
+	}
+	return out
 }
 
 // Override replaces (or adds) params from the command line.

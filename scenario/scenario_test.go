@@ -59,7 +59,7 @@ func TestParseErrors(t *testing.T) {
 		{"name: X\ntopology: AlicePaysBob\nnode:\n  cpus: 0.001\n", "node.cpus 0.001 is below Docker's minimum"},
 		{"name: X\ntopology: AlicePaysBob\nsampling:\n  mode: often\n", `sampling.mode "often": use off, periodic or iteration`},
 		{"name: X\ntopology: AlicePaysBob\nparams:\n  Mode: [fast]\n", "use one of invoice, pregenerated, keysend"},
-		{"name: X\ntopology: diamond.json\n", `topology "diamond.json"`},
+		{"name: X\ntopology: diamond.txt\n", `topology "diamond.txt"`},
 		{"name: X\ntopology: AlicePaysBob\nparams:\n  CarolsCount: [2]\n", "param CarolsCount: topology AlicePaysBob does not use it; it shapes topology AlicePaysBobViaCarol"},
 		{"name: X\ntopology: AlicePaysBobViaCarol\nparams:\n  AliceCount: [2]\n", "it shapes topology AlicesPayBob"},
 		{"name: X\ntopology: t.yml\nparams:\n  AliceCount: [2]\n", "topology t.yml does not use it"},

@@ -70,15 +70,60 @@ func BuiltinNames() string {
 
 // ValidateSource checks that a topology names a built-in shape or a file.
 func ValidateSource(name string) error {
-	if _, ok := Builtin[name]; ok || IsFile(name) {
+	if _, ok := Builtin[name]; ok || IsFile(name) || IsGenerated(name) {
 		return nil
 	}
-	return fmt.Errorf("topology %q: use %s or a path to a topology .yml file", name, BuiltinNames())
+	return fmt.Errorf("topology %q: use %s, a generator (%s), a topology .yml file or an lncli describegraph .json file", name, BuiltinNames(), strings.Join(Shapes, ", "))
 }
 
 // Build makes the named built-in topology for the given params, or loads a
 // topology file when name is a path to a .yml/.yaml file.
 func Build(name string, params map[string]int) (Topology, error) {
+	return BuildWith(name, params, nil)
+}
+
+// BuildWith is Build with the text params too: Graph (a generator or a
+// describegraph file, in place of name) and Capacity (a distribution).
+// Pairs on a topology that is not generated replaces its payers and payee
+// with random pairs drawn from Seed.
+func BuildWith(name string, params map[string]int, text map[string]string) (Topology, error) {
+	if g, ok := text["Graph"]; ok {
+		name = g
+	}
+	if IsGenerated(name) {
+		spec := DefaultGraphSpec(name)
+		for param, field := range map[string]*int{"NodeCount": &spec.NodeCount, "Degree": &spec.Degree, "Pairs": &spec.Pairs, "PushPercent": &spec.PushPercent} {
+			if v, ok := params[param]; ok {
+				*field = v
+			}
+		}
+		if v, ok := params["Seed"]; ok {
+			spec.Seed = uint64(v)
+		}
+		if c, ok := text["Capacity"]; ok {
+			d, err := ParseDistribution(c)
+			if err != nil {
+				return Topology{}, err
+			}
+			spec.Capacity = d
+		}
+		return Generate(spec)
+	}
+	t, err := buildNamed(name, params)
+	if err != nil {
+		return t, err
+	}
+	if pairs, ok := params["Pairs"]; ok {
+		seed := uint64(params["Seed"])
+		if t, err = t.WithRandomPairs(pairs, seed); err != nil {
+			return t, err
+		}
+		return t, t.Validate()
+	}
+	return t, nil
+}
+
+func buildNamed(name string, params map[string]int) (Topology, error) {
 	switch name {
 	case "AlicePaysBob":
 		return AlicePaysBob(), nil
@@ -126,6 +171,19 @@ func Parse(data []byte, source string) (Topology, error) {
 	}
 	if t.Name == "" {
 		t.Name = "custom"
+	}
+	if tr := t.Traffic; tr != nil {
+		if tr.Pairs != "random" || tr.Count < 1 {
+			return Topology{}, fmt.Errorf("topology file %s: traffic: write {pairs: random, count: N, seed: S} with N ≥ 1", source)
+		}
+		if len(t.Pairs) > 0 || len(t.Payers) > 0 || t.Payee != "" {
+			return Topology{}, fmt.Errorf("topology file %s: traffic and pairs/payers/payee are both set; keep one", source)
+		}
+		drawn, err := t.WithRandomPairs(tr.Count, tr.Seed)
+		if err != nil {
+			return Topology{}, fmt.Errorf("%s: %w", source, err)
+		}
+		t, t.Traffic = drawn, nil
 	}
 	if err := t.Validate(); err != nil {
 		return Topology{}, fmt.Errorf("%s: %w", source, err)

@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"gopkg.in/yaml.v3"
 )
 
 // DefaultCapacitySat is the capacity of a channel whose size is not given:
@@ -40,8 +42,49 @@ type Topology struct {
 	Name     string    `yaml:"name,omitempty" json:"name"`
 	Nodes    []Node    `yaml:"nodes" json:"nodes"`
 	Channels []Channel `yaml:"channels" json:"channels"`
-	Payers   []string  `yaml:"payers" json:"payers"`
-	Payee    string    `yaml:"payee" json:"payee"`
+	Payers   []string  `yaml:"payers,omitempty" json:"payers"`
+	Payee    string    `yaml:"payee,omitempty" json:"payee"`
+	// Pairs, when set, replace Payers and Payee: payment i goes from
+	// Pairs[i%len].Payer to its Payee.
+	Pairs []Pair `yaml:"pairs,omitempty" json:"pairs,omitempty"`
+	// Traffic asks for random pairs drawn when the file is read.
+	Traffic *Traffic `yaml:"traffic,omitempty" json:"-"`
+}
+
+// Pair is one payer and the node it pays.
+type Pair struct {
+	Payer string `yaml:"payer" json:"payer"`
+	Payee string `yaml:"payee" json:"payee"`
+}
+
+// Traffic is a topology file's request for random pairs: pairs: random,
+// count: N, seed: S.
+type Traffic struct {
+	Pairs string `yaml:"pairs"`
+	Count int    `yaml:"count"`
+	Seed  uint64 `yaml:"seed"`
+}
+
+// Routes are who pays whom: the pairs, or every payer with the one payee.
+func (t Topology) Routes() []Pair {
+	if len(t.Pairs) > 0 {
+		return t.Pairs
+	}
+	out := make([]Pair, len(t.Payers))
+	for i, p := range t.Payers {
+		out[i] = Pair{Payer: p, Payee: t.Payee}
+	}
+	return out
+}
+
+// Endpoint tells whether a node sends or receives measured payments.
+func (t Topology) Endpoint(name string) bool {
+	for _, p := range t.Routes() {
+		if p.Payer == name || p.Payee == name {
+			return true
+		}
+	}
+	return false
 }
 
 var nameRe = regexp.MustCompile(`^[a-z][a-z0-9_-]{0,30}$`)
@@ -113,8 +156,27 @@ func (t Topology) Validate() error {
 		}
 		pairs[key] = true
 	}
+	if len(t.Pairs) > 0 {
+		if len(t.Payers) > 0 || t.Payee != "" {
+			return fmt.Errorf("topology: pairs and payers/payee are both set; keep pairs (random traffic) or payers with one payee")
+		}
+		for i, p := range t.Pairs {
+			for _, end := range []struct{ field, v string }{{"payer", p.Payer}, {"payee", p.Payee}} {
+				if !seen[end.v] {
+					return fmt.Errorf("topology: pairs[%d].%s %q is not a node; declare it under nodes", i, end.field, end.v)
+				}
+			}
+			if p.Payer == p.Payee {
+				return fmt.Errorf("topology: pairs[%d]: %q pays itself; name two different nodes", i, p.Payer)
+			}
+			if !t.reaches(p.Payer, p.Payee) {
+				return fmt.Errorf("topology: pairs[%d]: %q has no channel path to %q; add channels or push_sat towards %s", i, p.Payer, p.Payee, p.Payee)
+			}
+		}
+		return nil
+	}
 	if len(t.Payers) == 0 {
-		return fmt.Errorf("topology: payers: list at least one node that sends the measured payments")
+		return fmt.Errorf("topology: payers: list at least one node that sends the measured payments (or give pairs, or traffic: {pairs: random, count: N})")
 	}
 	if !seen[t.Payee] {
 		return fmt.Errorf("topology: payee %q is not a node; name the node that receives the payments", t.Payee)
@@ -143,7 +205,10 @@ func (c Channel) Capacity() int64 {
 
 // reaches tells whether funds can flow from a to b: outbound liquidity is on
 // the funder's side, plus any pushed amount on the other side.
-func (t Topology) reaches(a, b string) bool {
+func (t Topology) reaches(a, b string) bool { return t.reachable(a)[b] }
+
+// reachable is every node funds can flow to from a, a included.
+func (t Topology) reachable(a string) map[string]bool {
 	next := map[string][]string{}
 	for _, c := range t.Channels {
 		next[c.From] = append(next[c.From], c.To)
@@ -156,9 +221,6 @@ func (t Topology) reaches(a, b string) bool {
 	for len(queue) > 0 {
 		n := queue[0]
 		queue = queue[1:]
-		if n == b {
-			return true
-		}
 		for _, m := range next[n] {
 			if !seen[m] {
 				seen[m] = true
@@ -166,7 +228,7 @@ func (t Topology) reaches(a, b string) bool {
 			}
 		}
 	}
-	return false
+	return seen
 }
 
 // Funders are the nodes that open channels, with the satoshis they commit.
@@ -219,9 +281,19 @@ func (t Topology) Versions() []string {
 
 // String is a one-line description for logs.
 func (t Topology) String() string {
+	if len(t.Channels) > 12 {
+		return fmt.Sprintf("%s: %d nodes, %d channels, %d payer/payee pairs", t.Name, len(t.Nodes), len(t.Channels), len(t.Routes()))
+	}
 	var ch []string
 	for _, c := range t.Channels {
 		ch = append(ch, c.From+"→"+c.To)
 	}
 	return fmt.Sprintf("%s: %d nodes, channels %s", t.Name, len(t.Nodes), strings.Join(ch, " "))
+}
+
+// YAML renders the topology as a file Parse reads back: a generated graph
+// is recorded this way so a run repeats without its generator.
+func (t Topology) YAML() ([]byte, error) {
+	t.Traffic = nil
+	return yaml.Marshal(t)
 }

@@ -73,7 +73,7 @@ payee: bob
 		{"nodes: [{name: a}, {name: b}]\nchannels: [{from: a, to: b}]\n", "payers: list at least one"},
 		{"nodes: [{name: a}, {name: b}]\nchannels: [{from: a, to: b}]\npayers: [a]\npayee: z\n", `payee "z"`},
 		{"nodes: [{name: a}, {name: b}]\nchannels: [{from: b, to: a}]\npayers: [a]\npayee: b\n", "no channel path"},
-		{"nodes: [{name: a}, {name: b}]\nchannels: [{from: a, to: b}]\npayers: [a]\npayee: b\nextra: 1\n", `unknown key "extra"; valid keys here: channels, name, nodes, payee, payers`},
+		{"nodes: [{name: a}, {name: b}]\nchannels: [{from: a, to: b}]\npayers: [a]\npayee: b\nextra: 1\n", `unknown key "extra"; valid keys here: channels, name, nodes, pairs, payee, payers, traffic`},
 		{"nodes: [{name: a, impl: lnd}, {name: b}]\n", `unknown key "impl"; valid keys here: implementation, name, node, version`},
 		{"# nothing yet\n", "t.yml is empty; list nodes"},
 	}
@@ -142,13 +142,13 @@ func TestValidateSource(t *testing.T) {
 	tests := []struct {
 		name string
 		ok   bool
-	}{{"AlicePaysBob", true}, {"AlicePaysBobViaCarol", true}, {"AlicesPayBob", true}, {"ring.yml", true}, {"Ring", false}, {"", false}}
+	}{{"AlicePaysBob", true}, {"AlicePaysBobViaCarol", true}, {"AlicesPayBob", true}, {"ring.yml", true}, {"ring", true}, {"lnd.json", true}, {"Ring", false}, {"", false}}
 	for _, tt := range tests {
 		err := ValidateSource(tt.name)
 		if (err == nil) != tt.ok {
 			t.Errorf("%q: err %v", tt.name, err)
 		}
-		if err != nil && !strings.Contains(err.Error(), "use AlicePaysBob, AlicePaysBobViaCarol, AlicesPayBob or a path") {
+		if err != nil && !strings.Contains(err.Error(), "use AlicePaysBob, AlicePaysBobViaCarol, AlicesPayBob, a generator (chain, ring, star, grid, random, scalefree), a topology .yml file") {
 			t.Errorf("%q: message %v", tt.name, err)
 		}
 	}

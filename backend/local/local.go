@@ -82,7 +82,7 @@ func (b *Backend) StartChain(ctx context.Context, spec backend.ChainSpec) (backe
 		RPCListen: hostPort(rpc), P2PListen: hostPort(p2p),
 		RPCUser: spec.RPCUser, RPCPass: spec.RPCPass,
 		RPCCert: filepath.Join(dir, "rpc.cert"), RPCKey: filepath.Join(dir, "rpc.key"),
-		MiningAddr: spec.MiningAddr,
+		MiningAddr: spec.MiningAddr, Clients: spec.Nodes,
 	}
 	args := cfg.Args()
 	p, err := startProc("btcd", filepath.Join(b.opts.ChainBinDir, "btcd"), args, filepath.Join(dir, "stdout.log"))

@@ -19,6 +19,21 @@ func TestArgs(t *testing.T) {
 	}
 }
 
+func TestRPCLimitsGrowWithNodes(t *testing.T) {
+	small := Config{}.Args()
+	big := Config{Clients: 100}.Args()
+	for _, w := range []string{"--rpcmaxwebsockets=50", "--rpcmaxclients=10"} {
+		if !slices.Contains(small, w) {
+			t.Errorf("no nodes: missing %s in %v", w, small)
+		}
+	}
+	for _, w := range []string{"--rpcmaxwebsockets=850", "--rpcmaxclients=210"} {
+		if !slices.Contains(big, w) {
+			t.Errorf("100 nodes: missing %s in %v", w, big)
+		}
+	}
+}
+
 func TestFaucetAddressIsSimnet(t *testing.T) {
 	f, err := NewFaucet()
 	if err != nil {

@@ -93,6 +93,11 @@ func checkScenario(s scenario.Scenario) error {
 	if err := s.Validate(); err != nil {
 		return err
 	}
+	// The guard first: a network too large for this machine is refused
+	// before its graph is generated.
+	if err := guardMemory(s); err != nil {
+		return err
+	}
 	if err := s.CheckTopologies(); err != nil {
 		return err
 	}

@@ -1,0 +1,104 @@
+package analysis
+
+import (
+	"sort"
+	"time"
+
+	"github.com/lnbench/lnbench/result"
+)
+
+// Routes is how the measured payments travelled: hop counts and failure
+// reasons per case, for traffic between many payer/payee pairs.
+type Routes struct {
+	// Payees is the number of distinct payees: more than one means the
+	// traffic came from pairs drawn from the graph.
+	Payees   int            `json:"payees"`
+	Hops     []HopCount     `json:"hops"`
+	Failures []FailureCount `json:"failures,omitempty"`
+}
+
+// HopCount is the succeeded payments of a case that took a route of Hops
+// channels, and their rate over the case's measured time.
+type HopCount struct {
+	Case      string  `json:"case"`
+	Hops      int     `json:"hops"`
+	Payments  int     `json:"payments"`
+	Share     float64 `json:"share"` // of the case's succeeded payments
+	PerSecond float64 `json:"per_second"`
+}
+
+// FailureCount is how often a case's payments failed for one reason.
+type FailureCount struct {
+	Case   string `json:"case"`
+	Reason string `json:"reason"`
+	Count  int    `json:"count"`
+}
+
+// AnalyzeRoutes counts measured payments by hop count and failure reason.
+// A case's rate divides by its measured time: the sum of its iterations'
+// spans from first start to last end.
+func AnalyzeRoutes(recs []result.Record) Routes {
+	type iter struct {
+		c string
+		i int
+	}
+	spans := map[iter][2]time.Time{}
+	hops := map[string]map[int]int{}
+	succeeded := map[string]int{}
+	failures := map[[2]string]int{}
+	payees := map[string]bool{}
+	for _, r := range recs {
+		if r.Phase != result.Measure {
+			continue
+		}
+		payees[r.Payee] = true
+		k := iter{r.Case, r.Iteration}
+		s, ok := spans[k]
+		if !ok || r.Start.Before(s[0]) {
+			s[0] = r.Start
+		}
+		if !ok || r.End.After(s[1]) {
+			s[1] = r.End
+		}
+		spans[k] = s
+		if r.Status != result.Succeeded {
+			reason := r.FailureReason
+			if reason == "" {
+				reason = r.Status
+			}
+			failures[[2]string{r.Case, reason}]++
+			continue
+		}
+		if hops[r.Case] == nil {
+			hops[r.Case] = map[int]int{}
+		}
+		hops[r.Case][r.Hops]++
+		succeeded[r.Case]++
+	}
+	measured := map[string]time.Duration{}
+	for k, s := range spans {
+		measured[k.c] += s[1].Sub(s[0])
+	}
+	out := Routes{Payees: len(payees)}
+	for c, byHops := range hops {
+		for h, n := range byHops {
+			hc := HopCount{Case: c, Hops: h, Payments: n, Share: float64(n) / float64(succeeded[c])}
+			if d := measured[c].Seconds(); d > 0 {
+				hc.PerSecond = float64(n) / d
+			}
+			out.Hops = append(out.Hops, hc)
+		}
+	}
+	sort.Slice(out.Hops, func(i, j int) bool {
+		a, b := out.Hops[i], out.Hops[j]
+		return a.Case < b.Case || (a.Case == b.Case && a.Hops < b.Hops)
+	})
+	for k, n := range failures {
+		out.Failures = append(out.Failures, FailureCount{Case: k[0], Reason: k[1], Count: n})
+	}
+	sort.Slice(out.Failures, func(i, j int) bool {
+		a, b := out.Failures[i], out.Failures[j]
+		return a.Case < b.Case || (a.Case == b.Case && (a.Count > b.Count || (a.Count == b.Count && a.Reason < b.Reason)))
+	})
+	return out
+}

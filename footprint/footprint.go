@@ -1,0 +1,116 @@
+// Package footprint estimates what a network costs this machine before it
+// starts: memory per node from measured resident sizes, checked against
+// what the kernel says is available, and how many nodes may start at once.
+package footprint
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+)
+
+const mib = 1 << 20
+
+// Measured resident sizes (RSS) of LND v0.21.0-beta and btcd v0.25.1 as
+// local processes on a 2-core, 24 GiB machine of this workplace.
+// Sources: notes/lnd.md (steady lnd 110–150 MiB under load, ≈320 MiB peak
+// while starting, btcd 155–159 MiB; idle lnd containers 28–48 MiB) and our
+// own TestGeneratedGraph25 on 2026-11-22 (25 LNDs, VmRSS every 2 s: peak
+// 316 MiB per lnd while starting, 70–114 MiB per lnd after setup and
+// payments, mean 100 MiB; btcd 163 MiB).
+const (
+	// NodeBytes is one LND node carrying payments: the top of the steady range.
+	NodeBytes = 150 * mib
+	// StartPeakBytes is one LND node while it starts (wallet, graph, TLS).
+	StartPeakBytes = 320 * mib
+	// ChainBytes is btcd.
+	ChainBytes = 160 * mib
+	// HarnessBytes is lnbench itself: gRPC connections, result stream.
+	HarnessBytes = 256 * mib
+)
+
+// Estimate is the memory a network of Nodes needs.
+type Estimate struct {
+	Nodes    int
+	PerNode  int64 // bytes one node needs (a memory limit, when set, is the cap)
+	Parallel int   // nodes starting at once
+	Peak     int64 // bytes one node needs while it starts
+	Bytes    int64
+}
+
+// EstimateFor sizes a network; perNodeLimit > 0 is a per-node memory limit.
+func EstimateFor(nodes, parallel int, perNodeLimit int64) Estimate {
+	per := int64(NodeBytes)
+	peak := int64(StartPeakBytes)
+	if perNodeLimit > 0 {
+		per, peak = min(per, perNodeLimit), min(peak, perNodeLimit)
+	}
+	parallel = min(parallel, nodes)
+	total := int64(nodes)*per + int64(parallel)*(peak-per) + ChainBytes + HarnessBytes
+	return Estimate{Nodes: nodes, PerNode: per, Parallel: parallel, Peak: peak, Bytes: total}
+}
+
+// Fits returns how many nodes fit in available bytes with the same
+// per-node size and start parallelism.
+func (e Estimate) Fits(available int64) int {
+	fixed := int64(ChainBytes+HarnessBytes) + int64(e.Parallel)*(e.Peak-e.PerNode)
+	if available <= fixed {
+		return 0
+	}
+	return int((available - fixed) / e.PerNode)
+}
+
+// Check refuses an estimate above available memory with one line: the
+// numbers, and what would fit instead.
+func (e Estimate) Check(available int64) error {
+	if e.Bytes <= available {
+		return nil
+	}
+	fit := e.Fits(available)
+	return fmt.Errorf("refusing to start %d nodes: they need ≈%s (%s per LND, measured; btcd %s; %d starting at once at %s), but this machine has %s available (MemAvailable). "+
+		"What fits: at most %d nodes here (lower NodeCount), or a per-node memory limit (node.memory, compose backend), or a machine with ≥ %s free",
+		e.Nodes, human(e.Bytes), human(e.PerNode), human(ChainBytes), e.Parallel, human(e.Peak), human(available), fit, human(e.Bytes))
+}
+
+func human(b int64) string {
+	if b >= 1<<30 {
+		return fmt.Sprintf("%.1f GiB", float64(b)/(1<<30))
+	}
+	return fmt.Sprintf("%d MiB", b/mib)
+}
+
+// StartParallelism is how many nodes may start at once: two per core (a
+// start is ≈4 s, mostly CPU), and no more than half the available memory
+// holds at the start peak; at least 1.
+func StartParallelism(cores int, available int64) int {
+	byMemory := int(available / 2 / StartPeakBytes)
+	return max(1, min(2*cores, byMemory))
+}
+
+// MemAvailable reads MemAvailable from /proc/meminfo, in bytes.
+func MemAvailable() (int64, error) {
+	f, err := os.Open("/proc/meminfo")
+	if err != nil {
+		return 0, fmt.Errorf("memory guard: %v", err)
+	}
+	defer f.Close()
+	return parseMemAvailable(f)
+}
+
+func parseMemAvailable(r io.Reader) (int64, error) {
+	sc := bufio.NewScanner(r)
+	for sc.Scan() {
+		fields := strings.Fields(sc.Text())
+		if len(fields) >= 2 && fields[0] == "MemAvailable:" {
+			kb, err := strconv.ParseInt(fields[1], 10, 64)
+			if err != nil {
+				return 0, fmt.Errorf("memory guard: MemAvailable %q: %v", fields[1], err)
+			}
+			return kb * 1024, nil
+		}
+	}
+	return 0, fmt.Errorf("memory guard: no MemAvailable in /proc/meminfo (kernel older than 3.14?)")
+}

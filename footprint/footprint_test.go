@@ -1,0 +1,55 @@
+package footprint
+
+import (
+	"strings"
+	"testing"
+)
+
+const gib = 1 << 30
+
+func TestTenThousandNodesAreRefusedWithWhatFits(t *testing.T) {
+	e := EstimateFor(10_000, 4, 0)
+	err := e.Check(22 * gib)
+	if err == nil {
+		t.Fatal("10,000 nodes fit in 22 GiB")
+	}
+	for _, want := range []string{"refusing to start 10000 nodes", "≈1465.9 GiB", "150 MiB per LND", "22.0 GiB available", "at most 142 nodes", "node.memory"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("missing %q in %v", want, err)
+		}
+	}
+	if fit := e.Fits(22 * gib); EstimateFor(fit, 4, 0).Check(22*gib) != nil || EstimateFor(fit+1, 4, 0).Check(22*gib) == nil {
+		t.Errorf("Fits says %d, which is not the largest network that passes", fit)
+	}
+}
+
+func TestSmallNetworksPassAndLimitsShrinkTheEstimate(t *testing.T) {
+	if err := EstimateFor(25, 4, 0).Check(22 * gib); err != nil {
+		t.Error(err)
+	}
+	if a, b := EstimateFor(100, 4, 0), EstimateFor(100, 4, 64<<20); b.Bytes >= a.Bytes || b.PerNode != 64<<20 {
+		t.Errorf("a 64 MiB limit gave %d per node, %d total (unlimited %d)", b.PerNode, b.Bytes, a.Bytes)
+	}
+}
+
+func TestStartParallelism(t *testing.T) {
+	for _, tc := range []struct {
+		cores     int
+		available int64
+		want      int
+	}{{2, 22 * gib, 4}, {16, 22 * gib, 32}, {64, 22 * gib, 35}, {2, 100 << 20, 1}} {
+		if got := StartParallelism(tc.cores, tc.available); got != tc.want {
+			t.Errorf("%d cores, %d bytes: %d, want %d", tc.cores, tc.available, got, tc.want)
+		}
+	}
+}
+
+func TestParseMemAvailable(t *testing.T) {
+	got, err := parseMemAvailable(strings.NewReader("MemTotal:       24684000 kB\nMemFree:        15000000 kB\nMemAvailable:   23213000 kB\n"))
+	if err != nil || got != 23213000*1024 {
+		t.Errorf("got %d, %v", got, err)
+	}
+	if _, err := parseMemAvailable(strings.NewReader("MemTotal: 1 kB\n")); err == nil {
+		t.Error("meminfo without MemAvailable parsed")
+	}
+}
