@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -156,12 +157,13 @@ func Load(path string) (Scenario, error) {
 
 // isTopologyFile tells whether a document has a topology file's keys.
 func isTopologyFile(data []byte) bool {
-	for _, k := range strictyaml.TopLevelKeys(data) {
-		if k == "nodes" || k == "channels" || k == "payers" || k == "payee" {
-			return true
-		}
+	keys := strictyaml.TopLevelKeys(data)
+	if slices.Contains(keys, "topology") {
+		return false // a scenario (its nodes: are node specs)
 	}
-	return false
+	return slices.ContainsFunc(keys, func(k string) bool {
+		return k == "nodes" || k == "channels" || k == "payers" || k == "payee"
+	})
 }
 
 func fileExists(p string) bool {

@@ -183,6 +183,16 @@ func TestLoadRefusesWithAFix(t *testing.T) {
 	}
 }
 
+// A scenario's nodes: are node specs: it is not taken for a topology file.
+func TestScenarioWithNodeSpecsIsAScenario(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "specs.yml")
+	os.WriteFile(p, []byte("topology: AlicePaysBob\nnodes: [lnd@v0.21.0-beta, old=lnd@v0.20.2-beta]\nbaseline: old\n"), 0o644)
+	s, err := Load(p)
+	if err != nil || len(s.Specs()) != 2 {
+		t.Fatalf("scenario with nodes: %v (specs %+v)", err, s.Specs())
+	}
+}
+
 func TestOverride(t *testing.T) {
 	s := Default().Override([]Param{{"Concurrency", []string{"5"}}, {"Mode", []string{"keysend"}}})
 	if got := len(s.Cases()); got != 1 {
