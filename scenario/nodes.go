@@ -40,7 +40,7 @@ func parseNodes(list yaml.Node) ([]nodespec.Spec, string, error) {
 		var e nodeEntry
 		switch item.Kind {
 		case yaml.ScalarNode:
-			text = item.Value
+			e.Name, text = splitLabel(item.Value)
 		case yaml.MappingNode:
 			if err := item.Decode(&e); err != nil {
 				return nil, "", fmt.Errorf("nodes[%d]: %v", i, err)
@@ -85,14 +85,19 @@ func parseNodes(list yaml.Node) ([]nodespec.Spec, string, error) {
 	return out, baseline, nil
 }
 
+// splitLabel reads "NAME=SPEC" (a label for the spec) or a bare "SPEC".
+func splitLabel(v string) (name, text string) {
+	if n, rest, ok := strings.Cut(v, "="); ok && !strings.Contains(n, "@") {
+		return n, rest
+	}
+	return "", v
+}
+
 // ParseNodeFlags reads --node values (spec strings; NAME=SPEC names one).
 func ParseNodeFlags(values []string) ([]nodespec.Spec, error) {
 	var out []nodespec.Spec
 	for _, v := range values {
-		name, text := "", v
-		if n, rest, ok := strings.Cut(v, "="); ok && !strings.Contains(n, "@") {
-			name, text = n, rest
-		}
+		name, text := splitLabel(v)
 		sp, err := nodespec.Parse(text)
 		if err != nil {
 			return nil, fmt.Errorf("--node: %v", err)
