@@ -35,6 +35,7 @@ type Manifest struct {
 	GitDirty     bool      `json:"git_dirty,omitempty"`
 	Flavour      Flavour   `json:"flavour"`
 	PGOSHA256    string    `json:"pgo_sha256,omitempty"`
+	PGOFrom      string    `json:"pgo_from,omitempty"` // the run a merged profile came from (PGOOriginFile)
 	BuiltAt      time.Time `json:"built_at,omitempty"`
 	BuildSeconds float64   `json:"build_seconds,omitempty"`
 }
@@ -57,6 +58,10 @@ func (m Manifest) From() string {
 	}
 	return from
 }
+
+// PGOOriginFile is where a profile merged from a run's windows says which
+// run, windows and actors it holds; a hand-made profile has none.
+func PGOOriginFile(profile string) string { return profile + ".from" }
 
 func shortCommit(c string) string {
 	if len(c) > 12 {
@@ -292,6 +297,9 @@ func manifestFor(ctx context.Context, spec Spec, key, toolchain, out string) (Ma
 	if spec.Flavour.PGO != "" {
 		m.Flavour.PGO, _ = filepath.Abs(spec.Flavour.PGO)
 		m.PGOSHA256, _ = fileSHA256(spec.Flavour.PGO)
+		if origin, err := os.ReadFile(PGOOriginFile(spec.Flavour.PGO)); err == nil {
+			m.PGOFrom = strings.TrimSpace(string(origin))
+		}
 	}
 	if spec.IsSource() {
 		m.GitCommit, m.GitDirty = gitState(ctx, spec.SourceDir)

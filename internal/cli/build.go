@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lnbench/lnbench/nodebuild"
+	"github.com/lnbench/lnbench/pgo"
 	"github.com/lnbench/lnbench/scenario"
 )
 
@@ -24,6 +25,8 @@ type buildFlags struct {
 	dryRun        bool
 	scenario      string
 	nodes         []string
+	pgoFrom       string
+	pgoActors     []string
 }
 
 func buildCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -35,7 +38,9 @@ func buildCmd(stdout, stderr io.Writer) *cobra.Command {
 			"(--version lnd@v0.21.0-beta), or a local source tree with uncommitted edits\n" +
 			"(--version lnd@src:../lnd, built through a generated module that replaces LND\n" +
 			"with the tree). --pgo, --goamd64, --gcflags, --ldflags and --tags make a\n" +
-			"flavour; any change of source, toolchain or knob is a new build, nothing else is.\n\n" +
+			"flavour; any change of source, toolchain or knob is a new build, nothing else is.\n" +
+			"--pgo-from DIR merges the profiling windows of an earlier run (all its nodes, or\n" +
+			"--pgo-actors) into one profile in the cache and builds with it.\n\n" +
 			"  --list                     cached builds: key, size, last use, what they were built from\n" +
 			"  --prune [--unused-days N]  remove builds not used for N days (default 30), except\n" +
 			"                             the current builds of the --version specs\n" +
@@ -51,6 +56,9 @@ func buildCmd(stdout, stderr io.Writer) *cobra.Command {
 				return listBuilds(stdout, f.cache)
 			case f.addVersion != "":
 				return addVersion(cmd, stdout, stderr, f)
+			}
+			if err := resolvePGO(stdout, &f); err != nil {
+				return err
 			}
 			dir, err := findImages(f.images)
 			if err != nil && !onlySourceTrees(f.versions) {
@@ -97,6 +105,8 @@ func buildCmd(stdout, stderr io.Writer) *cobra.Command {
 	fl.StringVar(&f.cache, "cache", nodebuild.DefaultCacheDir(), "binary cache folder ($LNBENCH_CACHE)")
 	fl.StringSliceVar(&f.versions, "version", []string{"lnd@v0.21.0-beta"}, "what to build: IMPL@VERSION (a folder of --images), IMPL@src:PATH (a source tree), or 'all' folders")
 	fl.StringVar(&f.flavour.PGO, "pgo", "", "CPU profile for profile-guided optimisation (go build -pgo)")
+	fl.StringVar(&f.pgoFrom, "pgo-from", "", "build with a profile merged from an earlier run's artifacts folder (its sampler windows)")
+	fl.StringSliceVar(&f.pgoActors, "pgo-actors", nil, "with --pgo-from: merge only these actors' windows, e.g. alice,bob (default: every node of the run)")
 	fl.StringVar(&f.flavour.GOAMD64, "goamd64", "", "GOAMD64 level v1..v4 (default v1)")
 	fl.StringVar(&f.flavour.GCFlags, "gcflags", "", "extra go build -gcflags (prefix all= to reach LND's packages)")
 	fl.StringVar(&f.flavour.LDFlags, "ldflags", "", "extra go build -ldflags")
@@ -109,6 +119,25 @@ func buildCmd(stdout, stderr io.Writer) *cobra.Command {
 	fl.StringArrayVar(&f.nodes, "node", nil, "build a node spec as lnbench run --node reads it, e.g. lnd@v0.21.0-beta+pgo=cpu.pgo (repeatable)")
 	fl.StringVar(&f.addVersion, "add-version", "", "add a release folder images/lnd/VERSION, e.g. v0.20.1-beta")
 	return cmd
+}
+
+// resolvePGO turns --pgo-from into the flavour's profile, saying what was merged.
+func resolvePGO(stdout io.Writer, f *buildFlags) error {
+	switch {
+	case f.pgoFrom == "" && len(f.pgoActors) > 0:
+		return fmt.Errorf("--pgo-actors chooses windows of --pgo-from: add --pgo-from ARTIFACTS_DIR")
+	case f.pgoFrom == "":
+		return nil
+	case f.flavour.PGO != "":
+		return fmt.Errorf("--pgo and --pgo-from both name a profile: keep one")
+	}
+	path, info, err := pgo.MergeFromRun(f.cache, f.pgoFrom, f.pgoActors)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "pgo: %s → %s\n", info, path)
+	f.flavour.PGO = path
+	return nil
 }
 
 // onlySourceTrees is true when no --version needs the images/ folder.
@@ -258,7 +287,7 @@ func scenarioBuilds(images string, f buildFlags) ([]nodebuild.Spec, error) {
 	}
 	var out []nodebuild.Spec
 	for _, sp := range specs {
-		b, err := buildSpec(images, sp)
+		b, err := buildSpec(images, f.cache, sp)
 		if err != nil {
 			return nil, err
 		}

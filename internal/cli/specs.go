@@ -1,16 +1,17 @@
 package cli
 
 import (
-	"github.com/spf13/pflag"
-
 	"context"
 	"fmt"
 	"io"
 	"strings"
 	"time"
 
+	"github.com/spf13/pflag"
+
 	"github.com/lnbench/lnbench/nodebuild"
 	"github.com/lnbench/lnbench/nodespec"
+	"github.com/lnbench/lnbench/pgo"
 	"github.com/lnbench/lnbench/runner"
 	"github.com/lnbench/lnbench/scenario"
 )
@@ -24,13 +25,20 @@ type builds struct {
 	chain   string                      // build key btcd comes from: the baseline (or first) spec's
 }
 
-// buildSpec is the nodebuild spec of a node spec, its knobs checked.
-func buildSpec(images string, sp nodespec.Spec) (nodebuild.Spec, error) {
+// buildSpec is the nodebuild spec of a node spec, its knobs checked. A
+// +pgo= naming an earlier run's artifacts folder becomes the profile merged
+// from all its profiling windows (stored in the cache by content).
+func buildSpec(images, cache string, sp nodespec.Spec) (nodebuild.Spec, error) {
 	b, err := nodebuild.Parse(images, sp.Build)
 	if err != nil {
 		return b, fmt.Errorf("node spec %s: %v", sp.Label, err)
 	}
 	b.Flavour = nodebuild.Flavour(sp.Flavour)
+	if b.Flavour.PGO != "" {
+		if b.Flavour.PGO, _, err = pgo.Resolve(cache, b.Flavour.PGO, nil); err != nil {
+			return b, fmt.Errorf("node spec %s: %v", sp.Label, err)
+		}
+	}
 	if err := b.Flavour.Validate(); err != nil {
 		return b, fmt.Errorf("node spec %s: %v", sp.Label, err)
 	}
@@ -49,7 +57,7 @@ func ensureBuilds(ctx context.Context, images, cache string, s *scenario.Scenari
 	// Every spec resolves before the first (possibly long) build starts.
 	var bspecs []nodebuild.Spec
 	for _, sp := range specs {
-		b, err := buildSpec(images, sp)
+		b, err := buildSpec(images, cache, sp)
 		if err != nil {
 			return out, err
 		}
