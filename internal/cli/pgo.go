@@ -9,7 +9,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/lnbench/lnbench/nodebuild"
 	"github.com/lnbench/lnbench/pgo"
 	"github.com/lnbench/lnbench/scenario"
 )
@@ -68,7 +67,7 @@ func pgoRecordCmd(stdout, stderr io.Writer) *cobra.Command {
 				return err
 			}
 			fmt.Fprintf(stdout, "pgo profile: %s\n  %s\n", path, info)
-			fmt.Fprintf(stdout, "build with it: lnbench build --version %s@%s --pgo %s\n", s.Node.Implementation, s.Node.Version, path)
+			fmt.Fprintf(stdout, "build with it: lnbench build --version %s --pgo %s\n", s.BaselineSpec().Build, path)
 			fmt.Fprintf(stdout, "  (or again from the run: lnbench build --pgo-from %s)\n", info.Dir)
 			return runErr
 		},
@@ -77,11 +76,7 @@ func pgoRecordCmd(stdout, stderr io.Writer) *cobra.Command {
 	fl.DurationVar(&duration, "duration", 60*time.Second, "how long to measure each case (after one warm-up iteration)")
 	fl.StringSliceVar(&actors, "pgo-actors", nil, "merge only these actors' windows, e.g. alice,bob (default: every node)")
 	fl.StringArrayVar(&f.params, "param", nil, "override a param: Name=v1,v2 (repeatable); each case is measured for --duration")
-	fl.StringVar(&f.backend, "backend", "auto", "auto, compose or local")
-	fl.StringVar(&f.artifacts, "artifacts", "BenchmarkArtifacts", "folder that receives the run's folder")
-	fl.StringVar(&f.cache, "cache", nodebuild.DefaultCacheDir(), "binary cache folder ($LNBENCH_CACHE); the profile goes to its pgo/")
-	fl.StringVar(&f.images, "images", "", "folder of node build modules")
-	fl.BoolVar(&f.build, "build", false, "build missing node binaries instead of failing")
-	fl.DurationVar(&f.startTimeout, "start-timeout", 90*time.Second, "how long a node may take to start")
+	addBackendFlag(fl, &f)
+	addNetworkFlags(fl, &f) // the profile goes to the cache's pgo/
 	return cmd
 }

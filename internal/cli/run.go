@@ -15,7 +15,6 @@ import (
 	"github.com/lnbench/lnbench/backend"
 	"github.com/lnbench/lnbench/backend/compose"
 	"github.com/lnbench/lnbench/backend/local"
-	"github.com/lnbench/lnbench/nodebuild"
 	"github.com/lnbench/lnbench/report"
 	"github.com/lnbench/lnbench/runner"
 	"github.com/lnbench/lnbench/scenario"
@@ -58,15 +57,11 @@ func runCmd(stdout, stderr io.Writer) *cobra.Command {
 	fl := cmd.Flags()
 	fl.StringArrayVar(&f.params, "param", nil, "override a param: Name=v1,v2 (repeatable)")
 	fl.BoolVar(&f.quick, "quick", false, "smoke run: 1 warm-up + 3 iterations per case on one reused network")
-	fl.StringVar(&f.backend, "backend", "auto", "where nodes run: auto (compose if a Docker engine answers), compose or local")
-	fl.StringVar(&f.artifacts, "artifacts", "BenchmarkArtifacts", "folder that receives <UTC timestamp>-<scenario>/")
-	fl.StringVar(&f.cache, "cache", nodebuild.DefaultCacheDir(), "binary cache folder ($LNBENCH_CACHE)")
-	fl.StringVar(&f.images, "images", "", "folder of node build modules (default: images/ of the repository)")
+	addBackendFlag(fl, &f)
 	fl.BoolVar(&f.reuse, "reuse-network", false, "run cases that share a topology on one network instead of a fresh one each")
-	fl.DurationVar(&f.startTimeout, "start-timeout", 90*time.Second, "how long a node may take to start")
 	fl.BoolVar(&f.build, "build", true, "build missing node binaries (always: every spec the scenario needs is built)")
 	_ = fl.MarkHidden("build")
-	addNodeFlags(fl, &f)
+	addNetworkFlags(fl, &f)
 	fl.StringVar(&f.history, "history", "", "append one row per case to DIR/history.csv, to follow a series of runs")
 	fl.Float64Var(&f.cpus, "cpus", 0, "compose: CPU limit per actor container (e.g. 1.5; 0 = none)")
 	fl.StringVar(&f.memory, "memory", "", "compose: memory limit per actor container (e.g. 512m; empty = none)")

@@ -11,7 +11,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/lnbench/lnbench/nodebuild"
 	"github.com/lnbench/lnbench/report"
 	"github.com/lnbench/lnbench/scenario"
 )
@@ -72,12 +71,8 @@ func soakCmd(stdout, stderr io.Writer) *cobra.Command {
 	fl.DurationVar(&window, "window", 60*time.Second, "length of a sampling window")
 	fl.BoolVar(&stagger, "stagger", false, "sample actors in turn rather than together")
 	fl.StringArrayVar(&f.params, "param", nil, "pin a param: Name=value (repeatable)")
-	fl.StringVar(&f.backend, "backend", "auto", "auto, compose or local")
-	fl.StringVar(&f.artifacts, "artifacts", "BenchmarkArtifacts", "folder that receives the run's folder")
-	fl.StringVar(&f.cache, "cache", nodebuild.DefaultCacheDir(), "binary cache folder ($LNBENCH_CACHE)")
-	fl.StringVar(&f.images, "images", "", "folder of node build modules")
-	fl.DurationVar(&f.startTimeout, "start-timeout", 90*time.Second, "how long a node may take to start")
-	addNodeFlags(fl, &f)
+	addBackendFlag(fl, &f)
+	addNetworkFlags(fl, &f)
 	return cmd
 }
 

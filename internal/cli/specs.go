@@ -137,6 +137,22 @@ const nodeSpecHelp = `Node specs (the node under test as a dimension: cases = sp
 Labels default to the version plus what differs (v0.21.0-beta+pgo, src+bottlepay).
 --node replaces the scenario file's nodes: list; every build is made before the run starts.`
 
+// addNetworkFlags adds what every command that brings a network up takes:
+// where artifacts and builds go, how long a node may take to start, and
+// the node specs (--node, --baseline).
+func addNetworkFlags(fl *pflag.FlagSet, f *runFlags) {
+	fl.StringVar(&f.artifacts, "artifacts", "BenchmarkArtifacts", "folder that receives <UTC timestamp>-<scenario>/ (compose file, logs, reports)")
+	fl.StringVar(&f.cache, "cache", nodebuild.DefaultCacheDir(), "binary cache folder ($LNBENCH_CACHE)")
+	fl.StringVar(&f.images, "images", "", "folder of node build modules (default: images/ of the repository)")
+	fl.DurationVar(&f.startTimeout, "start-timeout", 90*time.Second, "how long a node may take to start")
+	addNodeFlags(fl, f)
+}
+
+// addBackendFlag adds --backend.
+func addBackendFlag(fl *pflag.FlagSet, f *runFlags) {
+	fl.StringVar(&f.backend, "backend", "auto", "where nodes run: auto (compose if a Docker engine answers), compose or local")
+}
+
 // addNodeFlags adds --node and --baseline.
 func addNodeFlags(fl *pflag.FlagSet, f *runFlags) {
 	fl.StringArrayVar(&f.nodes, "node", nil, "node spec to compare, [LABEL=]IMPL@VERSION|IMPL@src:PATH[+option=value…] (repeatable; replaces the scenario's nodes:)")

@@ -14,7 +14,6 @@ import (
 	"github.com/lnbench/lnbench/backend/compose"
 	"github.com/lnbench/lnbench/network"
 	"github.com/lnbench/lnbench/node/drivers"
-	"github.com/lnbench/lnbench/nodebuild"
 	"github.com/lnbench/lnbench/runner"
 	"github.com/lnbench/lnbench/scenario"
 	"github.com/lnbench/lnbench/topology"
@@ -34,11 +33,7 @@ func upCmd(stdout, stderr io.Writer) *cobra.Command {
 	}
 	fl := cmd.Flags()
 	fl.StringArrayVar(&f.params, "param", nil, "topology param, e.g. CarolsCount=2 or AliceCount=3")
-	fl.StringVar(&f.artifacts, "artifacts", "BenchmarkArtifacts", "folder that receives the run's folder (compose file, logs)")
-	fl.StringVar(&f.cache, "cache", nodebuild.DefaultCacheDir(), "binary cache folder ($LNBENCH_CACHE)")
-	fl.StringVar(&f.images, "images", "", "folder of node build modules")
-	fl.DurationVar(&f.startTimeout, "start-timeout", 90*time.Second, "how long a node may take to start")
-	addNodeFlags(fl, &f)
+	addNetworkFlags(fl, &f)
 	return cmd
 }
 
