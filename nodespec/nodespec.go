@@ -211,6 +211,16 @@ func (s Spec) Version() string {
 // IsSource tells whether the spec builds a local source tree.
 func (s Spec) IsSource() bool { return s.Version() == SourceVersion }
 
+// SourceDir is the source tree a spec builds ("" for a release).
+func (s Spec) SourceDir() string {
+	_, v, _ := strings.Cut(s.Build, "@")
+	dir, _ := strings.CutPrefix(v, "src:")
+	if dir == v {
+		return ""
+	}
+	return dir
+}
+
 // DefaultLabel is short and says what differs: the version (or "src"),
 // then "+pgo", "+goamd64v3", "+tags", "+gcflags", "+ldflags", the profile
 // and db variant when set.

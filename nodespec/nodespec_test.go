@@ -55,3 +55,11 @@ func TestParseRefusesWithAFix(t *testing.T) {
 		t.Error("a label with '/' accepted")
 	}
 }
+
+func TestSourceDir(t *testing.T) {
+	for build, want := range map[string]string{"lnd@src:/home/me/lnd": "/home/me/lnd", "lnd@v0.21.0-beta": ""} {
+		if got := (Spec{Build: build}).SourceDir(); got != want {
+			t.Errorf("SourceDir of %s = %q, want %q", build, got, want)
+		}
+	}
+}

@@ -52,7 +52,9 @@ func NodeSetup(ds node.Drivers, s scenario.Scenario, builds map[string]NodeBuild
 			Flags: append(flags, args...)}
 		if b, ok := builds[sp.Label]; ok {
 			m := b.Manifest
-			info.Key, info.Source, info.Commit, info.Dirty = m.Key, m.SourceDir, m.GitCommit, m.GitDirty
+			// The build is keyed by content: a cached one may have been made
+			// from another copy of the same tree, so the path is the spec's.
+			info.Key, info.Source, info.Commit, info.Dirty = m.Key, sp.SourceDir(), m.GitCommit, m.GitDirty
 			info.GoVersion, info.Tags, info.PGOHash, info.Image = m.GoVersion, m.Tags, m.PGOSHA256, b.Image
 		}
 		infos = append(infos, info)
