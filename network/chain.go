@@ -25,13 +25,9 @@ type Chain interface {
 // ChainStarter starts the chain on a backend and connects to it.
 type ChainStarter func(ctx context.Context, be backend.Backend) (Chain, backend.ChainEndpoint, error)
 
-// StartBtcd starts btcd mining to a harness-owned faucet key, so wallets
-// are funded without restarting btcd, and connects to its RPC.
-func StartBtcd(ctx context.Context, be backend.Backend) (Chain, backend.ChainEndpoint, error) {
-	return StartBtcdFor(0)(ctx, be)
-}
-
-// StartBtcdFor is StartBtcd with btcd's RPC limits sized for nodes.
+// StartBtcdFor starts btcd mining to a harness-owned faucet key (so wallets
+// are funded without restarting btcd), with its
+// RPC limits sized for that many nodes, and connects to it.
 func StartBtcdFor(nodes int) ChainStarter {
 	return func(ctx context.Context, be backend.Backend) (Chain, backend.ChainEndpoint, error) {
 		return startBtcd(ctx, be, nodes)

@@ -44,7 +44,7 @@ type Options struct {
 	// Drivers dial each node by its topology implementation (package
 	// drivers has the shipped ones).
 	Drivers node.Drivers
-	// StartChain starts and connects to the chain; nil means StartBtcd.
+	// StartChain starts and connects to the chain; nil means btcd sized for the topology (StartBtcdFor).
 	StartChain ChainStarter
 	DBBackend  string
 	NodeArgs   []string
