@@ -1,11 +1,8 @@
 package cli
 
 import (
-	"bytes"
-	"context"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 )
 
@@ -34,15 +31,7 @@ func TestPGOBadInputRefused(t *testing.T) {
 	}
 	for _, tt := range tests {
 		args := append(append([]string(nil), tt.args...), "--cache", cache, "--images", filepath.Join(dir, "no-images"))
-		var stdout, stderr bytes.Buffer
-		err := Run(context.Background(), &stdout, &stderr, args)
-		if err == nil || !strings.Contains(err.Error(), tt.want) {
-			t.Errorf("%v: err = %v, want %q", tt.args, err, tt.want)
-			continue
-		}
-		if strings.Contains(err.Error(), "\n") {
-			t.Errorf("%v: error spans lines: %q", tt.args, err)
-		}
+		refusedInOneLine(t, args, tt.want)
 	}
 	if _, err := os.Stat(filepath.Join(cache, "bin")); !os.IsNotExist(err) {
 		t.Errorf("a refused command touched the build cache: %v", err)

@@ -61,16 +61,11 @@ func TestBadInputRefusedBeforeAnythingStarts(t *testing.T) {
 	for _, tt := range tests {
 		artifacts := filepath.Join(dir, "artifacts")
 		args := append(append([]string(nil), tt.args...), "--artifacts", artifacts, "--images", filepath.Join(dir, "no-images"))
-		var stdout, stderr bytes.Buffer
-		err := Run(context.Background(), &stdout, &stderr, args)
-		if err == nil || !strings.Contains(err.Error(), tt.want) {
-			t.Errorf("%v: err %v, want containing %q", tt.args, err, tt.want)
+		stderr, ok := refusedInOneLine(t, args, tt.want)
+		if !ok {
 			continue
 		}
-		if strings.Contains(err.Error(), "\n") {
-			t.Errorf("%v: error is not one line: %q", tt.args, err)
-		}
-		if strings.Contains(stderr.String(), "estimated") {
+		if strings.Contains(stderr, "estimated") {
 			t.Errorf("%v: the plan line was printed before the refusal", tt.args)
 		}
 		if _, statErr := os.Stat(artifacts); statErr == nil {
@@ -78,6 +73,23 @@ func TestBadInputRefusedBeforeAnythingStarts(t *testing.T) {
 			os.RemoveAll(artifacts)
 		}
 	}
+}
+
+// refusedInOneLine runs a command line that must fail with a one-line error
+// containing want; it reports whether it failed as wanted, and returns what
+// went to stderr.
+func refusedInOneLine(t *testing.T, args []string, want string) (string, bool) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	err := Run(context.Background(), &stdout, &stderr, args)
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("%v: err %v, want containing %q", args, err, want)
+		return stderr.String(), false
+	}
+	if strings.Contains(err.Error(), "\n") {
+		t.Errorf("%v: error is not one line: %q", args, err)
+	}
+	return stderr.String(), true
 }
 
 // Docker's memory notation passes the one rule, whatever its case.
