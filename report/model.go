@@ -12,6 +12,7 @@ import (
 	"github.com/lnbench/lnbench/analysis"
 	"github.com/lnbench/lnbench/envinfo"
 	"github.com/lnbench/lnbench/scenario"
+	"github.com/lnbench/lnbench/usage"
 )
 
 // Report is the single model all exporters render.
@@ -41,6 +42,9 @@ type Report struct {
 	// HarnessCPUSeconds is the harness process's own CPU time during the run.
 	HarnessCPUSeconds float64 `json:"harness_cpu_seconds"`
 	WallSeconds       float64 `json:"wall_seconds"`
+	// DiskProbes are the sync ceilings measured where node data dirs live,
+	// one per storage kind the run used.
+	DiskProbes []usage.DiskProbe `json:"disk_probes,omitempty"`
 }
 
 // NodeInfo describes one node spec of the run: its build, config profile

@@ -1,0 +1,152 @@
+// Package usage is the stream of resource samples: one record per actor
+// about once a second while a network runs, appended to resources.jsonl
+// beside payments.jsonl. Counters are cumulative, as the kernel gives them;
+// analysis takes differences, so a lost line costs resolution, not totals.
+package usage
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"time"
+)
+
+// FileName is the stream's name in the artifacts folder.
+const FileName = "resources.jsonl"
+
+// Actor roles.
+const (
+	RoleNode    = "node"
+	RoleChain   = "chain"
+	RoleSampler = "sampler"
+	RoleHarness = "harness"
+)
+
+// Sources of a sample's figures.
+const (
+	SourceCgroupV1    = "cgroup-v1"
+	SourceCgroupV2    = "cgroup-v2"
+	SourceProc        = "proc"
+	SourceDockerStats = "docker-stats"
+)
+
+// Sample is one actor's counters at one instant.
+type Sample struct {
+	Time    time.Time `json:"time"`
+	Network string    `json:"network"`
+	// Case, Phase and Iteration tag the iteration running at Time; Case is
+	// "" outside cases (setup, teardown).
+	Case      string `json:"case,omitempty"`
+	Phase     string `json:"phase,omitempty"` // result.Warmup | result.Measure
+	Iteration int    `json:"iteration"`
+	Actor     string `json:"actor"` // node name, "btcd", "sampler", "harness"
+	Role      string `json:"role"`
+	Source    string `json:"source"`
+
+	CPUUserSeconds float64 `json:"cpu_user_s"` // cumulative
+	CPUSysSeconds  float64 `json:"cpu_sys_s"`  // cumulative
+	// CPULimit is the actor's CPU quota in CPUs; 0 means none (the host's cores).
+	CPULimit      float64 `json:"cpu_limit,omitempty"`
+	RSSBytes      int64   `json:"rss_bytes"`
+	RSSPeakBytes  int64   `json:"rss_peak_bytes,omitempty"`
+	MemLimitBytes int64   `json:"mem_limit_bytes,omitempty"`
+
+	ReadBytes  int64 `json:"read_bytes"`  // cumulative block I/O
+	WriteBytes int64 `json:"write_bytes"` // cumulative block I/O
+	ReadOps    int64 `json:"read_ops"`
+	WriteOps   int64 `json:"write_ops"`
+	NetRxBytes int64 `json:"net_rx_bytes,omitempty"` // cumulative
+	NetTxBytes int64 `json:"net_tx_bytes,omitempty"` // cumulative
+
+	// Syncs is the cumulative count of fsync + fdatasync calls since the
+	// counter attached; SyncsCounted says whether a counter was attached at all.
+	Syncs        int64 `json:"syncs,omitempty"`
+	SyncsCounted bool  `json:"syncs_counted,omitempty"`
+
+	// Go runtime figures, where the actor exposes them (0: unknown).
+	Goroutines int   `json:"goroutines,omitempty"`
+	HeapBytes  int64 `json:"heap_bytes,omitempty"`
+
+	// DataBytes is the size of the actor's data dir; set on the samples
+	// taken at a case's start and end (0 elsewhere).
+	DataBytes int64 `json:"data_bytes,omitempty"`
+}
+
+// CPUSeconds is user plus system time.
+func (s Sample) CPUSeconds() float64 { return s.CPUUserSeconds + s.CPUSysSeconds }
+
+// Writer appends samples; safe for concurrent use.
+type Writer struct {
+	mu  sync.Mutex
+	f   *os.File
+	enc *json.Encoder
+}
+
+// Create opens path for appending.
+func Create(path string) (*Writer, error) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("resource stream: %v", err)
+	}
+	return &Writer{f: f, enc: json.NewEncoder(f)}, nil
+}
+
+// Write appends one sample.
+func (w *Writer) Write(s Sample) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.enc.Encode(s)
+}
+
+// Close closes the file.
+func (w *Writer) Close() error { return w.f.Close() }
+
+// Read parses a resources.jsonl stream. A torn last line (a killed
+// harness) is dropped; any other bad line is an error naming it.
+func Read(r io.Reader) ([]Sample, error) {
+	var out []Sample
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	line := 0
+	var pending error
+	for sc.Scan() {
+		line++
+		if pending != nil {
+			return nil, pending
+		}
+		var s Sample
+		if err := json.Unmarshal(sc.Bytes(), &s); err != nil {
+			pending = fmt.Errorf("%s line %d: %v", FileName, line, err)
+			continue
+		}
+		out = append(out, s)
+	}
+	return out, sc.Err()
+}
+
+// Load reads path; a missing file is no samples.
+func Load(path string) ([]Sample, error) {
+	f, err := os.Open(path)
+	if os.IsNotExist(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return Read(f)
+}
+
+// DiskProbe is the sync rate of the filesystem holding node data dirs:
+// 4 KiB writes each followed by fdatasync, in a loop for Seconds.
+type DiskProbe struct {
+	Storage        string  `json:"storage"` // "disk" or "tmpfs": the Storage param's value
+	Path           string  `json:"path"`    // where the probe wrote (no secrets: a temp file)
+	Filesystem     string  `json:"filesystem,omitempty"`
+	Seconds        float64 `json:"seconds"`
+	Syncs          int64   `json:"syncs"`
+	SyncsPerSecond float64 `json:"syncs_per_second"`
+}
