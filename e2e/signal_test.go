@@ -58,8 +58,8 @@ func TestSignalTeardown(t *testing.T) {
 			go func() { done <- cmd.Wait() }()
 			select {
 			case err := <-done:
-				if err == nil {
-					t.Fatalf("exit 0 after %v; want non-zero", sig)
+				if code := cmd.ProcessState.ExitCode(); code != 128+int(sig) {
+					t.Fatalf("exit %d after %v (%v); want %d", code, sig, err, 128+int(sig))
 				}
 			case <-time.After(90 * time.Second):
 				cmd.Process.Kill()

@@ -24,6 +24,7 @@ import (
 	"github.com/lnbench/lnbench/report"
 	"github.com/lnbench/lnbench/result"
 	"github.com/lnbench/lnbench/runid"
+	"github.com/lnbench/lnbench/runs"
 	"github.com/lnbench/lnbench/sampler"
 	"github.com/lnbench/lnbench/scenario"
 	"github.com/lnbench/lnbench/sweep"
@@ -52,7 +53,7 @@ type BackendFactory func(NetworkSpec) (backend.Backend, error)
 type Options struct {
 	Scenario      scenario.Scenario
 	ArtifactsRoot string // e.g. BenchmarkArtifacts
-	WorkRoot      string // node data dirs; default $TMPDIR/lnbench
+	WorkRoot      string // node data dirs; default runs.Root() ($TMPDIR/lnbench)
 	BackendName   string
 	NewBackend    BackendFactory
 	// Drivers dial the nodes by implementation; nil means the shipped ones.
@@ -169,7 +170,12 @@ func Execute(ctx context.Context, opts Options, run Run) (rep report.Report, err
 	}
 	opts.Log = opts.Progress
 	if opts.WorkRoot == "" {
-		opts.WorkRoot = filepath.Join(os.TempDir(), "lnbench")
+		opts.WorkRoot = runs.Root()
+	}
+	// The work folder names this process as its harness: `lnbench ps` and
+	// `down` tell a live run from a killed one by it.
+	if err := runs.Claim(filepath.Join(opts.WorkRoot, run.ID)); err != nil {
+		return rep, err
 	}
 	rep = report.Report{RunID: run.ID, Started: time.Now().UTC(), Scenario: s, Backend: opts.BackendName, Env: envinfo.Collect(), Warnings: opts.Notes}
 	rep.Nodes = withTopologyNodes(nodes, plans)

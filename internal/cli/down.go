@@ -1,52 +1,156 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/lnbench/lnbench/backend"
 	"github.com/lnbench/lnbench/backend/compose"
+	"github.com/lnbench/lnbench/runs"
 )
 
+// runEngine is what down and ps need of a Docker engine; nil when none answers.
+type runEngine interface {
+	RunObjects(ctx context.Context) (map[string]int, error)
+	Down(ctx context.Context, runID string) (compose.Removed, error)
+}
+
+type dockerEngine struct{}
+
+func (dockerEngine) RunObjects(ctx context.Context) (map[string]int, error) {
+	return compose.RunObjects(ctx)
+}
+func (dockerEngine) Down(ctx context.Context, id string) (compose.Removed, error) {
+	return compose.Down(ctx, id)
+}
+
+// localEngine is the machine's Docker engine when it answers.
+func localEngine(ctx context.Context) runEngine {
+	if compose.EngineAnswers(ctx, 5*time.Second) != nil {
+		return nil
+	}
+	return dockerEngine{}
+}
+
 func downCmd(stdout, stderr io.Writer) *cobra.Command {
+	return downCmdWith(stdout, localEngine)
+}
+
+func downCmdWith(stdout io.Writer, engineOf func(context.Context) runEngine) *cobra.Command {
 	var all bool
 	cmd := &cobra.Command{
 		Use:   "down [run id | --all]",
-		Short: "Remove the containers, networks and volumes of a compose run (label " + backend.Label + ")",
+		Short: "Remove what a run left: containers, networks, volumes (label " + backend.Label + ") and its work folder",
 		Long: "Remove exactly the containers, networks and volumes labelled " + backend.Label + "=<run id>,\n" +
-			"or with any " + backend.Label + " value with --all. Images and unlabelled objects are left alone.\n" +
-			"The run id is the artifacts folder's name, e.g. 20260101T120000Z-AlicePaysBob.",
+			"and the run's work folder (node data dirs: wallets, macaroons, TLS keys) under " + runs.Root() + ",\n" +
+			"or those of every run with --all. Images and unlabelled objects are left alone; a live\n" +
+			"harness keeps its work folder (it removes it when it ends). `lnbench ps` lists the runs.",
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if all == (len(args) == 1) {
-				return errors.New("give a run id or --all (not both)")
+				return errors.New("give a run id or --all (not both); `lnbench ps` lists the runs")
 			}
-			id := ""
-			if len(args) == 1 {
-				if args[0] == "" {
-					return errors.New("the run id is empty; give one or --all")
-				}
-				id = args[0]
+			ctx := cmd.Context()
+			engine := engineOf(ctx)
+			known, err := knownRuns(ctx, engine)
+			if err != nil {
+				return err
 			}
-			r, err := compose.Down(cmd.Context(), id)
-			// `lnbench up` leaves its node data dirs here; remove them too.
-			if id != "" && !strings.ContainsAny(id, `/\`) && id != "." && id != ".." {
-				os.RemoveAll(filepath.Join(os.TempDir(), "lnbench", id))
-			}
-			what := "run " + id
 			if all {
-				what = "every run"
+				return downAll(ctx, stdout, known, engine)
 			}
-			fmt.Fprintf(stdout, "%s: removed %s\n", what, r)
-			return err
+			id := args[0]
+			if id == "" || strings.ContainsAny(id, `/\`) || id == "." || id == ".." {
+				return fmt.Errorf("run id %q: give a run id as `lnbench ps` lists it, e.g. 20260101T120000Z-AlicePaysBob", id)
+			}
+			r, ok := runs.Find(known, id)
+			if !ok {
+				return fmt.Errorf("no run %q on this machine; known runs: %s (`lnbench ps` lists them)", id, runs.IDs(known))
+			}
+			return downOne(ctx, stdout, r, engine)
 		},
 	}
 	cmd.Flags().BoolVar(&all, "all", false, "remove what every lnbench run left (any "+backend.Label+" value)")
 	return cmd
+}
+
+// knownRuns lists work folders and, when a Docker engine answers, the run
+// ids its labelled objects carry.
+func knownRuns(ctx context.Context, engine runEngine) ([]runs.Run, error) {
+	local, err := runs.Local(runs.Root())
+	if err != nil {
+		return nil, fmt.Errorf("work folders: %v", err)
+	}
+	if engine == nil {
+		return local, nil
+	}
+	objects, err := engine.RunObjects(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return runs.Merge(local, objects), nil
+}
+
+func downOne(ctx context.Context, stdout io.Writer, r runs.Run, engine runEngine) error {
+	var errs []error
+	removed := compose.Removed{}
+	if engine != nil {
+		var err error
+		removed, err = engine.Down(ctx, r.ID)
+		errs = append(errs, err)
+	}
+	fmt.Fprintf(stdout, "run %s: removed %s%s\n", r.ID, removed, workDirLine(r, &errs))
+	return errors.Join(errs...)
+}
+
+func downAll(ctx context.Context, stdout io.Writer, known []runs.Run, engine runEngine) error {
+	var errs []error
+	removed := compose.Removed{}
+	if engine != nil {
+		var err error
+		removed, err = engine.Down(ctx, "")
+		errs = append(errs, err)
+	}
+	dirs, live := 0, 0
+	for _, r := range known {
+		switch {
+		case r.WorkDir == "":
+		case r.Alive:
+			live++
+		default:
+			if err := runs.RemoveWorkDir(r); err != nil {
+				errs = append(errs, err)
+			} else {
+				dirs++
+			}
+		}
+	}
+	line := fmt.Sprintf("every run: removed %s, %d work folder(s)", removed, dirs)
+	if live > 0 {
+		line += fmt.Sprintf("; kept %d work folder(s) of live harnesses (they remove their own)", live)
+	}
+	fmt.Fprintln(stdout, line)
+	return errors.Join(errs...)
+}
+
+// workDirLine removes the run's work folder unless its harness is alive,
+// and says which.
+func workDirLine(r runs.Run, errs *[]error) string {
+	switch {
+	case r.WorkDir == "":
+		return ""
+	case r.Alive:
+		return fmt.Sprintf("; work folder kept: its harness (pid %d) is still running and removes it when it ends", r.PID)
+	}
+	if err := runs.RemoveWorkDir(r); err != nil {
+		*errs = append(*errs, err)
+		return ""
+	}
+	return ", and its work folder"
 }

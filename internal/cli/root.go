@@ -10,16 +10,40 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/spf13/cobra"
 )
 
-// Main runs the CLI and returns the process exit code.
+// Main runs the CLI and returns the process exit code: 130 after SIGINT
+// and 143 after SIGTERM (the shell's 128+signal), whatever child was
+// running when the signal came and however it failed.
 func Main(stdout, stderr io.Writer, args []string) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if err := Run(ctx, stdout, stderr, args); err != nil {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	var got atomic.Value
+	go func() {
+		select {
+		case s := <-sigs:
+			got.Store(s)
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	err := Run(ctx, stdout, stderr, args)
+	if s, ok := got.Load().(os.Signal); ok {
+		msg := "interrupted"
+		if err != nil && !errors.Is(err, context.Canceled) {
+			msg += " (" + err.Error() + ")"
+		}
+		fmt.Fprintf(stderr, "lnbench: %s by %v; what was started is torn down, results already measured are kept\n", msg, s)
+		return ExitCode(s)
+	}
+	if err != nil {
 		fmt.Fprintf(stderr, "lnbench: %v\n", err)
 		if errors.Is(err, context.Canceled) {
 			return 130
@@ -27,6 +51,14 @@ func Main(stdout, stderr io.Writer, args []string) int {
 		return 1
 	}
 	return 0
+}
+
+// ExitCode is the shell's convention for a process ended by a signal.
+func ExitCode(s os.Signal) int {
+	if s == syscall.SIGTERM {
+		return 128 + int(syscall.SIGTERM)
+	}
+	return 128 + int(syscall.SIGINT)
 }
 
 // Run executes one command line.
@@ -40,7 +72,7 @@ func Run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetArgs(args)
-	root.AddCommand(buildCmd(stdout, stderr), runCmd(stdout, stderr), imagesCmd(stdout, stderr), downCmd(stdout, stderr), flamegraphCmd(stdout, stderr), reportCmd(stdout, stderr), compareCmd(stdout, stderr), samplerCmd(stdout, stderr), soakCmd(stdout, stderr), upCmd(stdout, stderr), pgoCmd(stdout, stderr))
+	root.AddCommand(buildCmd(stdout, stderr), runCmd(stdout, stderr), imagesCmd(stdout, stderr), downCmd(stdout, stderr), psCmd(stdout, stderr), flamegraphCmd(stdout, stderr), reportCmd(stdout, stderr), compareCmd(stdout, stderr), samplerCmd(stdout, stderr), soakCmd(stdout, stderr), upCmd(stdout, stderr), pgoCmd(stdout, stderr))
 	return root.ExecuteContext(ctx)
 }
 

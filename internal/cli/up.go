@@ -15,6 +15,7 @@ import (
 	"github.com/lnbench/lnbench/network"
 	"github.com/lnbench/lnbench/node/drivers"
 	"github.com/lnbench/lnbench/runner"
+	"github.com/lnbench/lnbench/runs"
 	"github.com/lnbench/lnbench/scenario"
 	"github.com/lnbench/lnbench/topology"
 )
@@ -127,7 +128,10 @@ func up(ctx context.Context, stdout, stderr io.Writer, args []string, f runFlags
 		return err
 	}
 	// The data dirs must outlive this command; `lnbench down` removes them.
-	work := filepath.Join(os.TempDir(), "lnbench", run.ID)
+	work := filepath.Join(runs.Root(), run.ID)
+	if err := runs.Claim(work); err != nil {
+		return err
+	}
 	ns := runner.NetworkSpec{RunID: run.ID, WorkDir: work, ArtifactsDir: run.Dir, Topology: topo, Origin: time.Now(), NodeConfigs: configs}
 	be, err := newComposeBackend(ctx, ns, s, bins, false, f.startTimeout, stderr)
 	if err != nil {

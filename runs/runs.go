@@ -1,0 +1,182 @@
+// Package runs is this machine's view of lnbench runs. Each harness keeps a
+// work folder under Root()/<run id> (node data dirs: wallets, macaroons, TLS
+// keys) holding its own pid, so `lnbench ps` can tell a live run from a
+// killed one and `lnbench down` can remove what a killed run left behind.
+package runs
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/lnbench/lnbench/runid"
+)
+
+// harnessFile names the harness that owns a work folder: "<pid> <start ticks>".
+const harnessFile = "harness.pid"
+
+// Root is where work folders live.
+func Root() string { return filepath.Join(os.TempDir(), "lnbench") }
+
+// Run is one run known on this machine.
+type Run struct {
+	ID      string
+	Started time.Time // from the id's timestamp; zero when the id has none
+	WorkDir string    // "" when the run has no work folder here
+	PID     int       // the harness's pid, 0 when unknown
+	Alive   bool      // the harness process is still running
+	Objects int       // labelled Docker objects (containers, networks, volumes)
+}
+
+// Claim makes the run's work folder (0700: it will hold keys) and records
+// the calling process as its harness.
+func Claim(dir string) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("work folder: %v", err)
+	}
+	if err := os.Chmod(dir, 0o700); err != nil {
+		return fmt.Errorf("work folder: %v", err)
+	}
+	pid := os.Getpid()
+	line := fmt.Sprintf("%d %d\n", pid, startTicks(pid))
+	return os.WriteFile(filepath.Join(dir, harnessFile), []byte(line), 0o600)
+}
+
+// Local lists the work folders under root, newest first.
+func Local(root string) ([]Run, error) {
+	entries, err := os.ReadDir(root)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []Run
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		r := Run{ID: e.Name(), Started: StartedAt(e.Name()), WorkDir: filepath.Join(root, e.Name())}
+		r.PID, r.Alive = harness(r.WorkDir)
+		out = append(out, r)
+	}
+	Sort(out)
+	return out, nil
+}
+
+// Merge adds labelled Docker objects (count per run id) to the local list.
+func Merge(local []Run, objects map[string]int) []Run {
+	byID := map[string]int{}
+	for i, r := range local {
+		byID[r.ID] = i
+	}
+	for id, n := range objects {
+		if i, ok := byID[id]; ok {
+			local[i].Objects = n
+			continue
+		}
+		local = append(local, Run{ID: id, Started: StartedAt(id), Objects: n})
+	}
+	Sort(local)
+	return local
+}
+
+// Sort orders runs newest first, then by id.
+func Sort(rs []Run) {
+	sort.Slice(rs, func(i, j int) bool {
+		if !rs[i].Started.Equal(rs[j].Started) {
+			return rs[i].Started.After(rs[j].Started)
+		}
+		return rs[i].ID < rs[j].ID
+	})
+}
+
+// StartedAt reads the timestamp a run id starts with (runid.Layout).
+func StartedAt(id string) time.Time {
+	if len(id) < len(runid.Layout) {
+		return time.Time{}
+	}
+	t, err := time.Parse(runid.Layout, id[:len(runid.Layout)])
+	if err != nil {
+		return time.Time{}
+	}
+	return t
+}
+
+// Find returns the run with id, or false.
+func Find(rs []Run, id string) (Run, bool) {
+	for _, r := range rs {
+		if r.ID == id {
+			return r, true
+		}
+	}
+	return Run{}, false
+}
+
+// IDs lists the runs' ids, for messages.
+func IDs(rs []Run) string {
+	if len(rs) == 0 {
+		return "none"
+	}
+	ids := make([]string, len(rs))
+	for i, r := range rs {
+		ids[i] = r.ID
+	}
+	return strings.Join(ids, ", ")
+}
+
+// harness reads a work folder's owner and whether it still runs. The start
+// time guards against a recycled pid.
+func harness(dir string) (int, bool) {
+	data, err := os.ReadFile(filepath.Join(dir, harnessFile))
+	if err != nil {
+		return 0, false
+	}
+	f := strings.Fields(string(data))
+	if len(f) != 2 {
+		return 0, false
+	}
+	pid, err1 := strconv.Atoi(f[0])
+	ticks, err2 := strconv.ParseInt(f[1], 10, 64)
+	if err1 != nil || err2 != nil || pid <= 0 {
+		return 0, false
+	}
+	return pid, startTicks(pid) == ticks && ticks != 0
+}
+
+// startTicks is a process's start time in clock ticks since boot (field 22
+// of /proc/<pid>/stat), 0 when the process does not exist.
+func startTicks(pid int) int64 {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	// The command name (field 2) may hold spaces; fields resume after ')'.
+	s := string(data)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return 0
+	}
+	f := strings.Fields(s[i+1:])
+	if len(f) < 20 {
+		return 0
+	}
+	t, _ := strconv.ParseInt(f[19], 10, 64)
+	return t
+}
+
+// RemoveWorkDir deletes a run's work folder; it refuses a live run's.
+func RemoveWorkDir(r Run) error {
+	if r.WorkDir == "" {
+		return nil
+	}
+	if r.Alive {
+		return fmt.Errorf("run %s is still running (harness pid %d); stop it first (Ctrl-C, or kill %d)", r.ID, r.PID, r.PID)
+	}
+	return os.RemoveAll(r.WorkDir)
+}
