@@ -77,6 +77,7 @@ func pgoRecordCmd(stdout, stderr io.Writer) *cobra.Command {
 	fl.StringSliceVar(&actors, "pgo-actors", nil, "merge only these actors' windows, e.g. alice,bob (default: every node)")
 	fl.StringArrayVar(&f.params, "param", nil, "override a param: Name=v1,v2 (repeatable); each case is measured for --duration")
 	addBackendFlag(fl, &f)
+	addYesFlag(fl, &f)
 	addNetworkFlags(fl, &f) // the profile goes to the cache's pgo/
 	return cmd
 }

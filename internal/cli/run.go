@@ -39,6 +39,7 @@ type runFlags struct {
 	memory       string
 	nodes        []string
 	baseline     string
+	yes          bool
 }
 
 func runCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -58,6 +59,7 @@ func runCmd(stdout, stderr io.Writer) *cobra.Command {
 	fl.StringArrayVar(&f.params, "param", nil, "override a param: Name=v1,v2 (repeatable)")
 	fl.BoolVar(&f.quick, "quick", false, "smoke run: 1 warm-up + 3 iterations per case on one reused network")
 	addBackendFlag(fl, &f)
+	addYesFlag(fl, &f)
 	fl.BoolVar(&f.reuse, "reuse-network", false, "run cases that share a topology on one network instead of a fresh one each")
 	fl.BoolVar(&f.build, "build", true, "build missing node binaries (always: every spec the scenario needs is built)")
 	_ = fl.MarkHidden("build")
@@ -151,6 +153,14 @@ func runScenario(cmd *cobra.Command, stdout, stderr io.Writer, args []string, f 
 // table; tweak may adjust the runner options (soak sets a deadline).
 func executeScenario(cmd *cobra.Command, stdout, stderr io.Writer, s scenario.Scenario, f runFlags, tweak func(*runner.Options)) (runner.Run, error) {
 	ctx := cmd.Context()
+	// Refusals first: nothing is built or started for a run that will not go.
+	networks, est, warn, err := runner.Estimate(s)
+	if err != nil {
+		return runner.Run{}, err
+	}
+	if err := confirmLong(est, f.yes, cmd.InOrStdin(), stderr); err != nil {
+		return runner.Run{}, err
+	}
 	images, err := findImages(f.images)
 	if err != nil {
 		return runner.Run{}, err
@@ -172,10 +182,6 @@ func executeScenario(cmd *cobra.Command, stdout, stderr io.Writer, s scenario.Sc
 		return runner.Run{}, fmt.Errorf("node.cpus/node.memory (--cpus/--memory) limit containers: use --backend compose, or drop the limits for local processes")
 	}
 	cases := s.Cases()
-	networks, est, warn, err := runner.Estimate(s)
-	if err != nil {
-		return runner.Run{}, err
-	}
 	fmt.Fprintf(stderr, "%s: %d case(s) × %d launch(es) on %d network(s), %s each, backend %s, estimated ~%v\n",
 		s.Name, len(cases), s.Job.LaunchCount, networks, s.Job.Describe(), backendName, est.Round(10*time.Second))
 	if warn != "" {

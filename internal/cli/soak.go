@@ -72,6 +72,7 @@ func soakCmd(stdout, stderr io.Writer) *cobra.Command {
 	fl.BoolVar(&stagger, "stagger", false, "sample actors in turn rather than together")
 	fl.StringArrayVar(&f.params, "param", nil, "pin a param: Name=value (repeatable)")
 	addBackendFlag(fl, &f)
+	addYesFlag(fl, &f)
 	addNetworkFlags(fl, &f)
 	return cmd
 }
