@@ -188,9 +188,9 @@ func payOnce(ctx context.Context, t Target, r Pair, pre *Prepared, seq int) resu
 	case err != nil:
 		rec.Status, rec.FailureReason = result.Error, shortErr(err)
 	case res.Succeeded:
-		rec.Status, rec.Hops = result.Succeeded, res.Hops
+		rec.Status, rec.Hops, rec.Parts, rec.Attempts = result.Succeeded, res.Hops, res.Parts, res.Attempts
 	default:
-		rec.Status, rec.FailureReason = result.Failed, res.FailureReason
+		rec.Status, rec.FailureReason, rec.Attempts = result.Failed, res.FailureReason, res.Attempts
 	}
 	return rec
 }

@@ -52,7 +52,7 @@ func (f *fakeNode) Pay(ctx context.Context, p node.Payment) (node.PaymentResult,
 	if p.PaymentRequest == "" && p.KeysendDest == "" {
 		return node.PaymentResult{}, errors.New("nothing to pay")
 	}
-	return node.PaymentResult{Succeeded: true, Hops: 1}, nil
+	return node.PaymentResult{Succeeded: true, Hops: 1, Parts: 2, Attempts: 3}, nil
 }
 
 type collect struct {
@@ -93,6 +93,9 @@ func TestClosedLoop(t *testing.T) {
 			seqs[r.Seq] = true
 			if r.Worker < 0 || r.Worker >= 4 || r.Case != "c" || r.Latency() != 5*time.Millisecond {
 				t.Fatalf("bad record %+v", r)
+			}
+			if r.Status == result.Succeeded && (r.Hops != 1 || r.Parts != 2 || r.Attempts != 3) {
+				t.Fatalf("route figures not recorded: %+v", r)
 			}
 		}
 		if len(seqs) != 50 {

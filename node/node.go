@@ -46,7 +46,9 @@ type Payment struct {
 type PaymentResult struct {
 	Succeeded     bool
 	FailureReason string // implementation's reason, e.g. FAILURE_REASON_NO_ROUTE
-	Hops          int    // hops of the successful route
+	Hops          int    // hops of the successful route (the longest part's, for MPP)
+	Parts         int    // HTLCs that settled: 1, or the parts of a multi-path payment
+	Attempts      int    // HTLC attempts, failed ones included (0: not reported)
 	FeeMsat       int64
 }
 

@@ -76,7 +76,7 @@ func JSON(w io.Writer, r Report) error {
 func MeasurementsCSV(w io.Writer, r Report, recs []result.Record) error {
 	cw := csv.NewWriter(w)
 	if err := cw.Write([]string{"case", "phase", "iteration", "worker", "seq", "payer", "payee", "mode", "start_unix_ns", "end_unix_ns",
-		"latency_ms", "invoice_ms", "payment_ms", "status", "failure_reason", "hops", "node"}); err != nil {
+		"latency_ms", "invoice_ms", "payment_ms", "status", "failure_reason", "hops", "parts", "attempts", "node"}); err != nil {
 		return err
 	}
 	ms := func(ns int64) string { return strconv.FormatFloat(float64(ns)/1e6, 'f', 3, 64) }
@@ -90,7 +90,7 @@ func MeasurementsCSV(w io.Writer, r Report, recs []result.Record) error {
 		}
 		if err := cw.Write([]string{rec.Case, rec.Phase, strconv.Itoa(rec.Iteration), strconv.Itoa(rec.Worker), strconv.Itoa(rec.Seq), rec.Payer, rec.Payee, rec.Mode,
 			strconv.FormatInt(rec.Start.UnixNano(), 10), strconv.FormatInt(rec.End.UnixNano(), 10), ms(rec.Latency().Nanoseconds()),
-			ms(rec.InvoiceNs), ms(rec.PaymentNs), rec.Status, rec.FailureReason, fmt.Sprint(rec.Hops), node}); err != nil {
+			ms(rec.InvoiceNs), ms(rec.PaymentNs), rec.Status, rec.FailureReason, fmt.Sprint(rec.Hops), fmt.Sprint(rec.Parts), fmt.Sprint(rec.Attempts), node}); err != nil {
 			return err
 		}
 	}

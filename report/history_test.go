@@ -57,7 +57,7 @@ func TestHistoryAndMeasurementsNameSpecs(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
-	if !strings.HasSuffix(lines[0], ",hops,node") || !strings.HasSuffix(lines[len(lines)-1], ",1,patched") || !strings.HasSuffix(lines[1], ",1,v0.21.0-beta") {
+	if !strings.HasSuffix(lines[0], ",hops,parts,attempts,node") || !strings.HasSuffix(lines[len(lines)-1], ",1,0,0,patched") || !strings.HasSuffix(lines[1], ",1,0,0,v0.21.0-beta") {
 		t.Errorf("measurements: %q … %q", lines[:2], lines[len(lines)-1])
 	}
 }

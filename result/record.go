@@ -39,6 +39,10 @@ type Record struct {
 	Status        string `json:"status"` // succeeded | failed | error
 	FailureReason string `json:"failure_reason,omitempty"`
 	Hops          int    `json:"hops,omitempty"`
+	// Parts is how many HTLCs settled the payment (more than 1: multi-path);
+	// Attempts counts every HTLC tried, failed ones included.
+	Parts    int `json:"parts,omitempty"`
+	Attempts int `json:"attempts,omitempty"`
 }
 
 // Status values.

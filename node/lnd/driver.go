@@ -291,15 +291,16 @@ func (d *Driver) Pay(ctx context.Context, p node.Payment) (node.PaymentResult, e
 		}
 		switch pay.Status {
 		case lnrpc.Payment_SUCCEEDED:
-			res := node.PaymentResult{Succeeded: true, FeeMsat: pay.FeeMsat}
+			res := node.PaymentResult{Succeeded: true, FeeMsat: pay.FeeMsat, Attempts: len(pay.Htlcs)}
 			for _, h := range pay.Htlcs {
 				if h.Status == lnrpc.HTLCAttempt_SUCCEEDED && h.Route != nil {
-					res.Hops = len(h.Route.Hops)
+					res.Parts++
+					res.Hops = max(res.Hops, len(h.Route.Hops))
 				}
 			}
 			return res, nil
 		case lnrpc.Payment_FAILED:
-			return node.PaymentResult{FailureReason: pay.FailureReason.String()}, nil
+			return node.PaymentResult{FailureReason: pay.FailureReason.String(), Attempts: len(pay.Htlcs)}, nil
 		}
 	}
 }
