@@ -49,10 +49,13 @@ type Case struct {
 	Time       stats.Summary `json:"iteration_seconds"`
 	// PaymentsPerSec is successful measured payments divided by the summed
 	// wall time of the measured iterations.
-	PaymentsPerSec float64        `json:"payments_per_sec"`
-	Payments       int            `json:"payments"`
-	Succeeded      int            `json:"succeeded"`
-	Failed         int            `json:"failed"`
+	PaymentsPerSec float64 `json:"payments_per_sec"`
+	Payments       int     `json:"payments"`
+	Succeeded      int     `json:"succeeded"`
+	Failed         int     `json:"failed"`
+	// Aborted payments were in flight when the harness stopped: recorded,
+	// neither succeeded nor failed, and their iteration is incomplete.
+	Aborted        int            `json:"aborted,omitempty"`
 	FailureReasons map[string]int `json:"failure_reasons,omitempty"`
 	Latency        Latency        `json:"latency"`
 	// LatencyHistogram bins the successful payments' latencies in ms.
@@ -118,10 +121,13 @@ func analyzeCase(id string, recs []result.Record, shape Shape) Case {
 	var lat []float64
 	for _, r := range recs {
 		c.Payments++
-		if r.Status == result.Succeeded {
+		switch r.Status {
+		case result.Succeeded:
 			c.Succeeded++
 			lat = append(lat, float64(r.Latency())/float64(time.Millisecond))
-		} else {
+		case result.Aborted:
+			c.Aborted++
+		default:
 			c.Failed++
 			c.FailureReasons[r.FailureReason]++
 		}
@@ -169,6 +175,9 @@ func analyzeCase(id string, recs []result.Record, shape Shape) Case {
 	}
 	if c.Failed > 0 {
 		c.Warnings = append(c.Warnings, failureLine(c))
+	}
+	if c.Aborted > 0 {
+		c.Warnings = append(c.Warnings, fmt.Sprintf("%d payment(s) were in flight when the harness stopped: recorded as aborted, left out of latency and failure figures", c.Aborted))
 	}
 	if len(c.FailureReasons) == 0 {
 		c.FailureReasons = nil

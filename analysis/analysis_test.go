@@ -175,3 +175,22 @@ func TestIncompleteAndEmpty(t *testing.T) {
 		t.Errorf("empty case: %+v", e)
 	}
 }
+
+func TestAbortedPaymentsAreRecordedButNeitherFailedNorMeasured(t *testing.T) {
+	// Iteration 0: two payments that finished. Iteration 1: one finished,
+	// one aborted when the run stopped; it must not count as complete.
+	recs := []result.Record{
+		pay(0, 0, time.Second, result.Succeeded), pay(0, 0, time.Second, result.Succeeded),
+		pay(1, 100*time.Second, time.Second, result.Succeeded), pay(1, 100*time.Second, 3*time.Second, result.Aborted),
+	}
+	c := analyzeOne(t, recs, 2)
+	if c.Payments != 4 || c.Succeeded != 3 || c.Failed != 0 || c.Aborted != 1 || len(c.FailureReasons) != 0 {
+		t.Errorf("counts: payments %d ok %d failed %d aborted %d reasons %v", c.Payments, c.Succeeded, c.Failed, c.Aborted, c.FailureReasons)
+	}
+	if c.Time.N != 1 || !hasNote(c, "iteration 1 is incomplete (1 of 2 payments)") || !hasNote(c, "1 payment(s) were in flight") {
+		t.Errorf("N = %d notes %q", c.Time.N, c.Notes)
+	}
+	if c.Latency.Max != 1000 {
+		t.Errorf("an aborted payment's time entered the latencies: max %v ms", c.Latency.Max)
+	}
+}

@@ -61,6 +61,9 @@ func AnalyzeRoutes(recs []result.Record) Routes {
 			s[1] = r.End
 		}
 		spans[k] = s
+		if r.Status == result.Aborted {
+			continue // the harness stopped it: not a route failure
+		}
 		if r.Status != result.Succeeded {
 			reason := r.FailureReason
 			if reason == "" {

@@ -31,6 +31,9 @@ func spans(recs []result.Record) (map[int]*span, []int) {
 		if r.End.After(s.end) {
 			s.end = r.End
 		}
+		if r.Status == result.Aborted {
+			continue // it never finished: its iteration stays incomplete
+		}
 		s.n++
 		if r.Status == result.Succeeded {
 			s.ok++

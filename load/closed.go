@@ -67,7 +67,8 @@ type Batch struct {
 type BatchResult struct {
 	Start, End time.Time
 	Succeeded  int
-	Failed     int
+	Failed     int // failed, error or timed out
+	Aborted    int // in flight when the harness stopped
 }
 
 // Duration is the iteration's wall time.
@@ -92,9 +93,10 @@ func Prepare(ctx context.Context, t Target, total int) (*Prepared, error) {
 	return p, nil
 }
 
-// RunBatch runs one closed-loop iteration and sends every finished payment
-// to sink. On cancellation it stops claiming work and returns ctx's error
-// after the in-flight payments end; those are not recorded.
+// RunBatch runs one closed-loop iteration and sends every payment it
+// started to sink. On cancellation it stops claiming work and returns ctx's
+// error after the in-flight payments end; those are recorded as aborted
+// (or with the outcome they reached).
 func RunBatch(ctx context.Context, t Target, b Batch, pre *Prepared, sink func(result.Record) error) (BatchResult, error) {
 	if b.Concurrency < 1 || b.Total < 1 {
 		return BatchResult{}, fmt.Errorf("batch needs Concurrency ≥ 1 and Total ≥ 1, got %d and %d", b.Concurrency, b.Total)
@@ -116,10 +118,9 @@ func RunBatch(ctx context.Context, t Target, b Batch, pre *Prepared, sink func(r
 				if seq >= b.Total {
 					return
 				}
+				// A payment in flight when ctx ends is recorded too (aborted,
+				// or its real outcome when it got one): every payment has a fate.
 				rec := payOnce(ctx, t, t.route(worker, seq), pre, seq)
-				if ctx.Err() != nil {
-					return // interrupted mid-payment: not a measurement
-				}
 				rec.Case, rec.Phase, rec.Iteration, rec.Worker, rec.Seq = b.Case, b.Phase, b.Iteration, worker, seq
 				tl.add(rec)
 			}
@@ -145,9 +146,12 @@ type tally struct {
 func (t *tally) add(rec result.Record) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if rec.Status == result.Succeeded {
+	switch rec.Status {
+	case result.Succeeded:
 		t.res.Succeeded++
-	} else {
+	case result.Aborted:
+		t.res.Aborted++
+	default:
 		t.res.Failed++
 	}
 	if err := t.sink(rec); err != nil && t.err == nil {
@@ -171,7 +175,7 @@ func payOnce(ctx context.Context, t Target, r Pair, pre *Prepared, seq int) resu
 		rec.InvoiceNs = time.Since(rec.Start).Nanoseconds()
 		if err != nil {
 			rec.End = time.Now()
-			rec.Status, rec.FailureReason = result.Error, "invoice: "+shortErr(err)
+			setError(&rec, ctx, nil, "invoice: ", err)
 			return rec
 		}
 		pay.PaymentRequest = inv.PaymentRequest
@@ -186,7 +190,7 @@ func payOnce(ctx context.Context, t Target, r Pair, pre *Prepared, seq int) resu
 	rec.PaymentNs = rec.End.Sub(payStart).Nanoseconds()
 	switch {
 	case err != nil:
-		rec.Status, rec.FailureReason = result.Error, shortErr(err)
+		setError(&rec, ctx, pctx, "", err)
 	case res.Succeeded:
 		rec.Status, rec.Hops, rec.Parts, rec.Attempts = result.Succeeded, res.Hops, res.Parts, res.Attempts
 	default:

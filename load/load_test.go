@@ -3,11 +3,16 @@ package load
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 
 	"github.com/lnbench/lnbench/node"
 	"github.com/lnbench/lnbench/result"
@@ -104,10 +109,11 @@ func TestClosedLoop(t *testing.T) {
 	})
 }
 
-func TestClosedLoopCancelKeepsOnlyFinished(t *testing.T) {
+func TestClosedLoopCancelRecordsInFlightAsAborted(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		// Two workers with 20 ms payments finish 2 each at 20, 40 and 60 ms;
-		// the deadline at 70 ms interrupts the pair started at 60 ms.
+		// the deadline at 70 ms interrupts the pair started at 60 ms: they
+		// are recorded as aborted, not dropped, and not counted as failed.
 		payer := &fakeNode{name: "alice", delay: 20 * time.Millisecond}
 		var c collect
 		ctx, cancel := context.WithTimeout(context.Background(), 70*time.Millisecond)
@@ -117,18 +123,53 @@ func TestClosedLoopCancelKeepsOnlyFinished(t *testing.T) {
 		if !errors.Is(err, context.DeadlineExceeded) {
 			t.Fatalf("err %v", err)
 		}
-		if len(c.recs) != 6 || res.Succeeded != 6 || res.Failed != 0 {
-			t.Fatalf("%d records (ok %d, failed %d) after cancel, want the 6 finished", len(c.recs), res.Succeeded, res.Failed)
+		if len(c.recs) != 8 || res.Succeeded != 6 || res.Failed != 0 || res.Aborted != 2 {
+			t.Fatalf("%d records (ok %d, failed %d, aborted %d) after cancel, want 6 finished + 2 aborted", len(c.recs), res.Succeeded, res.Failed, res.Aborted)
 		}
+		aborted := 0
 		for _, r := range c.recs {
-			if r.Status != result.Succeeded {
-				t.Fatalf("an interrupted payment was recorded: %+v", r)
+			if r.Status == result.Aborted {
+				aborted++
+				if r.End.Sub(r.Start) != 10*time.Millisecond || !strings.Contains(r.FailureReason, "stopped by the harness") {
+					t.Errorf("aborted record %+v", r)
+				}
 			}
+		}
+		if aborted != 2 {
+			t.Errorf("%d aborted records", aborted)
 		}
 		if d := res.Duration(); d != 70*time.Millisecond {
 			t.Fatalf("batch returned after %v, want at the 70ms deadline", d)
 		}
 	})
+}
+
+func TestPaymentOutcomes(t *testing.T) {
+	// A gRPC status error keeps its code; the payment's own bound passing
+	// is a timeout, the harness's context ending an abort.
+	grpcErr := fmt.Errorf("alice: SendPaymentV2: %w", status.Error(codes.Unavailable, "connection refused"))
+	live := context.Background()
+	ended, cancel := context.WithCancel(live)
+	cancel()
+	expired, cancel2 := context.WithTimeout(live, -time.Second)
+	defer cancel2()
+	for _, tc := range []struct {
+		name        string
+		ctx, bound  context.Context
+		err         error
+		status, rpc string
+	}{
+		{"grpc", live, live, grpcErr, result.Error, "Unavailable"},
+		{"plain", live, live, errors.New("boom"), result.Error, ""},
+		{"bound", live, expired, fmt.Errorf("x: %w", status.Error(codes.DeadlineExceeded, "deadline")), result.TimedOut, "DeadlineExceeded"},
+		{"abort", ended, ended, fmt.Errorf("x: %w", status.Error(codes.Canceled, "canceled")), result.Aborted, "Canceled"},
+	} {
+		var rec result.Record
+		setError(&rec, tc.ctx, tc.bound, "", tc.err)
+		if rec.Status != tc.status || rec.GRPCCode != tc.rpc {
+			t.Errorf("%s: status %q code %q, want %q %q", tc.name, rec.Status, rec.GRPCCode, tc.status, tc.rpc)
+		}
+	}
 }
 
 func TestOpenLoopSchedulesIndependentlyOfCompletion(t *testing.T) {

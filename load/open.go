@@ -60,9 +60,6 @@ loop:
 			defer func() { <-slots }()
 			queued := time.Since(due)
 			rec := payOnce(ctx, t, t.route(seq, seq), pre, seq)
-			if ctx.Err() != nil {
-				return
-			}
 			rec.QueueNs = queued.Nanoseconds()
 			rec.Start = due
 			rec.Case, rec.Phase, rec.Iteration, rec.Worker, rec.Seq = b.Case, b.Phase, b.Iteration, -1, seq

@@ -36,20 +36,24 @@ type Record struct {
 	PaymentNs int64 `json:"payment_ns"`
 	// QueueNs is how late an open-loop payment started after its schedule.
 	QueueNs       int64  `json:"queue_ns,omitempty"`
-	Status        string `json:"status"` // succeeded | failed | error
+	Status        string `json:"status"` // succeeded | failed | error | timeout | aborted
 	FailureReason string `json:"failure_reason,omitempty"`
 	Hops          int    `json:"hops,omitempty"`
 	// Parts is how many HTLCs settled the payment (more than 1: multi-path);
 	// Attempts counts every HTLC tried, failed ones included.
-	Parts    int `json:"parts,omitempty"`
-	Attempts int `json:"attempts,omitempty"`
+	Parts int `json:"parts,omitempty"`
+	// GRPCCode is the gRPC status code of an RPC that failed (status error).
+	GRPCCode string `json:"grpc_code,omitempty"`
+	Attempts int    `json:"attempts,omitempty"`
 }
 
 // Status values.
 const (
 	Succeeded = "succeeded"
-	Failed    = "failed" // the node reported a terminal failure
-	Error     = "error"  // the RPC itself failed
+	Failed    = "failed"  // the node reported a terminal failure
+	Error     = "error"   // the RPC itself failed
+	TimedOut  = "timeout" // no terminal state within the harness's bound (payment timeout + 1 min)
+	Aborted   = "aborted" // in flight when the harness stopped (interrupt, deadline, a dead node)
 )
 
 // Latency is the whole measured operation.

@@ -369,10 +369,15 @@ func TestWatchdogStopsTheRunWhenAServiceDies(t *testing.T) {
 	if n := h.fleet.Backends()[0].TornDown(); n != 1 {
 		t.Errorf("network torn down %d times, want 1", n)
 	}
-	// Payments cut short by the watchdog are not recorded as measured.
-	for _, r := range records(t, run) {
-		if r.Status == result.Succeeded {
-			t.Errorf("record %+v after every payment hung", r)
+	// Payments cut short by the watchdog are recorded as aborted, never as
+	// measured outcomes.
+	recs := records(t, run)
+	if len(recs) == 0 {
+		t.Error("the payments in flight when the watchdog stopped the run were dropped")
+	}
+	for _, r := range recs {
+		if r.Status != result.Aborted {
+			t.Errorf("record %+v after every payment hung, want aborted", r)
 		}
 	}
 }
