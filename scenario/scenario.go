@@ -214,12 +214,29 @@ func Parse(data []byte) (Scenario, error) {
 		}
 	}
 	if s.Name == "" && s.Topology != "" {
-		s.Name = s.Topology
+		s.Name = defaultName(s.Topology)
 	}
 	if s.Method == "" {
 		s.Method = "Run" + s.Name
 	}
 	return s, s.Validate()
+}
+
+// defaultName names a scenario after its topology: a built-in or generator
+// name as it is, a file by its base name without extension (a valid name
+// made of the characters names allow).
+func defaultName(topo string) string {
+	base := strings.TrimSuffix(filepath.Base(topo), filepath.Ext(topo))
+	name := strings.Map(func(r rune) rune {
+		if r == '-' || r == '_' || (r >= '0' && r <= '9') || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') {
+			return r
+		}
+		return '_'
+	}, base)
+	if name == "" {
+		return "scenario"
+	}
+	return name
 }
 
 // Validate reports the first problem, naming the field and the fix.

@@ -218,3 +218,16 @@ func TestLoadArtifactsFolderResolvesTopologyBeside(t *testing.T) {
 		t.Fatalf("topology %q source %q", s.Topology, s.Source)
 	}
 }
+
+func TestNameDefaultsToTheTopologysBaseName(t *testing.T) {
+	for topo, want := range map[string]string{
+		"AlicePaysBob":            "AlicePaysBob",
+		"/tmp/x/diamond.yml":      "diamond",
+		"graphs/my graph.v2.json": "my_graph_v2",
+		"random":                  "random",
+	} {
+		if got := defaultName(topo); got != want {
+			t.Errorf("defaultName(%q) = %q, want %q", topo, got, want)
+		}
+	}
+}

@@ -161,16 +161,6 @@ func executeScenario(cmd *cobra.Command, stdout, stderr io.Writer, s scenario.Sc
 	if err := confirmLong(est, f.yes, cmd.InOrStdin(), stderr); err != nil {
 		return runner.Run{}, err
 	}
-	images, err := findImages(f.images)
-	if err != nil {
-		return runner.Run{}, err
-	}
-	// Every build the scenario needs (each distinct one once) before
-	// anything else: a failed build leaves no run behind.
-	bins, err := ensureBuilds(ctx, images, f.cache, &s, stderr)
-	if err != nil {
-		return runner.Run{}, err
-	}
 	backendName, note, err := chooseBackend(f.backend)
 	if err != nil {
 		return runner.Run{}, err
@@ -180,6 +170,16 @@ func executeScenario(cmd *cobra.Command, stdout, stderr io.Writer, s scenario.Sc
 	}
 	if backendName == "local" && (s.Node.CPUs > 0 || s.Node.Memory != "") {
 		return runner.Run{}, fmt.Errorf("node.cpus/node.memory (--cpus/--memory) limit containers: use --backend compose, or drop the limits for local processes")
+	}
+	images, err := findImages(f.images)
+	if err != nil {
+		return runner.Run{}, err
+	}
+	// Every build the scenario needs (each distinct one once) before
+	// anything else: a failed build leaves no run behind.
+	bins, err := ensureBuilds(ctx, images, f.cache, &s, stderr)
+	if err != nil {
+		return runner.Run{}, err
 	}
 	cases := s.Cases()
 	fmt.Fprintf(stderr, "%s: %d case(s) × %d launch(es) on %d network(s), %s each, backend %s, estimated ~%v\n",
