@@ -282,6 +282,7 @@ func (s Spec) Build() (File, error) {
 	chain.Volumes = []Mount{mount(ChainService)}
 	chain.Networks = []string{NetworkName}
 	chain.Labels = withRun(chain.Labels)
+	harden(&chain)
 	limit(&chain, s.Limits[ChainService])
 	f.Services[ChainService] = chain
 
@@ -304,6 +305,7 @@ func (s Spec) Build() (File, error) {
 		svc.Networks = []string{NetworkName}
 		svc.Labels = withRun(svc.Labels)
 		svc.DependsOn = map[string]Dependency{ChainService: {Condition: "service_healthy"}}
+		harden(&svc)
 		l, ok := s.Limits[n.Name]
 		if !ok {
 			l = s.DefaultLimits
@@ -321,6 +323,7 @@ func (s Spec) Build() (File, error) {
 		svc.Volumes = append([]Mount{mount(SamplerService)}, extras()...)
 		svc.Networks = []string{NetworkName}
 		svc.Labels = withRun(svc.Labels)
+		harden(&svc)
 		sort.Strings(names)
 		svc.Command = []string{"--listen", fmt.Sprintf("0.0.0.0:%d", SamplerControlPort), "--out", ContainerArtifacts}
 		svc.Command = append(svc.Command, s.SamplerArgs...)
@@ -334,6 +337,16 @@ func (s Spec) Build() (File, error) {
 		f.Services[SamplerService] = svc
 	}
 	return f, nil
+}
+
+// harden takes from an actor's container what no node needs: every
+// capability, privilege gain (setuid), and writes outside its mounts (the
+// root filesystem is read-only; /tmp is a small tmpfs).
+func harden(svc *Service) {
+	svc.CapDrop = []string{"ALL"}
+	svc.SecurityOpt = []string{"no-new-privileges:true"}
+	svc.ReadOnly = true
+	svc.Tmpfs = []string{"/tmp"}
 }
 
 // Generate renders the file: a header comment, then the YAML.

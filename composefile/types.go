@@ -37,6 +37,7 @@ type Volume struct {
 
 // Service is one container of the file; also the shape of a fragment.
 type Service struct {
+	CapDrop         []string              `yaml:"cap_drop,omitempty"`
 	Command         []string              `yaml:"command,omitempty"`
 	CPUs            float64               `yaml:"cpus,omitempty"`
 	DependsOn       map[string]Dependency `yaml:"depends_on,omitempty"`
@@ -51,7 +52,10 @@ type Service struct {
 	MemLimit        Quoted                `yaml:"mem_limit,omitempty"`
 	Networks        []string              `yaml:"networks,omitempty"`
 	Ports           []Quoted              `yaml:"ports,omitempty"`
+	ReadOnly        bool                  `yaml:"read_only,omitempty"`
+	SecurityOpt     []string              `yaml:"security_opt,omitempty"`
 	StopGracePeriod string                `yaml:"stop_grace_period,omitempty"`
+	Tmpfs           []string              `yaml:"tmpfs,omitempty"`
 	User            Quoted                `yaml:"user,omitempty"`
 	Volumes         []Mount               `yaml:"volumes,omitempty"`
 	WorkingDir      string                `yaml:"working_dir,omitempty"`
