@@ -24,21 +24,14 @@ type command struct {
 // it (an interrupted build once left a compiler running). The error wraps
 // ctx.Err() then, so callers can test errors.Is(err, context.Canceled).
 func run(ctx context.Context, c command) error {
-	// go keeps its work files under GOTMPDIR; a killed build cannot clean
-	// them up (hundreds of MB), so each command gets a folder removed here.
-	tmp, err := os.MkdirTemp("", "lnbench-build-")
-	if err != nil {
-		return fmt.Errorf("%s: temporary folder: %v", c.Name, err)
-	}
-	defer os.RemoveAll(tmp)
 	cmd := exec.CommandContext(ctx, c.Name, c.Args...)
 	cmd.Dir = c.Dir
-	cmd.Env = append(append(os.Environ(), "GOTMPDIR="+tmp), c.Env...)
+	cmd.Env = append(os.Environ(), c.Env...)
 	cmd.Stdout, cmd.Stderr = c.Log, c.Log
 	killGroupOnCancel(cmd)
 	// Output pipes stay open while a killed group's children exit.
 	cmd.WaitDelay = 10 * time.Second
-	err = cmd.Run()
+	err := cmd.Run()
 	if ctx.Err() != nil {
 		return fmt.Errorf("%s %s interrupted: %w", c.Name, firstArg(c.Args), ctx.Err())
 	}
