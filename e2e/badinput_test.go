@@ -89,7 +89,7 @@ func TestCorruptCache(t *testing.T) {
 func TestNodeStartTimeout(t *testing.T) {
 	binaries(t)
 	bin := buildCLI(t)
-	tmp, arts := t.TempDir(), t.TempDir()
+	tmp, arts := t.TempDir(), artifactsDir(t)
 	cmd := exec.Command(bin, "run", "--backend", "local", "--artifacts", arts, "--start-timeout", "1ms", "--quick")
 	cmd.Dir = repoRoot(t)
 	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)

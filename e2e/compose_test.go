@@ -126,7 +126,7 @@ type composeRun struct {
 
 func startCompose(t *testing.T, bin, scen string, extra ...string) *composeRun {
 	t.Helper()
-	r := &composeRun{t: t, out: &composeOutput{}, arts: t.TempDir(), tmp: t.TempDir(), done: make(chan error, 1)}
+	r := &composeRun{t: t, out: &composeOutput{}, arts: artifactsDir(t), tmp: t.TempDir(), done: make(chan error, 1)}
 	args := append([]string{"run", scen, "--backend", "compose", "--artifacts", r.arts}, extra...)
 	r.cmd = exec.Command(bin, args...)
 	r.cmd.Dir = repoRoot(t)

@@ -75,7 +75,7 @@ func runLocal(t *testing.T, s scenario.Scenario) (report.Report, string) {
 func runLocalIn(t *testing.T, s scenario.Scenario, work string) (report.Report, string) {
 	t.Helper()
 	bins := binaries(t)
-	run, err := runner.NewRun(t.TempDir(), s.Name)
+	run, err := runner.NewRun(artifactsDir(t), s.Name)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,7 +19,7 @@ import (
 func TestNodeCrashStopsTheRun(t *testing.T) {
 	binaries(t)
 	bin := buildCLI(t)
-	tmp, arts := t.TempDir(), t.TempDir()
+	tmp, arts := t.TempDir(), artifactsDir(t)
 	cmd := exec.Command(bin, "run", "--backend", "local", "--artifacts", arts, "--param", "Concurrency=4", "--param", "TotalPayments=2000")
 	cmd.Dir = repoRoot(t)
 	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)

@@ -21,7 +21,7 @@ import (
 // the local backend and returns the one run folder it made.
 func runCLI(t *testing.T, args ...string) string {
 	t.Helper()
-	arts := t.TempDir()
+	arts := artifactsDir(t)
 	wd, _ := os.Getwd()
 	os.Chdir(repoRoot(t))
 	defer os.Chdir(wd)

@@ -16,7 +16,7 @@ import (
 func TestIterationSampling(t *testing.T) {
 	binaries(t)
 	bin := buildCLI(t)
-	arts := t.TempDir()
+	arts := artifactsDir(t)
 	scen := filepath.Join(t.TempDir(), "s.yml")
 	os.WriteFile(scen, []byte(`name: Sampled
 topology: AlicePaysBob
@@ -67,7 +67,7 @@ sampling: {mode: iteration}
 func TestSoak(t *testing.T) {
 	binaries(t)
 	bin := buildCLI(t)
-	arts := t.TempDir()
+	arts := artifactsDir(t)
 	cmd := exec.Command(bin, "soak", "--backend", "local", "--artifacts", arts, "--duration", "40s", "--every", "10s", "--window", "4s")
 	cmd.Dir = repoRoot(t)
 	out, err := cmd.CombinedOutput()

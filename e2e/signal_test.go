@@ -34,7 +34,7 @@ func TestSignalTeardown(t *testing.T) {
 	bin := buildCLI(t)
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
 		t.Run(sig.String(), func(t *testing.T) {
-			tmp, arts := t.TempDir(), t.TempDir()
+			tmp, arts := t.TempDir(), artifactsDir(t)
 			cmd := exec.Command(bin, "run", "--backend", "local", "--artifacts", arts,
 				"--param", "Concurrency=4", "--param", "TotalPayments=1000")
 			cmd.Dir = repoRoot(t)

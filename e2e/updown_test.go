@@ -18,7 +18,7 @@ func TestUpDown(t *testing.T) {
 	}
 	binaries(t)
 	bin := buildCLI(t)
-	cmd := exec.Command(bin, "up", "AlicesPayBob", "--param", "AliceCount=2", "--artifacts", t.TempDir())
+	cmd := exec.Command(bin, "up", "AlicesPayBob", "--param", "AliceCount=2", "--artifacts", artifactsDir(t))
 	cmd.Dir = repoRoot(t)
 	out, err := cmd.CombinedOutput()
 	id := regexp.MustCompile(`lnbench down (\S+)`).FindStringSubmatch(string(out))
