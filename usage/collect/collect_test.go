@@ -19,7 +19,9 @@ var t0 = time.Date(2026, 11, 23, 18, 0, 0, 0, time.UTC)
 
 func fixture(cg string) *Collector {
 	return &Collector{CgroupRoot: "testdata/" + cg, ProcRoot: "testdata/proc", Now: func() time.Time { return t0 },
-		DockerStats: func(context.Context, string) (usage.Sample, error) { return usage.Sample{}, errors.New("no engine in unit tests") }}
+		DockerStats: func(context.Context, string) (usage.Sample, error) {
+			return usage.Sample{}, errors.New("no engine in unit tests")
+		}}
 }
 
 func near(a, b float64) bool { return a-b < 1e-9 && b-a < 1e-9 }
@@ -156,5 +158,24 @@ func TestPprof(t *testing.T) {
 	s, err := c.Sample(context.Background(), backend.Actor{Name: "alice", PID: 100, PprofHost: strings.TrimPrefix(srv.URL, "http://")})
 	if err != nil || s.Goroutines != 321 || s.HeapBytes != 7340032 {
 		t.Fatalf("pprof: %+v %v", s, err)
+	}
+}
+
+func TestProcesses(t *testing.T) {
+	cases := []struct {
+		cg   string
+		a    backend.Actor
+		want string
+	}{
+		{"v1", backend.Actor{Name: "bob", CgroupPath: "/docker/abc"}, "[200 201]"},
+		{"v1", backend.Actor{Name: "bob", ContainerID: "abc", PID: 200}, "[200 201]"},
+		{"v2", backend.Actor{Name: "bob", CgroupPath: "/system.slice/docker-abc.scope"}, "[300]"},
+		{"v1", backend.Actor{Name: "alice", PID: 100}, "[100 101]"},
+		{"v1", backend.Actor{Name: "harness", Role: usage.RoleHarness, PID: 100}, "[100]"},
+	}
+	for _, tc := range cases {
+		if got := fmt.Sprint(fixture(tc.cg).Processes(tc.a)); got != tc.want {
+			t.Errorf("%s %+v: %s, want %s", tc.cg, tc.a, got, tc.want)
+		}
 	}
 }

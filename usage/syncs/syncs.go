@@ -65,8 +65,9 @@ func readIDs() ([]uint64, error) {
 
 // Counter counts the syncs of one actor's processes since Attach.
 type Counter struct {
-	mu  sync.Mutex
-	fds []int
+	mu     sync.Mutex
+	fds    []int
+	closed bool
 }
 
 // Attach opens a counter on every thread of the given processes. A process
@@ -119,6 +120,9 @@ func open(id uint64, tid int) (int, error) {
 func (c *Counter) Count() (int64, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.closed {
+		return 0, errors.New("sync counter closed")
+	}
 	var total int64
 	buf := make([]byte, 8)
 	for _, fd := range c.fds {
@@ -137,5 +141,5 @@ func (c *Counter) Close() {
 	for _, fd := range c.fds {
 		unix.Close(fd)
 	}
-	c.fds = nil
+	c.fds, c.closed = nil, true
 }
