@@ -9,6 +9,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/lnbench/lnbench/backend"
+	"github.com/lnbench/lnbench/composefile"
 	"github.com/lnbench/lnbench/topology"
 )
 
@@ -108,3 +109,16 @@ func TestParseActors(t *testing.T) {
 }
 
 var _ backend.ActorLister = (*Backend)(nil)
+
+func TestNodeLimitsOverDefaults(t *testing.T) {
+	def := composefile.Limits{CPUs: 1, Memory: "1g"}
+	got := withNodeLimits(nil, "bob", composefile.Limits{CPUs: 0.5, Memory: ""}, def)
+	if got["bob"] != (composefile.Limits{CPUs: 0.5, Memory: "1g"}) || len(got) != 1 {
+		t.Fatalf("bob: %+v", got)
+	}
+	in := map[string]composefile.Limits{"bob": composefile.Limits{CPUs: 2, Memory: "2g"}}
+	got = withNodeLimits(in, "bob", composefile.Limits{CPUs: 0, Memory: "512m"}, def)
+	if got["bob"] != (composefile.Limits{CPUs: 2, Memory: "512m"}) || in["bob"] != (composefile.Limits{CPUs: 2, Memory: "2g"}) {
+		t.Fatalf("over a per-service limit: %+v (input changed: %+v)", got, in)
+	}
+}

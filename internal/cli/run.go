@@ -172,6 +172,13 @@ func executeScenario(cmd *cobra.Command, stdout, stderr io.Writer, s scenario.Sc
 		return runner.Run{}, fmt.Errorf("node.cpus/node.memory (--cpus/--memory) limit containers: use --backend compose, or drop the limits for local processes")
 	}
 	cases := s.Cases()
+	if backendName == "local" {
+		for _, c := range cases {
+			if topo, err := s.CaseTopology(c); err == nil && topo.HasLimits() {
+				return runner.Run{}, fmt.Errorf("topology %s: nodes' cpus/memory limit containers: use --backend compose, or drop them for local processes", topo.Name)
+			}
+		}
+	}
 	networks, est, warn, err := runner.Estimate(s)
 	if err != nil {
 		return runner.Run{}, err
