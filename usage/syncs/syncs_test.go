@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -46,11 +47,35 @@ for i in range(7): os.fsync(f)
 	if n, _ := c.Count(); n != 0 {
 		t.Fatalf("before: %d syncs", n)
 	}
+	// Where perf is installed (linux-perf), it counts the same process.
+	var perfOut strings.Builder
+	var perf *exec.Cmd
+	if bin, err := exec.LookPath("perf"); err == nil {
+		perf = exec.Command(bin, "stat", "-x,", "-e", "syscalls:sys_enter_fsync,syscalls:sys_enter_fdatasync", "-p", strconv.Itoa(cmd.Process.Pid))
+		perf.Stderr = &perfOut
+		if err := perf.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(time.Second) // attached
+	}
 	in.Write([]byte("go\n"))
 	if err := cmd.Wait(); err != nil {
 		t.Fatal(err)
 	}
 	if n, err := c.Count(); err != nil || n != 37 {
 		t.Fatalf("counted %d syncs (%v), want 37", n, err)
+	}
+	if perf != nil {
+		perf.Wait() // perf stat -p ends with its process
+		var total int
+		for _, line := range strings.Split(perfOut.String(), "\n") {
+			if f := strings.Split(line, ","); len(f) > 2 && strings.HasPrefix(f[2], "syscalls:") { // count,unit,event,…
+				n, _ := strconv.Atoi(f[0])
+				total += n
+			}
+		}
+		if total != 37 {
+			t.Errorf("perf stat counted %d syncs, want 37:\n%s", total, perfOut.String())
+		}
 	}
 }
