@@ -31,8 +31,8 @@ func loadSamples(t *testing.T, dir string) []usage.Sample {
 }
 
 // caseUse sums, per case, the measured payments and each actor's syncs
-// and CPU over its measured iterations (last minus first sample of each
-// iteration: the sampler writes one at each iteration's start and end).
+// and CPU over its measured iterations (the sampler writes a sample at each
+// iteration's start and end, so the intervals cover them exactly).
 type caseUse struct {
 	payments int
 	syncs    map[string]int64
@@ -57,25 +57,18 @@ func caseUseByCase(t *testing.T, dir string) map[string]*caseUse {
 			get(r.Case).payments++
 		}
 	}
-	type key struct {
-		c, actor string
-		it       int
-	}
-	first, last := map[key]usage.Sample{}, map[key]usage.Sample{}
+	// As the report: the interval between two consecutive samples of an
+	// actor belongs to the later sample's iteration.
+	prev := map[string]usage.Sample{}
 	for _, s := range loadSamples(t, dir) {
-		if s.Phase != result.Measure {
+		p, ok := prev[s.Network+"/"+s.Actor]
+		prev[s.Network+"/"+s.Actor] = s
+		if !ok || s.Phase != result.Measure || p.Case != s.Case {
 			continue
 		}
-		k := key{s.Case, s.Actor, s.Iteration}
-		if _, ok := first[k]; !ok {
-			first[k] = s
-		}
-		last[k] = s
-	}
-	for k, f := range first {
-		m := get(k.c)
-		m.syncs[k.actor] += last[k].Syncs - f.Syncs
-		m.cpu[k.actor] += last[k].CPUSeconds() - f.CPUSeconds()
+		m := get(s.Case)
+		m.syncs[s.Actor] += s.Syncs - p.Syncs
+		m.cpu[s.Actor] += s.CPUSeconds() - p.CPUSeconds()
 	}
 	return out
 }

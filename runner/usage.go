@@ -132,16 +132,15 @@ func (r *resourceSampler) endCase(ctx context.Context) {
 	r.mu.Unlock()
 }
 
-// iteration tags what follows with an iteration and samples its start;
-// iterationEnd samples its end and clears the tag.
+// iteration samples an iteration's start, then tags what follows with it;
+// iterationEnd samples its end and clears the tag. An interval between two
+// samples belongs to the later one's tag, so the start sample stays
+// untagged: the iteration's intervals are exactly [start, end].
 func (r *resourceSampler) iteration(ctx context.Context, phase string, i int) {
+	r.snapshot(ctx, false)
 	r.mu.Lock()
 	r.phase, r.iter = phase, i
-	on := r.on
 	r.mu.Unlock()
-	if on {
-		r.snapshot(ctx, false)
-	}
 }
 
 func (r *resourceSampler) iterationEnd(ctx context.Context) {
