@@ -85,7 +85,7 @@ func verdict(c Case, hostCores int) Verdict {
 	}
 	// The disk's syncs against the probe.
 	if cl := c.Ceiling; cl != nil {
-		evidence = append(evidence, fmt.Sprintf("disk at %.0f%% of its sync ceiling", 100*cl.Utilisation))
+		evidence = append(evidence, fmt.Sprintf("%s at %.0f%% of its sync ceiling", cl.Storage, 100*cl.Utilisation))
 		if cl.Utilisation >= DiskSaturated {
 			sat = append(sat, saturation{boundDisk, cl.Node, "disk-sync-bound (" + cl.Node + "'s syncs)", cl.Utilisation})
 		}

@@ -65,7 +65,7 @@ func FlameRows(ws []traces.Window, recs []result.Record) []FlameRow {
 // down, each row labelled with the throughput measured in it),
 // flamegraphs-timeline.svg (the same as one image; PNG too when rsvg-convert
 // exists) and <Actor>_traces/diff-first-last.svg per actor.
-func WriteFlameTimeline(out string, recs []result.Record) error {
+func WriteFlameTimeline(out string, recs []result.Record, hostCores int) error {
 	ws, err := traces.ReadIndex(out)
 	if err != nil {
 		if os.IsNotExist(err) {

@@ -68,11 +68,11 @@ func TestFlameRows(t *testing.T) {
 
 func TestWriteFlameTimeline(t *testing.T) {
 	t.Setenv("PATH", t.TempDir()) // no rsvg-convert: the SVG is the product
-	if err := WriteFlameTimeline(t.TempDir(), nil); err != nil {
+	if err := WriteFlameTimeline(t.TempDir(), nil, 2); err != nil {
 		t.Errorf("a run without profiles: %v", err)
 	}
 	dir, _ := profiledRun(t)
-	if err := WriteFlameTimeline(dir, nil); err != nil {
+	if err := WriteFlameTimeline(dir, nil, 2); err != nil {
 		t.Fatal(err)
 	}
 	html, err := os.ReadFile(filepath.Join(dir, "flamegraphs.html"))

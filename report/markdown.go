@@ -26,6 +26,7 @@ func Markdown(w io.Writer, r Report) error {
 			writeCaseDetails(&b, c)
 		}
 	}
+	writeResources(&b, r)
 	if knees := KneeLines(r); len(knees) > 0 {
 		b.WriteString("\n## Sweep\n\n")
 		for _, l := range knees {
