@@ -115,11 +115,15 @@ type Case struct {
 	// HarnessShare is the harness's CPU as a share of all nodes' CPU over
 	// the same measured time (goal: at most HarnessGoal); SamplerShare the
 	// same for the sampler. Zero with Has*=false when either side is missing.
-	HasHarnessShare bool     `json:"has_harness_share,omitempty"`
-	HarnessShare    float64  `json:"harness_share,omitempty"`
-	HasSamplerShare bool     `json:"has_sampler_share,omitempty"`
-	SamplerShare    float64  `json:"sampler_share,omitempty"`
-	Ceiling         *Ceiling `json:"sync_ceiling,omitempty"`
+	HasHarnessShare bool    `json:"has_harness_share,omitempty"`
+	HarnessShare    float64 `json:"harness_share,omitempty"`
+	HasSamplerShare bool    `json:"has_sampler_share,omitempty"`
+	// NodesCPUMsPerPayment and NodesSyncsPerPayment add up the nodes'
+	// per-payment figures (syncs over the nodes that had a counter).
+	NodesCPUMsPerPayment float64  `json:"nodes_cpu_ms_per_payment,omitempty"`
+	NodesSyncsPerPayment float64  `json:"nodes_syncs_per_payment,omitempty"`
+	SamplerShare         float64  `json:"sampler_share,omitempty"`
+	Ceiling              *Ceiling `json:"sync_ceiling,omitempty"`
 	// NoCeiling says why there is no ceiling when Ceiling is nil.
 	NoCeiling string   `json:"no_ceiling,omitempty"`
 	Verdict   Verdict  `json:"verdict"`
@@ -380,6 +384,10 @@ func shares(c *Case) {
 	for _, a := range c.Actors {
 		if a.Seconds == 0 {
 			continue
+		}
+		if a.Role == usage.RoleNode {
+			c.NodesCPUMsPerPayment += a.CPUMsPerPayment
+			c.NodesSyncsPerPayment += a.SyncsPerPayment
 		}
 		switch a.Role {
 		case usage.RoleNode:

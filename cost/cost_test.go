@@ -167,6 +167,8 @@ func TestRealisticCPUBoundAtBob(t *testing.T) {
 	if got := strings.Join(names, ","); got != "alice,bob,btcd,sampler,harness" {
 		t.Errorf("actor order %s", got)
 	}
+	near(t, "nodes CPU ms/payment", c.NodesCPUMsPerPayment, 15.5+24.5)
+	near(t, "nodes syncs/payment", c.NodesSyncsPerPayment, 9+14)
 	near(t, "harness share", c.HarnessShare, 0.012/0.80)
 	near(t, "sampler share", c.SamplerShare, 0.003/0.80)
 	if !c.HasHarnessShare || !c.HasSamplerShare {

@@ -248,6 +248,13 @@ func resourceTable(c cost.Case, storage string) (Table, []string, []string) {
 		lines = append(lines, "Sync ceiling: unknown ("+c.NoCeiling+").")
 	}
 	lines = append(lines, "Verdict: "+c.Verdict.Text+".")
+	if c.NodesCPUMsPerPayment > 0 {
+		l := fmt.Sprintf("All nodes together: %.2f CPU ms", c.NodesCPUMsPerPayment)
+		if anySyncs {
+			l += fmt.Sprintf(" and %.2f syncs", c.NodesSyncsPerPayment)
+		}
+		lines = append(lines, l+" per payment.")
+	}
 	if c.HasHarnessShare {
 		l := fmt.Sprintf("Harness CPU: %.2f%% of the nodes' CPU (goal ≤ %g%%", 100*c.HarnessShare, 100*cost.HarnessGoal)
 		if c.HarnessShare > cost.HarnessGoal {
