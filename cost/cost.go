@@ -264,8 +264,11 @@ func analyzeCase(in Input, ci CaseInput, series map[seriesKey][]usage.Sample) Ca
 				a.DBGrowthBytesPerPayment = float64(a.DBGrowthBytes) / float64(allOK)
 			}
 		}
-		if a.Intervals == 0 && !a.DBGrowthKnown {
-			continue // seen only outside measured iterations
+		if a.Intervals == 0 {
+			// Tagged with the case but never inside a measured iteration
+			// (a collector that stopped early, or a gap over MaxGap).
+			c.Notes = append(c.Notes, fmt.Sprintf("%s: no sample intervals in the measured iterations; left out of the table", name))
+			continue
 		}
 		finish(a)
 		if a.gaps > 0 {

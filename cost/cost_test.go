@@ -365,3 +365,19 @@ func TestWindow(t *testing.T) {
 		t.Error("usage of an actor without samples")
 	}
 }
+
+func TestActorWithoutMeasuredSamples(t *testing.T) {
+	// carol's collector died during warm-up.
+	r := realistic()
+	r.actors = append(r.actors, actorSpec{name: "carol", role: usage.RoleNode, cpus: 0.2, noSyncs: true})
+	r.edit = func(s *usage.Sample) bool { return s.Actor != "carol" || s.Phase == result.Warmup }
+	c := analyze(t, r, 20, probe)
+	for _, a := range c.Actors {
+		if a.Name == "carol" {
+			t.Error("carol in the table without measured samples")
+		}
+	}
+	if len(c.Notes) != 1 || c.Notes[0] != "carol: no sample intervals in the measured iterations; left out of the table" {
+		t.Errorf("notes %q", c.Notes)
+	}
+}
