@@ -113,7 +113,7 @@ func fillSamplingOverhead(r *Report) {
 		if !ok {
 			continue
 		}
-		so := SamplingOverhead{Case: rest(c), On: c.ID, Off: o.ID, OnPaymentsPerSec: c.PaymentsPerSec, OffPaymentsPerSec: o.PaymentsPerSec, P: 1, Verdict: VerdictUndecided}
+		so := SamplingOverhead{Case: rest(c), On: c.ID, Off: o.ID, OnPaymentsPerSec: c.PaymentsPerSec, OffPaymentsPerSec: o.PaymentsPerSec, P: 1}
 		if o.PaymentsPerSec > 0 {
 			so.Ratio = c.PaymentsPerSec / o.PaymentsPerSec
 		}
@@ -124,16 +124,7 @@ func fillSamplingOverhead(r *Report) {
 		if !math.IsNaN(cmp.P) {
 			so.P = cmp.P
 		}
-		switch {
-		case cmp.TooFewSamples:
-			so.Verdict = VerdictTooFew
-		case cmp.Verdict == stats.Improved:
-			so.Verdict = VerdictFaster
-		case cmp.Verdict == stats.Regressed:
-			so.Verdict = VerdictSlower
-		case cmp.Verdict == stats.WithinNoise:
-			so.Verdict = VerdictNoise
-		}
+		so.Verdict = verdictOf(cmp)
 		r.SamplingOverhead = append(r.SamplingOverhead, so)
 	}
 }
