@@ -213,7 +213,7 @@ func TestVerdicts(t *testing.T) {
 		text  string
 	}{
 		{"idle", unlimited(0.2, 0.3), 20, probe, "none",
-			"bob CPU 15% of the host's 2 cores (no limit); disk at 31% of its sync ceiling: no resource saturated"},
+			"bob CPU 15% of the host's 2 cores (no limit); disk at 31% of its sync ceiling: no sampled resource saturated"},
 		{"host full", unlimited(0.9, 0.95), 20, probe, "host-cpu",
 			"bob CPU 48% of the host's 2 cores (no limit); all actors 1.89 of the host's 2 cores (94%); disk at 31% of its sync ceiling: CPU-bound: the host's cores are full"},
 		{"disk", unlimited(0.2, 0.3), 55, probe, "disk-sync",

@@ -64,6 +64,7 @@ func verdict(c Case, hostCores int) Verdict {
 	}
 	// Every actor together against the host: actors without a quota share
 	// its cores, so none alone may look busy while the machine is full.
+	// Only sampled actors count: other load on the host is not seen.
 	if hostCores > 0 {
 		total := 0.0
 		for _, a := range c.Actors {
@@ -94,7 +95,7 @@ func verdict(c Case, hostCores int) Verdict {
 	}
 	text := strings.Join(evidence, "; ")
 	if len(sat) == 0 {
-		return Verdict{Bound: boundNone, Text: text + ": no resource saturated"}
+		return Verdict{Bound: boundNone, Text: text + ": no sampled resource saturated"}
 	}
 	sort.SliceStable(sat, func(i, j int) bool { return sat[i].level > sat[j].level })
 	v := Verdict{Bound: sat[0].bound, Text: text + ": " + sat[0].conclusion}

@@ -144,13 +144,13 @@ if (file.exists(rfile)) {
   }
   cpu <- rt[!is.na(rt$cpu_percent), ]
   if (nrow(cpu) > 0) {
-    save("plot-cpu-timeline.png", timeline(cpu, "cpu_percent", "CPU utilisation over time",
-      "CPU % of the actor's limit (host cores if none)", 100), 1.5 + 1.6 * length(unique(cpu$case)))
+    save("plot-cpu-timeline.png", timeline(cpu, "cpu_percent", "CPU utilisation over time (% of each actor's limit; of the host's cores if none)",
+      "CPU % of limit", 100), 2 + 1.6 * length(unique(cpu$case)))
   }
   syncs <- rt[!is.na(rt$syncs_per_second), ]
   if (nrow(syncs) > 0) {
     save("plot-syncs-timeline.png", timeline(syncs, "syncs_per_second", "Syncs over time (fsync + fdatasync)",
-      "syncs/s", NULL), 1.5 + 1.6 * length(unique(syncs$case)))
+      "syncs/s", NULL), 2 + 1.6 * length(unique(syncs$case)))
   }
 }
 
