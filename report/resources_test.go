@@ -4,12 +4,15 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/lnbench/lnbench/analysis"
 	"github.com/lnbench/lnbench/result"
+	"github.com/lnbench/lnbench/scenario"
 	"github.com/lnbench/lnbench/usage"
 )
 
@@ -173,5 +176,46 @@ func TestLoadRecomputesResources(t *testing.T) {
 	}
 	if w := strings.Join(got.AnalysisWarnings, "\n"); !strings.Contains(w, "resource samples not analysed: resources.jsonl line 1") {
 		t.Errorf("warnings: %s", w)
+	}
+}
+
+// TestSamplingOverheadVerdicts pairs cases by their params but
+// ResourceSampling and tests the per-iteration payments/s.
+func TestSamplingOverheadVerdicts(t *testing.T) {
+	row := func(sampling string, pps ...float64) Row {
+		c := Row{Params: []scenario.Value{{Name: "Concurrency", Value: "10"}, {Name: "ResourceSampling", Value: sampling}}}
+		c.ID = "Concurrency=10/ResourceSampling=" + sampling
+		for i, p := range pps {
+			c.Iterations = append(c.Iterations, analysis.Iteration{Index: i, PaymentsPerSec: p, Complete: true, Seconds: 1})
+			c.PaymentsPerSec += p / float64(len(pps))
+		}
+		return c
+	}
+	on := []float64{18, 18.2, 18.1, 17.9, 18.3, 18, 18.1, 17.8}
+	tests := []struct {
+		on, off []float64
+		verdict string
+		ratio   float64
+	}{
+		{on, []float64{20, 20.2, 20.1, 19.9, 20.3, 20, 20.1, 19.8}, VerdictSlower, 0.9},
+		{on, []float64{18.1, 18, 17.9, 18.2, 18, 18.3, 17.8, 18.1}, VerdictNoise, 1},
+		{on[:3], []float64{20, 20.2, 20.1}, VerdictTooFew, 0.9}, // 3 against 3 never reaches p < 0.05
+	}
+	for _, tt := range tests {
+		r := Report{Cases: []Row{row("on", tt.on...), row("off", tt.off...)}}
+		fillSamplingOverhead(&r)
+		if len(r.SamplingOverhead) != 1 {
+			t.Fatalf("overhead %+v", r.SamplingOverhead)
+		}
+		o := r.SamplingOverhead[0]
+		if o.Verdict != tt.verdict || math.Abs(o.Ratio-tt.ratio) > 0.01 || o.Case != "Concurrency=10" {
+			t.Errorf("off %v: %+v, want %s at ratio %.2f", tt.off, o, tt.verdict, tt.ratio)
+		}
+	}
+	// Without an off case there is nothing to compare.
+	r := Report{Cases: []Row{row("on", on...)}}
+	fillSamplingOverhead(&r)
+	if r.SamplingOverhead != nil {
+		t.Errorf("overhead without an off case: %+v", r.SamplingOverhead)
 	}
 }
