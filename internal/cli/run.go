@@ -155,6 +155,11 @@ func executeScenario(cmd *cobra.Command, stdout, stderr io.Writer, s scenario.Sc
 	if err != nil {
 		return runner.Run{}, err
 	}
+	if f.backend == "local" { // refused before any build
+		if err := refuseLocalLimits(s); err != nil {
+			return runner.Run{}, err
+		}
+	}
 	// Every build the scenario needs (each distinct one once) before
 	// anything else: a failed build leaves no run behind.
 	bins, err := ensureBuilds(ctx, images, f.cache, &s, stderr)
@@ -168,17 +173,12 @@ func executeScenario(cmd *cobra.Command, stdout, stderr io.Writer, s scenario.Sc
 	if note != "" {
 		fmt.Fprintln(stderr, note)
 	}
-	if backendName == "local" && (s.Node.CPUs > 0 || s.Node.Memory != "") {
-		return runner.Run{}, fmt.Errorf("node.cpus/node.memory (--cpus/--memory) limit containers: use --backend compose, or drop the limits for local processes")
-	}
-	cases := s.Cases()
 	if backendName == "local" {
-		for _, c := range cases {
-			if topo, err := s.CaseTopology(c); err == nil && topo.HasLimits() {
-				return runner.Run{}, fmt.Errorf("topology %s: nodes' cpus/memory limit containers: use --backend compose, or drop them for local processes", topo.Name)
-			}
+		if err := refuseLocalLimits(s); err != nil {
+			return runner.Run{}, err
 		}
 	}
+	cases := s.Cases()
 	networks, est, warn, err := runner.Estimate(s)
 	if err != nil {
 		return runner.Run{}, err
@@ -263,4 +263,18 @@ func chooseBackend(name string) (string, string, error) {
 		return "compose", "", nil
 	}
 	return "", "", fmt.Errorf("--backend %q: use auto, compose or local", name)
+}
+
+// refuseLocalLimits refuses container limits on the local backend: the
+// scenario's node.cpus/node.memory and any topology node's own.
+func refuseLocalLimits(s scenario.Scenario) error {
+	if s.Node.CPUs > 0 || s.Node.Memory != "" {
+		return fmt.Errorf("node.cpus/node.memory (--cpus/--memory) limit containers: use --backend compose, or drop the limits for local processes")
+	}
+	for _, c := range s.Cases() {
+		if topo, err := s.CaseTopology(c); err == nil && topo.HasLimits() {
+			return fmt.Errorf("topology %s: nodes' cpus/memory limit containers: use --backend compose, or drop them for local processes", topo.Name)
+		}
+	}
+	return nil
 }
