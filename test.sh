@@ -8,7 +8,8 @@ cd "$(dirname "$0")"
 source scripts/deps.sh
 source scripts/compose-v2.sh
 lnbench_need_go
-pkgs=(r-base-core r-cran-ggplot2 librsvg2-bin)
+# linux-perf: perf stat cross-checks the sync counters (usage/syncs tests).
+pkgs=(r-base-core r-cran-ggplot2 librsvg2-bin linux-perf)
 docker=false
 if lnbench_docker_answers; then docker=true; pkgs+=(debootstrap docker-compose); fi
 lnbench_apt "${pkgs[@]}"

@@ -11,9 +11,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lnbench/lnbench/cost"
 	"github.com/lnbench/lnbench/flamegraph"
 	"github.com/lnbench/lnbench/result"
 	"github.com/lnbench/lnbench/traces"
+	"github.com/lnbench/lnbench/usage"
 )
 
 // FlameRow is one time slot of the flame graph timeline: the windows of
@@ -26,6 +28,40 @@ type FlameRow struct {
 	Windows        map[string]traces.Window // by actor
 	PaymentsPerSec float64
 	Payments       int
+	// Usage is each actor's CPU and syncs/s during its window, from
+	// resources.jsonl (absent when the run sampled no resources).
+	Usage map[string]cost.Usage
+}
+
+// fillUsage sets each row's per-actor usage over that actor's window.
+func fillUsage(rows []FlameRow, samples []usage.Sample, hostCores int) {
+	if len(samples) == 0 {
+		return
+	}
+	for i := range rows {
+		for a, w := range rows[i].Windows {
+			if u, ok := cost.Window(samples, a, w.Start, w.End, hostCores); ok {
+				if rows[i].Usage == nil {
+					rows[i].Usage = map[string]cost.Usage{}
+				}
+				rows[i].Usage[a] = u
+			}
+		}
+	}
+}
+
+// UsageLine is an actor's usage in a window, e.g. "CPU 98% of 0.5 · 270 syncs/s".
+func UsageLine(u cost.Usage) string {
+	out := fmt.Sprintf("CPU %.2f cores", u.CPUs)
+	if p := u.Percent(); p >= 0 {
+		out = fmt.Sprintf("CPU %.0f%% of %g", p, u.Limit)
+	}
+	if u.SyncsPerSec >= 0 {
+		out += fmt.Sprintf(" · %.0f syncs/s", u.SyncsPerSec)
+	} else {
+		out += " · syncs not counted"
+	}
+	return out
 }
 
 // FlameRows groups windows into rows: a window joins the current row when it
@@ -64,8 +100,10 @@ func FlameRows(ws []traces.Window, recs []result.Record) []FlameRow {
 // flamegraphs.html (one column per actor, one row per window, time going
 // down, each row labelled with the throughput measured in it),
 // flamegraphs-timeline.svg (the same as one image; PNG too when rsvg-convert
-// exists) and <Actor>_traces/diff-first-last.svg per actor.
-func WriteFlameTimeline(out string, recs []result.Record) error {
+// exists) and <Actor>_traces/diff-first-last.svg per actor. With
+// resources.jsonl each window also shows its actor's CPU% (of its limit,
+// else of hostCores) and syncs/s meanwhile.
+func WriteFlameTimeline(out string, recs []result.Record, hostCores int) error {
 	ws, err := traces.ReadIndex(out)
 	if err != nil {
 		if os.IsNotExist(err) {
@@ -74,6 +112,11 @@ func WriteFlameTimeline(out string, recs []result.Record) error {
 		return err
 	}
 	rows, actors := FlameRows(ws, recs), traces.Actors(ws)
+	samples, err := usage.Load(filepath.Join(out, usage.FileName))
+	if err != nil {
+		return err
+	}
+	fillUsage(rows, samples, hostCores)
 	diffs := map[string]string{}
 	for _, a := range actors {
 		if d, err := writeDiff(out, a, ws); err != nil {
@@ -121,18 +164,25 @@ func writeDiff(out, actor string, ws []traces.Window) (string, error) {
 
 var timelineTmpl = template.Must(template.New("t").Funcs(template.FuncMap{
 	"window": func(r FlameRow, a string) traces.Window { return r.Windows[a] },
+	"usage": func(r FlameRow, a string) string {
+		if u, ok := r.Usage[a]; ok {
+			return UsageLine(u)
+		}
+		return ""
+	},
 }).Parse(`<!doctype html>
 <html><head><meta charset="utf-8"><title>Flame graphs over time</title>
 <style>body{font-family:sans-serif;margin:1em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:4px;vertical-align:top}
 td.label{white-space:nowrap;font-size:90%}img{width:600px;display:block}</style></head><body>
 <h1>Flame graphs over time</h1>
 <p>One column per actor, one row per sampling window, time going down. Each row shows the
-payments per second completed while it was sampled. Click a graph to open it (zoom and search work there).</p>
+payments per second completed while it was sampled; each graph, when resources were sampled,
+its actor's CPU (% of its limit, else of the host's cores) and fsync + fdatasync calls per second meanwhile. Click a graph to open it (zoom and search work there).</p>
 {{if .Diffs}}<p>Differential, first → last window (red grew, blue shrank):
 {{range $a, $d := .Diffs}}<a href="{{$d}}">{{$a}}</a> {{end}}</p>{{end}}
 <table><tr><th>window</th>{{range .Actors}}<th>{{.}}</th>{{end}}</tr>
 {{range $r := .Rows}}<tr><td class="label">+{{printf "%.0f" $r.Elapsed}} s<br>{{$r.Label}}<br><b>{{printf "%.1f" $r.PaymentsPerSec}} payments/s</b><br>({{$r.Payments}} in {{printf "%.1f" ($r.End.Sub $r.Start).Seconds}} s)</td>
-{{range $a := $.Actors}}<td>{{with window $r $a}}{{if .SVG}}<a href="{{.SVG}}"><img src="{{.SVG}}" alt="{{.Actor}}"></a><small>{{.Samples}} samples · <a href="{{.Profile}}">pprof</a> · <a href="{{.Folded}}">folded</a></small>{{end}}{{end}}</td>{{end}}</tr>
+{{range $a := $.Actors}}<td>{{with window $r $a}}{{if .SVG}}<a href="{{.SVG}}"><img src="{{.SVG}}" alt="{{.Actor}}"></a><small>{{with usage $r $a}}<b>{{.}}</b><br>{{end}}{{.Samples}} samples · <a href="{{.Profile}}">pprof</a> · <a href="{{.Folded}}">folded</a></small>{{end}}{{end}}</td>{{end}}</tr>
 {{end}}</table></body></html>
 `))
 
@@ -162,6 +212,9 @@ func writeFlameTimelineSVG(out string, rows []FlameRow, actors []string) error {
 			if win, ok := r.Windows[a]; ok {
 				fmt.Fprintf(&b, `<image x="%d" y="%d" width="%d" height="%d" preserveAspectRatio="xMinYMax meet" href="%s" xlink:href="%s"/>`+"\n",
 					labelW+ai*cellW, y, cellW, cellH, win.SVG, win.SVG)
+				if u, ok := r.Usage[a]; ok {
+					fmt.Fprintf(&b, `<text x="%d" y="%d" font-size="12">%s</text>`+"\n", labelW+ai*cellW+10, y+16, template.HTMLEscapeString(UsageLine(u)))
+				}
 			}
 		}
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/lnbench/lnbench/result"
 	"github.com/lnbench/lnbench/traces"
+	"github.com/lnbench/lnbench/usage"
 )
 
 // profiledRun makes an artifacts folder with two sampling rounds of alice
@@ -68,11 +69,11 @@ func TestFlameRows(t *testing.T) {
 
 func TestWriteFlameTimeline(t *testing.T) {
 	t.Setenv("PATH", t.TempDir()) // no rsvg-convert: the SVG is the product
-	if err := WriteFlameTimeline(t.TempDir(), nil); err != nil {
+	if err := WriteFlameTimeline(t.TempDir(), nil, 2); err != nil {
 		t.Errorf("a run without profiles: %v", err)
 	}
 	dir, _ := profiledRun(t)
-	if err := WriteFlameTimeline(dir, nil); err != nil {
+	if err := WriteFlameTimeline(dir, nil, 2); err != nil {
 		t.Fatal(err)
 	}
 	html, err := os.ReadFile(filepath.Join(dir, "flamegraphs.html"))
@@ -86,5 +87,50 @@ func TestWriteFlameTimeline(t *testing.T) {
 	diff, err := os.ReadFile(filepath.Join(dir, traces.Dir("alice"), "diff-first-last.svg"))
 	if err != nil || !strings.Contains(string(diff), "log") {
 		t.Errorf("alice's differential graph: %v", err)
+	}
+}
+
+// TestFlameTimelineShowsUsage: with resources.jsonl, each window shows its
+// actor's CPU and syncs/s meanwhile; bob (half a CPU) slows down between
+// the two rounds, alice has no quota and no sync counter.
+func TestFlameTimelineShowsUsage(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	dir, _ := profiledRun(t)
+	w, err := usage.Create(filepath.Join(dir, usage.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := range 76 {
+		s := float64(k)
+		bob := 0.49 * s
+		if k > 30 {
+			bob = 0.49*30 + 0.25*(s-30)
+		}
+		for _, smp := range []usage.Sample{
+			{Time: t0.Add(time.Duration(k) * time.Second), Network: "n", Actor: "alice", Role: usage.RoleNode, Source: usage.SourceProc, CPUUserSeconds: 0.3 * s},
+			{Time: t0.Add(time.Duration(k) * time.Second), Network: "n", Actor: "bob", Role: usage.RoleNode, Source: usage.SourceCgroupV1,
+				CPUUserSeconds: bob, CPULimit: 0.5, Syncs: int64(280 * k), SyncsCounted: true},
+		} {
+			if err := w.Write(smp); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	w.Close()
+	if err := WriteFlameTimeline(dir, nil, 2); err != nil {
+		t.Fatal(err)
+	}
+	html, err := os.ReadFile(filepath.Join(dir, "flamegraphs.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"<b>CPU 98% of 0.5 · 280 syncs/s</b>", "<b>CPU 50% of 0.5 · 280 syncs/s</b>", "<b>CPU 15% of 2 · syncs not counted</b>"} {
+		if !strings.Contains(string(html), want) {
+			t.Errorf("flamegraphs.html lacks %q", want)
+		}
+	}
+	svg, _ := os.ReadFile(filepath.Join(dir, "flamegraphs-timeline.svg"))
+	if !strings.Contains(string(svg), ">CPU 98% of 0.5 · 280 syncs/s</text>") {
+		t.Errorf("flamegraphs-timeline.svg lacks bob's usage:\n%s", svg)
 	}
 }

@@ -59,8 +59,15 @@ func HTML(w io.Writer, r Report, plots []Plot) error {
 		Cases                   []htmlCase
 		Warnings                []string
 		CPUShare                float64
+		Resources               []ResourceSection
+		ResourceLegend          []string
+		Overhead                []string
 	}{R: r, Env: EnvBlock(r), Summary: SummaryTable(r), Latency: LatencyTable(r), Setup: setupTable(r),
-		Warnings: AllWarnings(r), CPUShare: 100 * r.HarnessCPUShare()}
+		Warnings: AllWarnings(r), CPUShare: 100 * r.HarnessCPUShare(), Resources: ResourceSections(r)}
+	data.ResourceLegend = resourceLegend(data.Resources)
+	for _, o := range r.SamplingOverhead {
+		data.Overhead = append(data.Overhead, OverheadLine(o))
+	}
 	for _, p := range plots {
 		data.Plots = append(data.Plots, htmlPlot{Title: plotTitle(p.Name),
 			Src: template.URL("data:image/png;base64," + base64.StdEncoding.EncodeToString(p.PNG))})

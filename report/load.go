@@ -43,6 +43,7 @@ func Load(dir string) (Report, []result.Record, error) {
 		return rep, nil, fmt.Errorf("reading results: %v", err)
 	}
 	Summarize(&rep, recs)
+	LoadResources(dir, &rep, recs)
 	// Folders written before the analysis warnings had their own field
 	// stored them among the run's: drop those copies, they are recomputed.
 	rep.Warnings = slices.DeleteFunc(rep.Warnings, func(w string) bool { return slices.Contains(rep.AnalysisWarnings, w) })
@@ -77,4 +78,5 @@ func Summarize(rep *Report, recs []result.Record) {
 		rep.Cases = append(rep.Cases, Row{Method: s.Method, Params: params[c.ID], Node: nodeLabelOf(*rep, params[c.ID]), Case: c})
 	}
 	fillRatios(rep)
+	fillSamplingOverhead(rep)
 }

@@ -26,6 +26,7 @@ func Markdown(w io.Writer, r Report) error {
 			writeCaseDetails(&b, c)
 		}
 	}
+	writeResources(&b, r)
 	if knees := KneeLines(r); len(knees) > 0 {
 		b.WriteString("\n## Sweep\n\n")
 		for _, l := range knees {
@@ -194,6 +195,31 @@ func Text(w io.Writer, r Report) error {
 	for _, row := range t.Rows {
 		line(row)
 	}
+	writeResourceVerdicts(&b, r)
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// writeResourceVerdicts adds, under the terminal table, each case's
+// bottleneck verdict and sync ceiling, and the sampling overhead.
+func writeResourceVerdicts(b *strings.Builder, r Report) {
+	if len(r.Resources) == 0 && len(r.SamplingOverhead) == 0 {
+		return
+	}
+	b.WriteString("\nResources:\n")
+	for _, c := range r.Resources {
+		if len(c.Actors) == 0 {
+			continue
+		}
+		fmt.Fprintf(b, "  %s: %s\n", c.ID, c.Verdict.Text)
+		if cl := c.Ceiling; cl != nil {
+			fmt.Fprintf(b, "  %s: sync ceiling %.1f payments/s (%s), measured %.2f\n", c.ID, cl.PaymentsPerSec, cl.Storage, cl.Measured)
+		}
+		if c.HasHarnessShare {
+			fmt.Fprintf(b, "  %s: harness CPU %.2f%% of the nodes'\n", c.ID, 100*c.HarnessShare)
+		}
+	}
+	for _, o := range r.SamplingOverhead {
+		fmt.Fprintf(b, "  sampling overhead, %s\n", OverheadLine(o))
+	}
 }

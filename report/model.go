@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/lnbench/lnbench/analysis"
+	"github.com/lnbench/lnbench/cost"
 	"github.com/lnbench/lnbench/envinfo"
 	"github.com/lnbench/lnbench/scenario"
 	"github.com/lnbench/lnbench/usage"
@@ -45,6 +46,11 @@ type Report struct {
 	// DiskProbes are the sync ceilings measured where node data dirs live,
 	// one per storage kind the run used.
 	DiskProbes []usage.DiskProbe `json:"disk_probes,omitempty"`
+	// Resources is each case's per-actor cost and bottleneck verdict,
+	// recomputed from resources.jsonl by LoadResources.
+	Resources []cost.Case `json:"resources,omitempty"`
+	// SamplingOverhead compares cases run with ResourceSampling on and off.
+	SamplingOverhead []SamplingOverhead `json:"sampling_overhead,omitempty"`
 }
 
 // NodeInfo describes one node spec of the run: its build, config profile

@@ -1,7 +1,8 @@
 #!/usr/bin/env Rscript
 # lnbench plots. Written by lnbench next to the files it reads: summary.csv
 # and measurements.csv (the CSV exporter's output, as BenchmarkDotNet's R
-# exporter reads its CSV exporter's). Writes plot-*.png into the same folder.
+# exporter reads its CSV exporter's), and resources-timeline.csv when the
+# run sampled resources. Writes plot-*.png into the same folder.
 #   Rscript plots.R [DIR]
 # Needs R and ggplot2 only (Debian: r-base-core r-cran-ggplot2); no network.
 suppressPackageStartupMessages(library(ggplot2))
@@ -114,6 +115,44 @@ g <- if (multi) g + geom_col(aes(fill = Node), width = 1) else g + geom_col(fill
 g <- g + facet_wrap(~case, ncol = 1, scales = "free_x") +
   labs(title = "Throughput over time", x = "seconds since the case started", y = "payments/s")
 save("plot-throughput-timeline.png", g, 1 + 1.6 * length(cases))
+
+# 4b. Resource timelines on the throughput timeline's axis (seconds since
+# the case's first measured payment started; same panels, same x range):
+# each actor's CPU as a share of its limit (the host's cores when it has
+# none), and its fsync + fdatasync calls per second where counted.
+rfile <- file.path(dir, "resources-timeline.csv")
+if (file.exists(rfile)) {
+  rt <- read.csv(rfile, stringsAsFactors = FALSE, na.strings = "NA")
+  rt <- rt[rt$case %in% levels(tl$case), ]
+  # The throughput panel of a case spans its bars: [-0.5, last second + 0.5].
+  span <- do.call(rbind, lapply(split(tl, tl$case, drop = TRUE), function(d)
+    data.frame(case = d$case[1], second = c(-0.5, max(d$second) + 0.5))))
+  rt <- merge(rt, aggregate(second ~ case, span, max), by = "case", suffixes = c("", ".max"))
+  rt <- rt[rt$second <= rt$second.max, ]
+  rt$case <- factor(rt$case, levels = levels(tl$case))
+  span$case <- factor(span$case, levels = levels(tl$case))
+  span <- span[span$case %in% unique(rt$case), ]
+  timeline <- function(d, y, title, ylab, ref) {
+    g <- ggplot(d, aes(x = second, y = .data[[y]], colour = actor)) +
+      geom_blank(data = span, aes(x = second), inherit.aes = FALSE)
+    if (!is.null(ref)) g <- g + geom_hline(yintercept = ref, linetype = "dashed", colour = "grey50")
+    g + geom_step(direction = "vh") +
+      facet_wrap(~case, ncol = 1, scales = "free_x", drop = TRUE) +
+      expand_limits(y = 0) +
+      labs(title = title, x = "seconds since the case started", y = ylab, colour = NULL) +
+      theme(legend.position = "bottom")
+  }
+  cpu <- rt[!is.na(rt$cpu_percent), ]
+  if (nrow(cpu) > 0) {
+    save("plot-cpu-timeline.png", timeline(cpu, "cpu_percent", "CPU utilisation over time (% of each actor's limit; of the host's cores if none)",
+      "CPU % of limit", 100), 2 + 1.6 * length(unique(cpu$case)))
+  }
+  syncs <- rt[!is.na(rt$syncs_per_second), ]
+  if (nrow(syncs) > 0) {
+    save("plot-syncs-timeline.png", timeline(syncs, "syncs_per_second", "Syncs over time (fsync + fdatasync)",
+      "syncs/s", NULL), 2 + 1.6 * length(unique(syncs$case)))
+  }
+}
 
 # 5. Against a baseline spec: each case's Ratio (mean time over the
 # baseline's) with ±RatioSD, BenchmarkDotNet's Ratio column as a chart.

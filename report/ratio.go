@@ -160,15 +160,21 @@ func ratioOf(c, b Row, alpha, noise float64) Ratio {
 	if !math.IsNaN(cmp.P) { // JSON has no NaN
 		out.P = cmp.P
 	}
+	out.Verdict = verdictOf(cmp)
+	return out
+}
+
+// verdictOf names stats.Compare's outcome as the tables do.
+func verdictOf(cmp stats.Comparison) string {
 	switch {
 	case cmp.TooFewSamples:
-		out.Verdict = VerdictTooFew
+		return VerdictTooFew
 	case cmp.Verdict == stats.Improved:
-		out.Verdict = VerdictFaster
+		return VerdictFaster
 	case cmp.Verdict == stats.Regressed:
-		out.Verdict = VerdictSlower
+		return VerdictSlower
 	case cmp.Verdict == stats.WithinNoise:
-		out.Verdict = VerdictNoise
+		return VerdictNoise
 	}
-	return out
+	return VerdictUndecided
 }

@@ -3,6 +3,7 @@ package report
 import (
 	"context"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -103,5 +104,33 @@ func TestRunRDrawsSpecPlots(t *testing.T) {
 	want := []string{"plot-iteration-times.png", "plot-latency-cdf.png", "plot-payments-per-sec-Concurrency.png", "plot-ratio.png", "plot-throughput-timeline.png"}
 	if !slices.Equal(got, want) {
 		t.Errorf("plots = %v, want %v", got, want)
+	}
+}
+
+// TestRunRDrawsResourcePlots draws the CPU and sync timelines of a run that
+// sampled resources, beside the throughput timeline.
+func TestRunRDrawsResourcePlots(t *testing.T) {
+	needR(t)
+	dir := t.TempDir()
+	rep := fixtureResourceReport()
+	recs, _ := resourceFixture()
+	writeCSVs(t, dir, rep, recs)
+	if err := writeFiles(dir, output{ResourceTimelineCSVName, func(w io.Writer) error { return ResourceTimelineCSV(w, rep, recs) }}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := RunR(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"plot-cpu-timeline.png", "plot-syncs-timeline.png", "plot-throughput-timeline.png"} {
+		if !slices.Contains(got, want) {
+			t.Errorf("plots = %v, want %s among them", got, want)
+		}
+	}
+	if os.Getenv("LNBENCH_KEEP_PLOTS") != "" {
+		for _, p := range got {
+			data, _ := os.ReadFile(filepath.Join(dir, p))
+			_ = os.WriteFile(filepath.Join(os.Getenv("LNBENCH_KEEP_PLOTS"), p), data, 0o644)
+		}
 	}
 }

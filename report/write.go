@@ -31,6 +31,14 @@ func WriteAll(dir string, rep Report, recs []result.Record, log io.Writer) error
 	if err != nil {
 		return err
 	}
+	if len(rep.Resources) > 0 {
+		if err := writeFiles(dir,
+			output{ResourcesCSVName, func(w io.Writer) error { return ResourcesCSV(w, rep) }},
+			output{ResourceTimelineCSVName, func(w io.Writer) error { return ResourceTimelineCSV(w, rep, recs) }},
+		); err != nil {
+			return err
+		}
+	}
 	if err := WriteRScript(dir); err != nil {
 		return err
 	}
@@ -41,7 +49,7 @@ func WriteAll(dir string, rep Report, recs []result.Record, log io.Writer) error
 	if err := writeFiles(dir, output{"report.html", func(w io.Writer) error { return HTML(w, rep, LoadPlots(dir)) }}); err != nil {
 		return err
 	}
-	return WriteFlameTimeline(dir, recs)
+	return WriteFlameTimeline(dir, recs, rep.Env.Cores)
 }
 
 func writeFiles(dir string, outputs ...output) error {

@@ -56,6 +56,7 @@ func writeReports(dir string, rep *report.Report, log io.Writer) error {
 		return fmt.Errorf("reading results: %v", err)
 	}
 	report.Summarize(rep, recs)
+	report.LoadResources(dir, rep, recs)
 	return report.WriteAll(dir, *rep, recs, log)
 }
 

@@ -29,6 +29,7 @@ import (
 	"github.com/lnbench/lnbench/scenario"
 	"github.com/lnbench/lnbench/sweep"
 	"github.com/lnbench/lnbench/topology"
+	"github.com/lnbench/lnbench/usage"
 )
 
 // NetworkSpec is what a backend needs to know about one network of a run.
@@ -70,6 +71,10 @@ type Options struct {
 	// Builds are the ensured builds of the node specs, by label, for the
 	// report's environment block.
 	Builds map[string]NodeBuild
+
+	// DiskProbe is how long the disk sync probe runs, once per storage
+	// kind the run uses; 0 skips it.
+	DiskProbe time.Duration
 
 	// watchTicks paces the dead-service watchdog; nil means every 3 s.
 	watchTicks <-chan time.Time
@@ -245,7 +250,9 @@ func skipSwept(sw *sweep.Sweep, rep *report.Report, c caseRun) bool {
 func runNetwork(ctx context.Context, opts Options, run Run, p networkPlan, w *result.Writer, rep *report.Report,
 	sw *sweep.Sweep, configs map[string]backend.NodeConfig) (err error) {
 	s := opts.Scenario
-	workDir := filepath.Join(opts.WorkRoot, run.ID, sanitize(p.name))
+	storage := p.cases[0].c.Storage()
+	workDir := filepath.Join(workRoot(opts, storage), run.ID, sanitize(p.name))
+	probeStorage(ctx, opts, storage, workDir, rep)
 	spec := NetworkSpec{RunID: run.ID, Name: p.name, WorkDir: workDir, ArtifactsDir: run.Dir, Topology: p.topo, Profiling: s.Sampling.On(), Origin: rep.Started, NodeConfigs: configs}
 	be, err := opts.NewBackend(spec)
 	if err != nil {
@@ -268,6 +275,9 @@ func runNetwork(ctx context.Context, opts Options, run Run, p networkPlan, w *re
 			err = terr
 		}
 		os.RemoveAll(workDir) // holds keys and macaroons: never left behind
+		if storage == scenario.StorageTmpfs {
+			os.Remove(filepath.Dir(workDir)) // the run's tmpfs folder, once empty
+		}
 	}()
 	net, err = network.Up(ctx, be, p.topo, network.Options{Drivers: opts.Drivers, StartChain: opts.StartChain,
 		DBBackend: s.Node.DBBackend, NodeArgs: s.Node.Flags, Configs: configs, Log: opts.Log})
@@ -286,13 +296,20 @@ func runNetwork(ctx context.Context, opts Options, run Run, p networkPlan, w *re
 		}
 		defer prof.Stop()
 	}
+	rs, err := newResourceSampler(filepath.Join(run.Dir, usage.FileName), p.name, be, opts.Log, func(line string) { addNote(rep, line) })
+	if err != nil {
+		return err
+	}
+	defer rs.stop()
 	for _, c := range p.cases {
 		if skipSwept(sw, rep, c) {
 			continue
 		}
 		opts.Progress.Case(caseIndex(rep, c), countCases(s), c.c.ID())
 		caseCtx, stopWatch := watchServices(ctx, be, opts.watchTicks)
-		err := runCase(caseCtx, opts, net, c, w, prof)
+		rs.startCase(caseCtx, c.c)
+		err := runCase(caseCtx, opts, net, c, w, prof, rs)
+		rs.endCase(caseCtx)
 		stopWatch()
 		if cause := context.Cause(caseCtx); ctx.Err() == nil && errors.Is(cause, errServiceDied) {
 			return cause
@@ -305,7 +322,7 @@ func runNetwork(ctx context.Context, opts Options, run Run, p networkPlan, w *re
 	return nil
 }
 
-func runCase(ctx context.Context, opts Options, net *network.Network, cr caseRun, w *result.Writer, prof sampler.Controller) error {
+func runCase(ctx context.Context, opts Options, net *network.Network, cr caseRun, w *result.Writer, prof sampler.Controller, rs *resourceSampler) error {
 	s := opts.Scenario
 	progress := opts.Progress
 	c := cr.c
@@ -338,6 +355,7 @@ func runCase(ctx context.Context, opts Options, net *network.Network, cr caseRun
 			var took time.Duration
 			var from, to time.Time
 			ok, failed := 0, 0
+			rs.iteration(ctx, phase, offset+i)
 			for inv := 0; inv < s.Job.InvocationCount; inv++ {
 				pre, err := load.Prepare(ctx, t, totalPay)
 				if err != nil {
@@ -355,6 +373,7 @@ func runCase(ctx context.Context, opts Options, net *network.Network, cr caseRun
 				ok += res.Succeeded
 				failed += res.Failed
 			}
+			rs.iterationEnd(ctx)
 			progress.Iteration(phase, i+1, count, ok, failed, took.Seconds()/float64(s.Job.InvocationCount), float64(ok)/took.Seconds())
 			if phase == result.Measure {
 				label := fmt.Sprintf("%s/%d", c.ID(), offset+i)

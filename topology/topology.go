@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/lnbench/lnbench/resources"
 )
 
 // DefaultCapacitySat is the capacity of a channel whose size is not given:
@@ -27,6 +29,23 @@ type Node struct {
 	Spec string `yaml:"node,omitempty" json:"node,omitempty"`
 	// Build is the build key of the resolved spec (set by the harness).
 	Build string `yaml:"-" json:"build,omitempty"`
+	// CPUs and Memory limit this node's container (compose backend only),
+	// over the scenario's node.cpus/node.memory.
+	CPUs   float64 `yaml:"cpus,omitempty" json:"cpus,omitempty"`
+	Memory string  `yaml:"memory,omitempty" json:"memory,omitempty"`
+}
+
+// Limits are the node's own container limits (zero: the scenario's).
+func (n Node) Limits() resources.Limits { return resources.Limits{CPUs: n.CPUs, Memory: n.Memory} }
+
+// HasLimits tells whether any node sets its own container limits.
+func (t Topology) HasLimits() bool {
+	for _, n := range t.Nodes {
+		if !n.Limits().Zero() {
+			return true
+		}
+	}
+	return false
 }
 
 // Channel is opened and funded by From towards To.
@@ -129,6 +148,9 @@ func (t Topology) Validate() error {
 		seen[n.Name] = true
 		if n.Implementation != "" && n.Implementation != "lnd" {
 			return fmt.Errorf("topology: nodes[%d].implementation %q is not supported; use \"lnd\"", i, n.Implementation)
+		}
+		if err := n.Limits().Validate(); err != nil {
+			return fmt.Errorf("topology: nodes[%d].%v", i, err)
 		}
 	}
 	pairs := map[[2]string]bool{}

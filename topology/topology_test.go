@@ -74,7 +74,7 @@ payee: bob
 		{"nodes: [{name: a}, {name: b}]\nchannels: [{from: a, to: b}]\npayers: [a]\npayee: z\n", `payee "z"`},
 		{"nodes: [{name: a}, {name: b}]\nchannels: [{from: b, to: a}]\npayers: [a]\npayee: b\n", "no channel path"},
 		{"nodes: [{name: a}, {name: b}]\nchannels: [{from: a, to: b}]\npayers: [a]\npayee: b\nextra: 1\n", `unknown key "extra"; valid keys here: channels, name, nodes, pairs, payee, payers, traffic`},
-		{"nodes: [{name: a, impl: lnd}, {name: b}]\n", `unknown key "impl"; valid keys here: implementation, name, node, version`},
+		{"nodes: [{name: a, impl: lnd}, {name: b}]\n", `unknown key "impl"; valid keys here: cpus, implementation, memory, name, node, version`},
 		{"# nothing yet\n", "t.yml is empty; list nodes"},
 	}
 	for _, tt := range bad {
@@ -150,6 +150,27 @@ func TestValidateSource(t *testing.T) {
 		}
 		if err != nil && !strings.Contains(err.Error(), "use AlicePaysBob, AlicePaysBobViaCarol, AlicesPayBob, a generator (chain, ring, star, grid, random, scalefree), a topology .yml file") {
 			t.Errorf("%q: message %v", tt.name, err)
+		}
+	}
+}
+
+func TestNodeLimits(t *testing.T) {
+	doc := "nodes:\n  - name: alice\n  - name: bob\n    cpus: 0.5\n    memory: 512m\nchannels:\n  - {from: alice, to: bob}\npayers: [alice]\npayee: bob\n"
+	topo, err := Parse([]byte(doc), "t.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !topo.HasLimits() || topo.Nodes[1].CPUs != 0.5 || topo.Nodes[1].Memory != "512m" || !topo.Nodes[0].Limits().Zero() {
+		t.Fatalf("limits: %+v", topo.Nodes)
+	}
+	for bad, want := range map[string]string{
+		strings.Replace(doc, "cpus: 0.5", "cpus: -1", 1):      "nodes[1].cpus -1",
+		strings.Replace(doc, "memory: 512m", "memory: 1x", 1): `nodes[1].memory "1x"`,
+		strings.Replace(doc, "memory: 512m", "memory: 1m", 1): "below Docker's minimum",
+		strings.Replace(doc, "cpus: 0.5", "cpus: 0.001", 1):   "below Docker's minimum",
+	} {
+		if _, err := Parse([]byte(bad), "t.yml"); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("want %q, got %v", want, err)
 		}
 	}
 }

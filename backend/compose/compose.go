@@ -153,6 +153,9 @@ func New(ctx context.Context, opts Options) (*Backend, error) {
 			cfg = backend.NodeConfig{DBBackend: opts.DBBackend, Args: opts.NodeArgs}
 		}
 		spec.Nodes = append(spec.Nodes, composefile.Node{Name: n.Name, Image: img, DBBackend: cfg.DBBackend, ExtraArgs: cfg.Args})
+		if !n.Limits().Zero() {
+			spec.Limits = withNodeLimits(spec.Limits, n.Name, n.Limits(), opts.DefaultLimits)
+		}
 	}
 	// Bind-mount sources must exist, or Docker creates them owned by root.
 	dirs := []string{composefile.ChainService}
@@ -624,5 +627,26 @@ func (b *Backend) Dead(ctx context.Context) []string {
 			out = append(out, fmt.Sprintf("container %s is %s (exit code %d); last log lines:\n%s", n, status, code, b.logTail(ctx, id, 10)))
 		}
 	}
+	return out
+}
+
+// withNodeLimits returns limits (copied) with a topology node's own limits
+// over the run's defaults, field by field.
+func withNodeLimits(limits map[string]composefile.Limits, name string, own, def composefile.Limits) map[string]composefile.Limits {
+	out := map[string]composefile.Limits{}
+	for k, v := range limits {
+		out[k] = v
+	}
+	l, ok := out[name]
+	if !ok {
+		l = def
+	}
+	if own.CPUs > 0 {
+		l.CPUs = own.CPUs
+	}
+	if own.Memory != "" {
+		l.Memory = own.Memory
+	}
+	out[name] = l
 	return out
 }

@@ -9,6 +9,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/lnbench/lnbench/backend"
+	"github.com/lnbench/lnbench/composefile"
 	"github.com/lnbench/lnbench/topology"
 )
 
@@ -87,5 +88,37 @@ func TestNodesGetTheirBuildsImageAndSpecsFlags(t *testing.T) {
 	if _, err := New(t.Context(), Options{RunID: "x", WorkDir: t.TempDir(), ArtifactsDir: t.TempDir(), Topology: topo,
 		NodeImages: map[string]string{"k21": "lnbench-node:21"}}); err == nil || !strings.Contains(err.Error(), "node carol: no image for lnd v0.20.2-beta (build k20)") {
 		t.Errorf("missing image: %v", err)
+	}
+}
+
+func TestParseActors(t *testing.T) {
+	b := &Backend{opts: Options{WorkDir: "/w"}}
+	got, err := b.parseActors("aaa 0 alice\nbbb 0 btcd\nccc 0 sampler\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []backend.Actor{{Name: "alice", Role: backend.RoleNode, ContainerID: "aaa", DataDir: "/w/alice"},
+		{Name: "btcd", Role: backend.RoleChain, ContainerID: "bbb", DataDir: "/w/btcd"},
+		{Name: "sampler", Role: backend.RoleSampler, ContainerID: "ccc"}}
+	if !slices.Equal(got, want) {
+		t.Fatalf("got %+v", got)
+	}
+	if _, err := b.parseActors("aaa alice"); err == nil {
+		t.Fatal("a short line is an error")
+	}
+}
+
+var _ backend.ActorLister = (*Backend)(nil)
+
+func TestNodeLimitsOverDefaults(t *testing.T) {
+	def := composefile.Limits{CPUs: 1, Memory: "1g"}
+	got := withNodeLimits(nil, "bob", composefile.Limits{CPUs: 0.5, Memory: ""}, def)
+	if got["bob"] != (composefile.Limits{CPUs: 0.5, Memory: "1g"}) || len(got) != 1 {
+		t.Fatalf("bob: %+v", got)
+	}
+	in := map[string]composefile.Limits{"bob": composefile.Limits{CPUs: 2, Memory: "2g"}}
+	got = withNodeLimits(in, "bob", composefile.Limits{CPUs: 0, Memory: "512m"}, def)
+	if got["bob"] != (composefile.Limits{CPUs: 2, Memory: "512m"}) || in["bob"] != (composefile.Limits{CPUs: 2, Memory: "2g"}) {
+		t.Fatalf("over a per-service limit: %+v (input changed: %+v)", got, in)
 	}
 }

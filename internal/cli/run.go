@@ -168,8 +168,10 @@ func executeScenario(cmd *cobra.Command, stdout, stderr io.Writer, s scenario.Sc
 	if note != "" {
 		fmt.Fprintln(stderr, note)
 	}
-	if backendName == "local" && (s.Node.CPUs > 0 || s.Node.Memory != "") {
-		return runner.Run{}, fmt.Errorf("node.cpus/node.memory (--cpus/--memory) limit containers: use --backend compose, or drop the limits for local processes")
+	if backendName == "local" {
+		if err := refuseLocalLimits(s); err != nil {
+			return runner.Run{}, err
+		}
 	}
 	images, err := findImages(f.images)
 	if err != nil {
@@ -211,7 +213,8 @@ func executeScenario(cmd *cobra.Command, stdout, stderr io.Writer, s scenario.Sc
 		notes = append(notes, note)
 	}
 	opts := runner.Options{Scenario: s, ArtifactsRoot: f.artifacts, BackendName: backendName,
-		NewBackend: newBackend, NewSampler: newSampler(ctx), Log: stderr, Notes: notes, Builds: bins.forReport()}
+		NewBackend: newBackend, NewSampler: newSampler(ctx), Log: stderr, Notes: notes, Builds: bins.forReport(),
+		DiskProbe: 3 * time.Second}
 	if tweak != nil {
 		tweak(&opts)
 	}
@@ -261,4 +264,18 @@ func chooseBackend(name string) (string, string, error) {
 		return "compose", "", nil
 	}
 	return "", "", fmt.Errorf("--backend %q: use auto, compose or local", name)
+}
+
+// refuseLocalLimits refuses container limits on the local backend: the
+// scenario's node.cpus/node.memory and any topology node's own.
+func refuseLocalLimits(s scenario.Scenario) error {
+	if s.Node.CPUs > 0 || s.Node.Memory != "" {
+		return fmt.Errorf("node.cpus/node.memory (--cpus/--memory) limit containers: use --backend compose, or drop the limits for local processes")
+	}
+	for _, c := range s.Cases() {
+		if topo, err := s.CaseTopology(c); err == nil && topo.HasLimits() {
+			return fmt.Errorf("topology %s: nodes' cpus/memory limit containers: use --backend compose, or drop them for local processes", topo.Name)
+		}
+	}
+	return nil
 }

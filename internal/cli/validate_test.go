@@ -27,10 +27,15 @@ func TestBadInputRefusedBeforeAnythingStarts(t *testing.T) {
 	carols := file("carols.yml", "name: C\ntopology: AlicePaysBobViaCarol\nparams:\n  CarolsCount: [1, 2]\n")
 	badNode := file("badnode.yml", "name: B\ntopology: "+file("badtopo.yml", "nodes: [{name: a}, {name: sampler}]\n")+"\n")
 	pinned := file("pinned.yml", "name: P\ntopology: "+file("pinnedtopo.yml", "nodes: [{name: a}, {name: b, node: carol2}]\nchannels: [{from: a, to: b}]\npayers: [a]\npayee: b\n")+"\n")
+	limited := file("limited.yml", "name: L\ntopology: "+file("limitedtopo.yml", "nodes: [{name: a}, {name: b, cpus: 0.5}]\nchannels: [{from: a, to: b}]\npayers: [a]\npayee: b\n")+"\n")
+	badLimits := file("badlimits.yml", "name: BL\ntopology: "+file("badlimitstopo.yml", "nodes: [{name: a}, {name: b, cpus: -1}]\nchannels: [{from: a, to: b}]\npayers: [a]\npayee: b\n")+"\n")
 	tests := []struct {
 		args []string
 		want string
 	}{
+		{[]string{"run", limited, "--backend", "local"}, "nodes' cpus/memory limit containers: use --backend compose"},
+		{[]string{"run", badLimits}, "nodes[1].cpus -1: use a positive number of CPUs"},
+		{[]string{"run", "--param", "Storage=ssd"}, "param Storage=\"ssd\": use one of disk, tmpfs"},
 		{[]string{"run", "--memory", "5m"}, `node.memory "5m" is below Docker's minimum of 6 MiB; use at least 6m`},
 		{[]string{"run", "--memory", "512x"}, `node.memory "512x": use bytes with an optional unit`},
 		{[]string{"run", "--cpus", "100000"}, "node.cpus 100000: this machine has"},

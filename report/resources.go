@@ -1,0 +1,326 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/lnbench/lnbench/cost"
+	"github.com/lnbench/lnbench/result"
+	"github.com/lnbench/lnbench/scenario"
+	"github.com/lnbench/lnbench/stats"
+	"github.com/lnbench/lnbench/usage"
+)
+
+// SamplingOverhead compares a case run with resource sampling on and off,
+// its other params equal: what the measurement costs the throughput.
+type SamplingOverhead struct {
+	Case    string `json:"case"` // the params but ResourceSampling
+	On, Off string `json:"-"`    // the two case ids
+	// OnPaymentsPerSec / OffPaymentsPerSec is Ratio (below 1: sampling slows).
+	OnPaymentsPerSec  float64 `json:"on_payments_per_second"`
+	OffPaymentsPerSec float64 `json:"off_payments_per_second"`
+	Ratio             float64 `json:"ratio"`
+	// Change and P are stats.Compare's on the per-iteration payments/s, as
+	// `lnbench compare` tests them; Verdict is within noise, slower (with
+	// sampling), faster, inconclusive or too few samples.
+	Change  float64 `json:"median_change"`
+	P       float64 `json:"p"`
+	Verdict string  `json:"verdict"`
+}
+
+// LoadResources recomputes rep.Resources from dir's resources.jsonl (none
+// when the file is missing). Call it after Summarize: it reads the cases.
+// An unreadable stream is an analysis warning, not an error: the payment
+// reports stand without it.
+func LoadResources(dir string, rep *Report, recs []result.Record) {
+	samples, err := usage.Load(filepath.Join(dir, usage.FileName))
+	if err != nil {
+		rep.Resources = nil
+		rep.AnalysisWarnings = append(rep.AnalysisWarnings, fmt.Sprintf("resource samples not analysed: %v", err))
+		return
+	}
+	SummarizeResources(rep, samples, recs)
+}
+
+// SummarizeResources sets rep.Resources, one per case of the table, from
+// the samples and payment records.
+func SummarizeResources(rep *Report, samples []usage.Sample, recs []result.Record) {
+	rep.Resources = nil
+	if len(samples) == 0 {
+		return
+	}
+	in := cost.Input{Samples: samples, Payments: recs, HostCores: rep.Env.Cores, Probes: rep.DiskProbes}
+	for _, c := range rep.Cases {
+		storage, _ := paramOf(c.Params, cost.ParamStorage)
+		in.Cases = append(in.Cases, cost.CaseInput{ID: c.ID, Storage: storage, PaymentsPerSec: c.PaymentsPerSec})
+	}
+	rep.Resources = cost.Analyze(in)
+}
+
+// ResourcesOf is the resource analysis of case id, if any.
+func (r Report) ResourcesOf(id string) (cost.Case, bool) {
+	for _, c := range r.Resources {
+		if c.ID == id {
+			return c, true
+		}
+	}
+	return cost.Case{}, false
+}
+
+func paramOf(params []scenario.Value, name string) (string, bool) {
+	for _, v := range params {
+		if v.Name == name {
+			return v.Value, true
+		}
+	}
+	return "", false
+}
+
+// samplingOff tells whether a case ran with resource sampling off.
+func samplingOff(params []scenario.Value) bool {
+	v, _ := paramOf(params, cost.ParamResourceSampling)
+	return v == "off"
+}
+
+// fillSamplingOverhead pairs every case run with ResourceSampling=on with
+// the case of the same other params run with it off.
+func fillSamplingOverhead(r *Report) {
+	r.SamplingOverhead = nil
+	rest := func(c Row) string {
+		var parts []string
+		for _, v := range c.Params {
+			if v.Name != cost.ParamResourceSampling {
+				parts = append(parts, v.Name+"="+v.Value)
+			}
+		}
+		return strings.Join(parts, "/")
+	}
+	off := map[string]Row{}
+	for _, c := range r.Cases {
+		if samplingOff(c.Params) {
+			off[rest(c)] = c
+		}
+	}
+	for _, c := range r.Cases {
+		v, ok := paramOf(c.Params, cost.ParamResourceSampling)
+		if !ok || v == "off" {
+			continue
+		}
+		o, ok := off[rest(c)]
+		if !ok {
+			continue
+		}
+		so := SamplingOverhead{Case: rest(c), On: c.ID, Off: o.ID, OnPaymentsPerSec: c.PaymentsPerSec, OffPaymentsPerSec: o.PaymentsPerSec, P: 1}
+		if o.PaymentsPerSec > 0 {
+			so.Ratio = c.PaymentsPerSec / o.PaymentsPerSec
+		}
+		_, offPPS := samples(o)
+		_, onPPS := samples(c)
+		cmp := stats.Compare(offPPS, onPPS, DefaultAlpha, DefaultNoise, false)
+		so.Change = cmp.Change
+		if !math.IsNaN(cmp.P) {
+			so.P = cmp.P
+		}
+		so.Verdict = verdictOf(cmp)
+		r.SamplingOverhead = append(r.SamplingOverhead, so)
+	}
+}
+
+// OverheadLine sums up one on/off pair.
+func OverheadLine(o SamplingOverhead) string {
+	return fmt.Sprintf("%s: payments/s with sampling on / off = %.3f (%.2f vs %.2f), %s (Mann-Whitney p = %.2g on the per-iteration payments/s, noise threshold %g%%)",
+		o.Case, o.Ratio, o.OnPaymentsPerSec, o.OffPaymentsPerSec, o.Verdict, o.P, 100*DefaultNoise)
+}
+
+// ResourceSection is a case's resources as every exporter shows them: a
+// table with only the informative columns, the lines under it (ceiling,
+// verdict, harness share, why a column is missing, notes) and the legend.
+type ResourceSection struct {
+	Case   string
+	Table  Table
+	Lines  []string
+	Legend []string
+}
+
+// ResourceSections builds one section per case of the table: a case run
+// with sampling off, or without samples, gets a line saying so.
+func ResourceSections(r Report) []ResourceSection {
+	if len(r.Resources) == 0 && len(r.SamplingOverhead) == 0 {
+		return nil
+	}
+	var out []ResourceSection
+	for _, c := range r.Cases {
+		s := ResourceSection{Case: c.ID}
+		rc, ok := r.ResourcesOf(c.ID)
+		switch {
+		case samplingOff(c.Params):
+			s.Lines = []string{"Resource sampling was off for this case (ResourceSampling=off): no figures."}
+		case !ok || len(rc.Actors) == 0:
+			s.Lines = []string{"No resource samples in this case's measured iterations."}
+		default:
+			s.Table, s.Lines, s.Legend = resourceTable(rc, storageOf(c))
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func storageOf(c Row) string {
+	if v, ok := paramOf(c.Params, cost.ParamStorage); ok {
+		return v
+	}
+	return cost.DefaultStorage
+}
+
+// resourceTable is one case's Resources table, the lines under it and its legend.
+func resourceTable(c cost.Case, storage string) (Table, []string, []string) {
+	anySyncs, anyWrites, anyDB, anyMem := false, false, false, false
+	for _, a := range c.Actors {
+		anySyncs = anySyncs || a.SyncsCounted
+		anyWrites = anyWrites || a.WriteBytes > 0
+		anyDB = anyDB || a.DBGrowthKnown
+		anyMem = anyMem || a.MemLimitBytes > 0
+	}
+	t := Table{Header: []string{"Actor", "CPU ms/payment", "CPU (cores)", "CPU of limit", "RSS peak (MiB)"}}
+	legend := []string{
+		"CPU ms/payment : the actor's CPU time (user + system) over the sampled measured intervals ÷ the case's successful measured payments that ended in them (failed payments are in no denominator)",
+		"CPU (cores)    : mean cores used over those intervals",
+		"CPU of limit   : CPU (cores) as a share of the actor's CPU limit, or of the host's cores when it has none (host)",
+		"RSS peak       : largest resident set size sampled during the measured iterations",
+	}
+	if anyMem {
+		t.Header = append(t.Header, "Mem limit (MiB)")
+	}
+	if anySyncs {
+		t.Header = append(t.Header, "Syncs/payment", "Syncs/s")
+		legend = append(legend, "Syncs/payment  : fsync + fdatasync calls over the measured intervals ÷ payments, as Syncs/s over time (NA: no counter on that actor)")
+	}
+	if anyWrites {
+		t.Header = append(t.Header, "Written KiB/payment")
+		legend = append(legend, "Written        : block I/O bytes written per payment")
+	}
+	if anyDB {
+		t.Header = append(t.Header, "DB growth (KiB)", "DB growth B/payment")
+		legend = append(legend, "DB growth      : data dir size at the case's end minus at its start; per payment over every successful payment of the case, warm-up included")
+	}
+	mibs := func(b int64) string { return fmt.Sprintf("%.1f", float64(b)/(1<<20)) }
+	for _, a := range c.Actors {
+		limit := fmt.Sprintf("%.0f%% of %g", 100*a.Utilisation, a.Limit)
+		if a.LimitIsHost {
+			limit += " (host)"
+		}
+		if a.Limit == 0 {
+			limit = "NA"
+		}
+		row := []string{a.Name, fmt.Sprintf("%.2f", a.CPUMsPerPayment), fmt.Sprintf("%.3f", a.CPUs), limit, mibs(a.RSSPeakBytes)}
+		if anyMem {
+			row = append(row, naIf(a.MemLimitBytes == 0, mibs(a.MemLimitBytes)))
+		}
+		if anySyncs {
+			row = append(row, naIf(!a.SyncsCounted, fmt.Sprintf("%.2f", a.SyncsPerPayment)), naIf(!a.SyncsCounted, fmt.Sprintf("%.1f", a.SyncsPerSec)))
+		}
+		if anyWrites {
+			row = append(row, fmt.Sprintf("%.1f", a.WriteBytesPerPayment/1024))
+		}
+		if anyDB {
+			row = append(row, naIf(!a.DBGrowthKnown, fmt.Sprintf("%.0f", float64(a.DBGrowthBytes)/1024)),
+				naIf(!a.DBGrowthKnown, fmt.Sprintf("%.0f", a.DBGrowthBytesPerPayment)))
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	var lines []string
+	if cl := c.Ceiling; cl != nil {
+		lines = append(lines, fmt.Sprintf("Sync ceiling (%s): probe %.0f syncs/s ÷ %s's %.2f syncs/payment = %.1f payments/s; measured %.2f payments/s (%.0f%% of the ceiling).",
+			cl.Storage, cl.ProbeSyncsPerSec, cl.Node, cl.SyncsPerPayment, cl.PaymentsPerSec, cl.Measured, 100*cl.Utilisation))
+	} else {
+		lines = append(lines, "Sync ceiling: unknown ("+c.NoCeiling+").")
+	}
+	lines = append(lines, "Verdict: "+c.Verdict.Text+".")
+	if c.NodesCPUMsPerPayment > 0 {
+		l := fmt.Sprintf("All nodes together: %.2f CPU ms", c.NodesCPUMsPerPayment)
+		if anySyncs {
+			l += fmt.Sprintf(" and %.2f syncs", c.NodesSyncsPerPayment)
+		}
+		lines = append(lines, l+" per payment.")
+	}
+	if c.HasHarnessShare {
+		l := fmt.Sprintf("Harness CPU: %.2f%% of the nodes' CPU (goal ≤ %g%%", 100*c.HarnessShare, 100*cost.HarnessGoal)
+		if c.HarnessShare > cost.HarnessGoal {
+			l += ": over it"
+		}
+		l += ")"
+		if c.HasSamplerShare {
+			l += fmt.Sprintf("; sampler %.2f%%", 100*c.SamplerShare)
+		}
+		lines = append(lines, l+".")
+	}
+	if !anySyncs {
+		lines = append(lines, "Syncs: not counted for any actor (no sync counter was attached; the run's warnings say why), so no syncs columns and no ceiling.")
+	}
+	if !anyWrites {
+		why := "the collector counted no block writes"
+		if storage == "tmpfs" {
+			why = "the data dirs are on tmpfs, which writes no blocks"
+		}
+		lines = append(lines, "Block writes: none ("+why+"), so no Written column.")
+	}
+	if !anyDB {
+		lines = append(lines, "DB growth: data dir sizes were not sampled at the case's start and end.")
+	}
+	lines = append(lines, c.Notes...)
+	return t, lines, legend
+}
+
+func naIf(na bool, s string) string {
+	if na {
+		return "NA"
+	}
+	return s
+}
+
+// writeResources appends the Resources section of the markdown summary.
+func writeResources(b *strings.Builder, r Report) {
+	secs := ResourceSections(r)
+	if len(secs) == 0 {
+		return
+	}
+	b.WriteString("\n## Resources\n")
+	for _, s := range secs {
+		fmt.Fprintf(b, "\n### %s\n\n", s.Case)
+		if len(s.Table.Header) > 0 {
+			writeMarkdownTable(b, s.Table)
+			b.WriteString("\n")
+		}
+		for _, l := range s.Lines {
+			fmt.Fprintf(b, "- %s\n", l)
+		}
+	}
+	if legend := resourceLegend(secs); len(legend) > 0 {
+		b.WriteString("\n")
+		for _, l := range legend {
+			fmt.Fprintf(b, "    %s\n", l)
+		}
+	}
+	if len(r.SamplingOverhead) > 0 {
+		b.WriteString("\n## Sampling overhead\n\n")
+		for _, o := range r.SamplingOverhead {
+			fmt.Fprintf(b, "- %s\n", OverheadLine(o))
+		}
+	}
+}
+
+// resourceLegend is every line of the sections' legends, once each.
+func resourceLegend(secs []ResourceSection) []string {
+	var legend []string
+	for _, s := range secs {
+		for _, l := range s.Legend {
+			if !slices.Contains(legend, l) {
+				legend = append(legend, l)
+			}
+		}
+	}
+	return legend
+}

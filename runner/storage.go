@@ -1,0 +1,52 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/lnbench/lnbench/report"
+	"github.com/lnbench/lnbench/scenario"
+	"github.com/lnbench/lnbench/usage"
+	"github.com/lnbench/lnbench/usage/collect"
+)
+
+// TmpfsRoot holds node data dirs when Storage=tmpfs: a RAM filesystem on
+// the host, bind-mounted into containers as the disk folder would be, so
+// the harness still reads credentials from the host side.
+var TmpfsRoot = "/dev/shm/lnbench"
+
+// workRoot is where a network's data dirs go for a storage kind.
+func workRoot(opts Options, storage string) string {
+	if storage == scenario.StorageTmpfs {
+		return TmpfsRoot
+	}
+	return opts.WorkRoot
+}
+
+// probeStorage measures the sync ceiling of the filesystem that will hold
+// the network's data dirs, once per storage kind per run.
+func probeStorage(ctx context.Context, opts Options, storage, workDir string, rep *report.Report) {
+	if opts.DiskProbe <= 0 || slices.ContainsFunc(rep.DiskProbes, func(p usage.DiskProbe) bool { return p.Storage == storage }) {
+		return
+	}
+	p, err := collect.ProbeDisk(ctx, workDir, storage, opts.DiskProbe)
+	if err != nil {
+		addNote(rep, fmt.Sprintf("disk probe (%s, %s): %v", storage, workDir, err))
+		return
+	}
+	// The probe ran in the network's folder; the path recorded is its root.
+	p.Path = filepath.Dir(filepath.Dir(workDir))
+	rep.DiskProbes = append(rep.DiskProbes, p)
+	fmt.Fprintf(opts.Log, "disk probe (%s, %s): %.0f syncs/s\n", storage, p.Filesystem, p.SyncsPerSecond)
+	_ = os.Remove(workDir) // created by the probe; the backend makes it again
+}
+
+// addNote records one line in the report's warnings, once.
+func addNote(rep *report.Report, line string) {
+	if !slices.Contains(rep.Warnings, line) {
+		rep.Warnings = append(rep.Warnings, line)
+	}
+}
