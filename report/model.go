@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/lnbench/lnbench/analysis"
+	"github.com/lnbench/lnbench/costcurve"
 	"github.com/lnbench/lnbench/envinfo"
 	"github.com/lnbench/lnbench/scenario"
 	"github.com/lnbench/lnbench/usage"
@@ -27,6 +28,10 @@ type Report struct {
 	// then any a topology node pins (mixed networks).
 	Nodes []NodeInfo `json:"nodes"`
 	Setup []Setup    `json:"setup"`
+	// Costs are what each network cost this machine at ready (memory, CPU);
+	// CostCurve is derived from them when networks differ in size.
+	Costs     []NetworkCost    `json:"network_costs,omitempty"`
+	CostCurve *costcurve.Curve `json:"cost_curve,omitempty"`
 	// Forwards counts the HTLCs each node forwarded, per network: proof that
 	// multi-hop payments really crossed the intermediaries.
 	Forwards []Forward `json:"forwards,omitempty"`

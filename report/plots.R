@@ -8,6 +8,41 @@ suppressPackageStartupMessages(library(ggplot2))
 
 args <- commandArgs(trailingOnly = TRUE)
 dir <- if (length(args) >= 1) args[1] else "."
+# 0. Cost curve (costcurve.csv and costcurve-fit.csv, written when the
+# run's networks differ in size): time to ready and RSS at ready against
+# the node count, the fitted lines extended to the largest N the memory fit
+# holds, and MemAvailable on the memory panel. Drawn before the payments'
+# plots: it needs no measured payment.
+cc_file <- file.path(dir, "costcurve.csv")
+if (file.exists(cc_file)) {
+  cc <- read.csv(cc_file, stringsAsFactors = FALSE)
+  fit <- read.csv(file.path(dir, "costcurve-fit.csv"), stringsAsFactors = FALSE)
+  lab <- c(Ready = "time to ready (s)", RSS = "RSS at ready, all actors (MiB)")
+  pts <- rbind(data.frame(quantity = lab[["Ready"]], Nodes = cc$Nodes, value = cc$Ready_s),
+               data.frame(quantity = lab[["RSS"]], Nodes = cc$Nodes, value = cc$RSS_MiB))
+  xmax <- max(c(cc$Nodes, fit$MaxNodes))
+  lines <- do.call(rbind, lapply(seq_len(nrow(fit)), function(i) {
+    f <- fit[i, ]
+    x <- c(0, xmax)
+    data.frame(quantity = lab[[f$Quantity]], Nodes = x, value = f$Intercept + f$Slope * x,
+               label = sprintf("%.3g + %.3g N (R² %.3f)", f$Intercept, f$Slope, f$R2))
+  }))
+  g <- ggplot(pts, aes(x = Nodes, y = value)) +
+    geom_line(data = lines, colour = "grey40", linetype = "dashed") +
+    geom_point(size = 3, colour = "steelblue") +
+    geom_text(data = lines[!duplicated(lines$quantity), ], aes(x = Inf, y = -Inf, label = label), hjust = 1.05, vjust = -0.8, size = 3) +
+    facet_wrap(~factor(quantity, levels = unname(lab)), scales = "free_y") + expand_limits(y = 0) + theme_bw() +
+    labs(title = "Cost curve", x = "Lightning nodes (N)", y = NULL)
+  mem <- fit[fit$Quantity == "RSS", ]
+  if (nrow(mem) == 1 && mem$MemAvailable_MiB > 0) {
+    g <- g + geom_hline(data = data.frame(quantity = lab[["RSS"]], y = mem$MemAvailable_MiB), aes(yintercept = y), colour = "firebrick") +
+      geom_text(data = data.frame(quantity = lab[["RSS"]], y = mem$MemAvailable_MiB),
+                aes(x = 0, y = y, label = sprintf("MemAvailable %.0f MiB: max N ≈ %d", mem$MemAvailable_MiB, mem$MaxNodes)),
+                hjust = 0, vjust = 1.5, size = 3, colour = "firebrick")
+  }
+  ggsave(file.path(dir, "plot-cost-curve.png"), g, width = 10, height = 4.5, dpi = 100)
+}
+
 summary <- read.csv(file.path(dir, "summary.csv"), check.names = FALSE, stringsAsFactors = FALSE)
 m <- read.csv(file.path(dir, "measurements.csv"), stringsAsFactors = FALSE)
 m <- m[m$phase == "measure" & m$case %in% summary$Case, ]
