@@ -100,6 +100,8 @@ func Build(points []Point) (Curve, bool) {
 // maxNodes solves Slope·N + Intercept ≤ available for the largest N.
 func maxNodes(f stats.Fit, available int64) (int, string) {
 	switch {
+	case f.Slope == 0 && f.Intercept == 0:
+		return 0, "no memory figures (the backend's actors were not measured): no extrapolation"
 	case available <= 0:
 		return 0, "MemAvailable unknown: no extrapolation"
 	case f.Slope <= 0:
