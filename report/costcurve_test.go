@@ -44,8 +44,8 @@ func fixtureScaleReport() Report {
 		Job:    scenario.Job{LaunchCount: 1, WarmupCount: 0, IterationCount: 2, InvocationCount: 1},
 		Node:   scenario.Node{Implementation: "lnd", Version: "v0.21.0-beta", DBBackend: "bbolt"}}
 	r := Report{RunID: "20260102T030405Z-Scale", Started: t0, Finished: t0.Add(10 * time.Minute), Scenario: s, Backend: "local",
-		Env:   envinfo.Env{OS: "Debian GNU/Linux 12 (bookworm)", Kernel: "6.1.0", CPU: "AMD EPYC", Cores: 2, MemoryMiB: 24576, GoVersion: "go1.26.8"},
-		Nodes: []NodeInfo{{Implementation: "lnd", Version: "v0.21.0-beta", Flags: []string{"--bitcoin.simnet"}}},
+		Env:               envinfo.Env{OS: "Debian GNU/Linux 12 (bookworm)", Kernel: "6.1.0", CPU: "AMD EPYC", Cores: 2, MemoryMiB: 24576, GoVersion: "go1.26.8"},
+		Nodes:             []NodeInfo{{Implementation: "lnd", Version: "v0.21.0-beta", Flags: []string{"--bitcoin.simnet"}}},
 		HarnessCPUSeconds: 30, WallSeconds: 600}
 	const mib = 1 << 20
 	for _, n := range scaleSizes {
