@@ -51,8 +51,9 @@ func (r Row) PerNodeRSSBytes() int64 { return r.NodeRSSBytes / int64(max(1, r.No
 // PerNodePeakBytes is the peak sum divided by the actors' count (nodes and chain).
 func (r Row) PerNodePeakBytes() int64 { return r.PeakRSSBytes / int64(max(1, r.Nodes+1)) }
 
-// Curve is the cost curve of a run.
+// Curve is the cost curve of one series (a node spec) of a run.
 type Curve struct {
+	Series string   `json:"series,omitempty"` // the node spec's label
 	Rows   []Row    `json:"rows"`
 	Phases []string `json:"phases"` // phase names in setup order
 	// Time is ReadySeconds against Nodes; Memory is RSSBytes against Nodes.

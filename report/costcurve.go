@@ -38,9 +38,11 @@ type NetworkCost struct {
 	Source string `json:"source,omitempty"`
 }
 
-// costCurve builds the curve when the run's networks have two or more sizes.
-func costCurve(r Report) *costcurve.Curve {
-	var points []costcurve.Point
+// costCurves builds one curve per node spec whose networks have two or
+// more sizes, in the order the specs first appear.
+func costCurves(r Report) []costcurve.Curve {
+	var series []string
+	points := map[string][]costcurve.Point{}
 	for _, nc := range r.Costs {
 		p := costcurve.Point{Nodes: nc.Nodes, RSSBytes: nc.RSSBytes, NodeRSSBytes: nc.NodeRSSBytes, PeakRSSBytes: nc.PeakRSSBytes,
 			CPUSeconds: nc.CPUSeconds, MemAvailableBytes: nc.MemAvailableBytes, PaymentsPerSec: paymentsPerSec(r, nc.Cases)}
@@ -50,13 +52,23 @@ func costCurve(r Report) *costcurve.Curve {
 				p.ReadySeconds += s.Seconds
 			}
 		}
-		points = append(points, p)
+		label := nodeLabelOf(r, nil)
+		if len(nc.Cases) > 0 {
+			label = nodeLabelOf(r, caseParams(nc.Cases[0]))
+		}
+		if _, ok := points[label]; !ok {
+			series = append(series, label)
+		}
+		points[label] = append(points[label], p)
 	}
-	c, ok := costcurve.Build(points)
-	if !ok {
-		return nil
+	var out []costcurve.Curve
+	for _, label := range series {
+		if c, ok := costcurve.Build(points[label]); ok {
+			c.Series = label
+			out = append(out, c)
+		}
 	}
-	return &c
+	return out
 }
 
 // paymentsPerSec is the mean payments/s of the network's measured cases.
@@ -111,23 +123,38 @@ func CostCurveLines(c costcurve.Curve) []string {
 }
 
 func writeCostCurve(b *strings.Builder, r Report) {
-	c := r.CostCurve
-	if c == nil {
+	if len(r.CostCurves) == 0 {
 		return
 	}
 	b.WriteString("\n## Cost curve\n\n")
-	writeMarkdownTable(b, CostCurveTable(*c))
-	b.WriteString("\nRSS: every actor (nodes and btcd) at ready; Peak/actor: each actor's own peak until ready, summed, over nodes + 1. CPU: nodes, btcd and harness until ready.\n\n")
-	for _, l := range CostCurveLines(*c) {
-		fmt.Fprintf(b, "- %s\n", l)
+	b.WriteString("RSS: every actor (nodes and btcd) at ready; Peak/actor: each actor's own peak until ready, summed, over nodes + 1. CPU: nodes, btcd and harness until ready.\n")
+	for _, c := range r.CostCurves {
+		if len(r.CostCurves) > 1 {
+			fmt.Fprintf(b, "\n### Node %s\n", c.Series)
+		}
+		b.WriteString("\n")
+		writeMarkdownTable(b, CostCurveTable(c))
+		b.WriteString("\n")
+		for _, l := range CostCurveLines(c) {
+			fmt.Fprintf(b, "- %s\n", l)
+		}
 	}
 }
 
-// CostCurveRowsCSV writes one row per node count, seconds and MiB.
-func CostCurveRowsCSV(w io.Writer, c costcurve.Curve) error {
+// CostCurveRowsCSV writes one row per node spec and node count, seconds
+// and MiB; phase columns are the union of the curves' phases.
+func CostCurveRowsCSV(w io.Writer, curves []costcurve.Curve) error {
 	cw := csv.NewWriter(w)
-	head := []string{"Nodes", "Networks"}
-	for _, p := range c.Phases {
+	var phases []string
+	for _, c := range curves {
+		for _, p := range c.Phases {
+			if !slices.Contains(phases, p) {
+				phases = append(phases, p)
+			}
+		}
+	}
+	head := []string{"Node", "Nodes", "Networks"}
+	for _, p := range phases {
 		head = append(head, p+"_s")
 	}
 	head = append(head, "Ready_s", "RSS_MiB", "NodeRSS_MiB", "RSSPerNode_MiB", "PeakRSS_MiB", "PeakPerActor_MiB", "CPU_s", "PaymentsPerSec", "MemAvailable_MiB")
@@ -136,30 +163,34 @@ func CostCurveRowsCSV(w io.Writer, c costcurve.Curve) error {
 	}
 	g := func(v float64) string { return strconv.FormatFloat(v, 'g', 10, 64) }
 	m := func(b int64) string { return g(float64(b) / (1 << 20)) }
-	for _, r := range c.Rows {
-		row := []string{strconv.Itoa(r.Nodes), strconv.Itoa(r.Networks)}
-		for _, p := range c.Phases {
-			row = append(row, g(r.Seconds(p)))
-		}
-		row = append(row, g(r.ReadySeconds), m(r.RSSBytes), m(r.NodeRSSBytes), m(r.PerNodeRSSBytes()), m(r.PeakRSSBytes), m(r.PerNodePeakBytes()),
-			g(r.CPUSeconds), g(r.PaymentsPerSec), m(r.MemAvailableBytes))
-		if err := cw.Write(row); err != nil {
-			return err
+	for _, c := range curves {
+		for _, r := range c.Rows {
+			row := []string{c.Series, strconv.Itoa(r.Nodes), strconv.Itoa(r.Networks)}
+			for _, p := range phases {
+				row = append(row, g(r.Seconds(p)))
+			}
+			row = append(row, g(r.ReadySeconds), m(r.RSSBytes), m(r.NodeRSSBytes), m(r.PerNodeRSSBytes()), m(r.PeakRSSBytes), m(r.PerNodePeakBytes()),
+				g(r.CPUSeconds), g(r.PaymentsPerSec), m(r.MemAvailableBytes))
+			if err := cw.Write(row); err != nil {
+				return err
+			}
 		}
 	}
 	cw.Flush()
 	return cw.Error()
 }
 
-// CostCurveFitCSV writes the two fits: y = Slope·Nodes + Intercept (time
-// in seconds, memory in MiB), with the extrapolated largest N.
-func CostCurveFitCSV(w io.Writer, c costcurve.Curve) error {
+// CostCurveFitCSV writes each node spec's two fits: y = Slope·Nodes +
+// Intercept (time in seconds, memory in MiB), with the extrapolated largest N.
+func CostCurveFitCSV(w io.Writer, curves []costcurve.Curve) error {
 	cw := csv.NewWriter(w)
 	g := func(v float64) string { return strconv.FormatFloat(v, 'g', 10, 64) }
-	rows := [][]string{
-		{"Quantity", "Unit", "Slope", "Intercept", "R2", "MaxNodes", "MemAvailable_MiB", "MaxNodesReady_s"},
-		{"Ready", "s", g(c.Time.Slope), g(c.Time.Intercept), g(c.Time.R2), strconv.Itoa(c.MaxNodes), g(float64(c.MemAvailableBytes) / (1 << 20)), g(c.MaxNodesReadySeconds)},
-		{"RSS", "MiB", g(c.Memory.Slope / (1 << 20)), g(c.Memory.Intercept / (1 << 20)), g(c.Memory.R2), strconv.Itoa(c.MaxNodes), g(float64(c.MemAvailableBytes) / (1 << 20)), g(c.MaxNodesReadySeconds)},
+	rows := [][]string{{"Node", "Quantity", "Unit", "Slope", "Intercept", "R2", "MaxNodes", "MemAvailable_MiB", "MaxNodesReady_s"}}
+	for _, c := range curves {
+		tail := []string{strconv.Itoa(c.MaxNodes), g(float64(c.MemAvailableBytes) / (1 << 20)), g(c.MaxNodesReadySeconds)}
+		rows = append(rows,
+			append([]string{c.Series, "Ready", "s", g(c.Time.Slope), g(c.Time.Intercept), g(c.Time.R2)}, tail...),
+			append([]string{c.Series, "RSS", "MiB", g(c.Memory.Slope / (1 << 20)), g(c.Memory.Intercept / (1 << 20)), g(c.Memory.R2)}, tail...))
 	}
 	if err := cw.WriteAll(rows); err != nil {
 		return err

@@ -64,7 +64,7 @@ func fixtureScaleReport() Report {
 
 func TestCostCurveGolden(t *testing.T) {
 	r := fixtureScaleReport()
-	if r.CostCurve == nil {
+	if len(r.CostCurves) != 1 {
 		t.Fatal("three network sizes: want a cost curve")
 	}
 	for _, f := range []struct {
@@ -78,10 +78,10 @@ func TestCostCurveGolden(t *testing.T) {
 				"Time to ready ≈ 20.0 s + 2.00 s × N (R² 1.000, 3 sizes)", "RSS at ready ≈ 160 MiB + 100.0 MiB × N (R² 1.000)",
 				// (22 GiB - 160 MiB) / 100 MiB = 223.68
 				"against MemAvailable 22.0 GiB): ≈ 223 nodes; the time fit predicts 466 s to ready there"}},
-		{"costcurve.csv.golden", func(b *bytes.Buffer) error { return CostCurveRowsCSV(b, *r.CostCurve) },
-			[]string{"Nodes,Networks,chain_s,nodes_s,fund_s,channels_s,routes_s,Ready_s,RSS_MiB,", "\n25,1,2,35,3,17.5,12.5,70,2660,2500,100,"}},
-		{"costcurve-fit.csv.golden", func(b *bytes.Buffer) error { return CostCurveFitCSV(b, *r.CostCurve) },
-			[]string{"Ready,s,2,20,1,223,22528,466", "RSS,MiB,100,160,1,223,"}},
+		{"costcurve.csv.golden", func(b *bytes.Buffer) error { return CostCurveRowsCSV(b, r.CostCurves) },
+			[]string{"Node,Nodes,Networks,chain_s,nodes_s,fund_s,channels_s,routes_s,Ready_s,RSS_MiB,", "\nv0.21.0-beta,25,1,2,35,3,17.5,12.5,70,2660,2500,100,"}},
+		{"costcurve-fit.csv.golden", func(b *bytes.Buffer) error { return CostCurveFitCSV(b, r.CostCurves) },
+			[]string{"v0.21.0-beta,Ready,s,2,20,1,223,22528,466", "v0.21.0-beta,RSS,MiB,100,160,1,223,"}},
 	} {
 		var b bytes.Buffer
 		if err := f.fn(&b); err != nil {
@@ -95,8 +95,8 @@ func TestCostCurveGolden(t *testing.T) {
 		}
 	}
 	// Payments/s per size come from the network's own case.
-	if pps := r.CostCurve.Rows[0].PaymentsPerSec; pps <= r.CostCurve.Rows[2].PaymentsPerSec {
-		t.Errorf("payments/s by size: %v", r.CostCurve.Rows)
+	if rows := r.CostCurves[0].Rows; rows[0].PaymentsPerSec <= rows[2].PaymentsPerSec {
+		t.Errorf("payments/s by size: %v", rows)
 	}
 }
 
@@ -108,7 +108,7 @@ func TestNoCostCurveForOneSize(t *testing.T) {
 	if err := Markdown(&b, r); err != nil {
 		t.Fatal(err)
 	}
-	if r.CostCurve != nil || strings.Contains(b.String(), "Cost curve") {
+	if len(r.CostCurves) != 0 || strings.Contains(b.String(), "Cost curve") {
 		t.Error("one network size: no cost curve expected")
 	}
 	// Writing the reports removes a stale curve of an earlier analysis.
@@ -144,5 +144,51 @@ func TestCostCurvePlot(t *testing.T) {
 	png, err := os.ReadFile(filepath.Join(dir, "plot-cost-curve.png"))
 	if err != nil || !bytes.HasPrefix(png, []byte("\x89PNG")) {
 		t.Errorf("plot-cost-curve.png is not a PNG (%v)", err)
+	}
+}
+
+// TestCostCurvePerNodeSpec: a run of two node specs gets one curve each;
+// a spec with one network size gets none.
+func TestCostCurvePerNodeSpec(t *testing.T) {
+	const mib = 1 << 20
+	r := Report{}
+	add := func(spec string, n, perNode int) {
+		net := "launch1/Node=" + spec + "/NodeCount=" + strconv.Itoa(n)
+		r.Setup = append(r.Setup, Setup{Network: net, Phase: "nodes", Seconds: float64(n)})
+		r.Costs = append(r.Costs, NetworkCost{Network: net, Nodes: n, Cases: []string{"Node=" + spec + "/NodeCount=" + strconv.Itoa(n)},
+			RSSBytes: int64(160+perNode*n) * mib, NodeRSSBytes: int64(perNode*n) * mib, MemAvailableBytes: 20 << 30})
+	}
+	add("default", 10, 100)
+	add("small", 10, 60)
+	add("default", 20, 100)
+	add("small", 20, 60)
+	add("lone", 10, 60)
+	curves := costCurves(r)
+	if len(curves) != 2 || curves[0].Series != "default" || curves[1].Series != "small" {
+		t.Fatalf("curves %+v", curves)
+	}
+	if curves[0].Memory.Slope != 100*mib || curves[1].Memory.Slope != 60*mib || curves[1].MaxNodes <= curves[0].MaxNodes {
+		t.Errorf("fits %+v / %+v", curves[0].Memory, curves[1].Memory)
+	}
+	r.CostCurves = curves
+	var b bytes.Buffer
+	if err := Markdown(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "### Node small") {
+		t.Errorf("markdown without a subsection per spec:\n%s", b.String())
+	}
+	needR(t)
+	dir := t.TempDir()
+	if err := writeCostCurveFiles(dir, r); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteRScript(dir); err != nil {
+		t.Fatal(err)
+	}
+	// plots.R stops after the cost curve: this run has no summary.csv.
+	got, _ := RunR(context.Background(), dir)
+	if !slices.Contains(got, "plot-cost-curve.png") {
+		t.Errorf("plots = %v", got)
 	}
 }

@@ -77,5 +77,5 @@ func Summarize(rep *Report, recs []result.Record) {
 		rep.Cases = append(rep.Cases, Row{Method: s.Method, Params: params[c.ID], Node: nodeLabelOf(*rep, params[c.ID]), Case: c})
 	}
 	fillRatios(rep)
-	rep.CostCurve = costCurve(*rep)
+	rep.CostCurves = costCurves(*rep)
 }

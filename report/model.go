@@ -29,9 +29,10 @@ type Report struct {
 	Nodes []NodeInfo `json:"nodes"`
 	Setup []Setup    `json:"setup"`
 	// Costs are what each network cost this machine at ready (memory, CPU);
-	// CostCurve is derived from them when networks differ in size.
-	Costs     []NetworkCost    `json:"network_costs,omitempty"`
-	CostCurve *costcurve.Curve `json:"cost_curve,omitempty"`
+	// CostCurves are derived from them, one per node spec whose networks
+	// differ in size.
+	Costs      []NetworkCost     `json:"network_costs,omitempty"`
+	CostCurves []costcurve.Curve `json:"cost_curves,omitempty"`
 	// Forwards counts the HTLCs each node forwarded, per network: proof that
 	// multi-hop payments really crossed the intermediaries.
 	Forwards []Forward `json:"forwards,omitempty"`

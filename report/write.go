@@ -68,7 +68,7 @@ func writeFiles(dir string, outputs ...output) error {
 // and removes stale ones when it has none (a report regenerated after the
 // analysis changed).
 func writeCostCurveFiles(dir string, rep Report) error {
-	if rep.CostCurve == nil {
+	if len(rep.CostCurves) == 0 {
 		for _, name := range []string{CostCurveFile, CostCurveFitFile} {
 			if err := os.Remove(filepath.Join(dir, name)); err != nil && !os.IsNotExist(err) {
 				return err
@@ -76,7 +76,7 @@ func writeCostCurveFiles(dir string, rep Report) error {
 		}
 		return nil
 	}
-	c := *rep.CostCurve
+	c := rep.CostCurves
 	return writeFiles(dir,
 		output{CostCurveFile, func(w io.Writer) error { return CostCurveRowsCSV(w, c) }},
 		output{CostCurveFitFile, func(w io.Writer) error { return CostCurveFitCSV(w, c) }},

@@ -60,13 +60,16 @@ func TestExecuteRecordsTheCostCurve(t *testing.T) {
 	if len(rep.Costs) != 2 || rep.Costs[1].Nodes != 9 || rep.Costs[1].NodeRSSBytes != 900*mib || rep.Costs[1].Cases[0] != "NodeCount=9/TotalPayments=4/Pairs=2" {
 		t.Fatalf("costs %+v", rep.Costs)
 	}
-	c := rep.CostCurve
-	if c == nil || len(c.Rows) != 2 || c.Memory.Slope != 100*mib || c.MaxNodes == 0 || c.Rows[0].ReadySeconds <= 0 || c.Rows[1].PaymentsPerSec <= 0 {
+	if len(rep.CostCurves) != 1 {
+		t.Fatalf("%d cost curves, want 1", len(rep.CostCurves))
+	}
+	c := rep.CostCurves[0]
+	if len(c.Rows) != 2 || c.Memory.Slope != 100*mib || c.MaxNodes == 0 || c.Rows[0].ReadySeconds <= 0 || c.Rows[1].PaymentsPerSec <= 0 {
 		t.Fatalf("cost curve %+v", c)
 	}
 	md, _ := os.ReadFile(filepath.Join(run.Dir, "summary.md"))
 	csv, _ := os.ReadFile(filepath.Join(run.Dir, "costcurve.csv"))
-	if !strings.Contains(string(md), "## Cost curve") || !strings.HasPrefix(string(csv), "Nodes,Networks,chain_s,nodes_s,") {
+	if !strings.Contains(string(md), "## Cost curve") || !strings.HasPrefix(string(csv), "Node,Nodes,Networks,chain_s,nodes_s,") {
 		t.Errorf("summary.md or costcurve.csv without the curve:\n%s\n%s", md, csv)
 	}
 }
