@@ -414,5 +414,5 @@ func (o Options) nodeSpec(nd topology.Node) backend.NodeSpec {
 		cfg = backend.NodeConfig{DBBackend: o.DBBackend, Args: o.NodeArgs}
 	}
 	return backend.NodeSpec{Name: nd.Name, Implementation: nd.Implementation, Version: nd.Version, Build: nd.Build,
-		DBBackend: cfg.DBBackend, ExtraArgs: cfg.Args}
+		DBBackend: cfg.DBBackend, ExtraArgs: cfg.Args, Env: cfg.Env}
 }

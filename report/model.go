@@ -71,6 +71,9 @@ type NodeInfo struct {
 	Profile        string   `json:"profile,omitempty"` // config profile, e.g. tuned+bbolt
 	Image          string   `json:"image,omitempty"`   // compose only
 	Flags          []string `json:"flags"`
+	// Env is the environment the nodes started with beyond the host's
+	// (a footprint's GOGC).
+	Env []string `json:"env,omitempty"`
 	// Nodes are the topology nodes that ran this spec (in any network).
 	Nodes []string `json:"nodes,omitempty"`
 }
