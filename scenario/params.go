@@ -50,6 +50,8 @@ var Known = []ParamSpec{
 	{Name: "Pairs", Min: 1, Topology: true, Doc: "random payer/payee pairs at least two hops apart (generated graphs default to min(NodeCount, 20))"},
 	{Name: "PushPercent", Min: 0, Topology: true, Doc: "percent of each generated channel pushed to the far side (default 50)"},
 	{Name: "Capacity", Topology: true, Text: checkCapacity, Doc: "generated channel sizes: fixed:SAT, uniform:MIN:MAX or lognormal:MEDIAN:SIGMA"},
+	{Name: "ResourceSampling", Choices: []string{"on", "off"}, Default: "on", Doc: "per-actor resource samples (resources.jsonl) and sync counting; off measures their cost"},
+	{Name: "Storage", Choices: Storages, Default: StorageDisk, Topology: true, Doc: "where node data dirs live: disk or tmpfs (RAM)"},
 }
 
 func checkGraph(v string) error {

@@ -89,3 +89,22 @@ func TestNodesGetTheirBuildsImageAndSpecsFlags(t *testing.T) {
 		t.Errorf("missing image: %v", err)
 	}
 }
+
+func TestParseActors(t *testing.T) {
+	b := &Backend{opts: Options{WorkDir: "/w"}}
+	got, err := b.parseActors("aaa 0 alice\nbbb 0 btcd\nccc 0 sampler\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []backend.Actor{{Name: "alice", Role: backend.RoleNode, ContainerID: "aaa", DataDir: "/w/alice"},
+		{Name: "btcd", Role: backend.RoleChain, ContainerID: "bbb", DataDir: "/w/btcd"},
+		{Name: "sampler", Role: backend.RoleSampler, ContainerID: "ccc"}}
+	if !slices.Equal(got, want) {
+		t.Fatalf("got %+v", got)
+	}
+	if _, err := b.parseActors("aaa alice"); err == nil {
+		t.Fatal("a short line is an error")
+	}
+}
+
+var _ backend.ActorLister = (*Backend)(nil)

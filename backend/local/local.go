@@ -89,6 +89,7 @@ func (b *Backend) StartChain(ctx context.Context, spec backend.ChainSpec) (backe
 	if err != nil {
 		return backend.ChainEndpoint{}, err
 	}
+	p.dataDir = cfg.DataDir
 	b.track(p)
 	wctx, cancel := context.WithTimeoutCause(ctx, b.opts.StartTimeout, fmt.Errorf("start timeout %v", b.opts.StartTimeout))
 	defer cancel()
@@ -149,6 +150,7 @@ func (b *Backend) StartNode(ctx context.Context, spec backend.NodeSpec) (backend
 	if err != nil {
 		return backend.NodeEndpoint{}, err
 	}
+	p.dataDir, p.pprofHost = dir, cfg.PprofListen
 	b.track(p)
 	ep := backend.NodeEndpoint{
 		Name: spec.Name, RPCHost: cfg.RPCListen,
@@ -238,3 +240,24 @@ func (b *Backend) Dead(ctx context.Context) []string {
 	}
 	return out
 }
+
+// Actors lists the processes still running, in start order.
+func (b *Backend) Actors(ctx context.Context) ([]backend.Actor, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var out []backend.Actor
+	for _, name := range b.order {
+		p := b.procs[name]
+		if p.exited() {
+			continue
+		}
+		role := backend.RoleNode
+		if name == "btcd" {
+			role = backend.RoleChain
+		}
+		out = append(out, backend.Actor{Name: name, Role: role, PID: p.cmd.Process.Pid, DataDir: p.dataDir, PprofHost: p.pprofHost})
+	}
+	return out, nil
+}
+
+var _ backend.ActorLister = (*Backend)(nil)

@@ -22,6 +22,8 @@ type proc struct {
 	done    chan struct{}
 	err     error
 	out     *os.File
+	// dataDir and pprofHost describe the actor for resource sampling.
+	dataDir, pprofHost string
 }
 
 // startProc starts bin with the harness's environment plus env ("NAME=value").

@@ -1,0 +1,35 @@
+package backend
+
+import "context"
+
+// Actor roles, as package usage names them.
+const (
+	RoleNode    = "node"
+	RoleChain   = "chain"
+	RoleSampler = "sampler"
+)
+
+// Actor is one measurable service of a run: a container or a process tree.
+type Actor struct {
+	Name string
+	Role string // RoleNode, RoleChain or RoleSampler
+	// ContainerID is the full container id (compose); "" for processes.
+	ContainerID string
+	// PID is the process (local) or the container's init process, as seen
+	// from the host's PID namespace; 0 when unknown.
+	PID int
+	// DataDir is the actor's data dir on the host ("" if it has none).
+	DataDir string
+	// CgroupPath is the container's cgroup relative to the hierarchy root
+	// (e.g. "/docker/<id>"); "" for local processes, measured from /proc.
+	CgroupPath string
+	// PprofHost is host:port of the actor's pprof endpoint as the harness
+	// reaches it; "" when off or unreachable from the host.
+	PprofHost string
+}
+
+// ActorLister is implemented by backends whose actors can be measured.
+// Actors lists what is running now (services not started are left out).
+type ActorLister interface {
+	Actors(ctx context.Context) ([]Actor, error)
+}

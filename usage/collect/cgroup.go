@@ -1,0 +1,230 @@
+package collect
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/lnbench/lnbench/backend"
+	"github.com/lnbench/lnbench/usage"
+)
+
+// userHZ is the unit of cpuacct.stat and /proc/<pid>/stat times. Linux
+// fixes USER_HZ at 100 on every architecture the harness runs on.
+const userHZ = 100
+
+// noLimit is above any real memory limit: v1 reports "unlimited" as the
+// largest page-aligned int64.
+const noLimit = 1 << 60
+
+// readCgroup fills s from the actor's cgroup, in whichever layout the host
+// has.
+func (c *Collector) readCgroup(a backend.Actor, s *usage.Sample) error {
+	root := c.cgroupRoot()
+	if CgroupV2(root) {
+		path := a.CgroupPath
+		if path == "" {
+			path = c.procCgroups(a.PID)[""]
+		}
+		if path == "" {
+			return errors.New("no cgroup path")
+		}
+		s.Source = usage.SourceCgroupV2
+		return readV2(filepath.Join(root, path), s)
+	}
+	s.Source = usage.SourceCgroupV1
+	paths := c.procCgroups(a.PID)
+	dir := func(controller string) string {
+		p, ok := paths[controller]
+		if !ok {
+			p = a.CgroupPath
+		}
+		return filepath.Join(root, controller, p)
+	}
+	if a.CgroupPath == "" && len(paths) == 0 {
+		return errors.New("no cgroup path")
+	}
+	return readV1(dir, s)
+}
+
+// procCgroups maps each v1 controller ("" for the v2 entry) to the path of
+// pid's cgroup in it, from /proc/<pid>/cgroup; nil when unreadable. A v1
+// hierarchy may place a container differently per controller.
+func (c *Collector) procCgroups(pid int) map[string]string {
+	if pid <= 0 {
+		return nil
+	}
+	data, err := os.ReadFile(filepath.Join(c.procRoot(), strconv.Itoa(pid), "cgroup"))
+	if err != nil {
+		return nil
+	}
+	out := map[string]string{}
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		f := strings.SplitN(line, ":", 3)
+		if len(f) != 3 {
+			continue
+		}
+		if f[1] == "" {
+			out[""] = f[2]
+			continue
+		}
+		for _, ctl := range strings.Split(f[1], ",") {
+			out[ctl] = f[2]
+		}
+	}
+	return out
+}
+
+// readV1 reads the cpuacct, memory, blkio and cpu controllers; dir gives
+// the cgroup's folder in one controller.
+func readV1(dir func(controller string) string, s *usage.Sample) error {
+	cpu := dir("cpuacct")
+	user, uerr := readInt(filepath.Join(cpu, "cpuacct.usage_user"))
+	sys, serr := readInt(filepath.Join(cpu, "cpuacct.usage_sys"))
+	if uerr == nil && serr == nil {
+		s.CPUUserSeconds, s.CPUSysSeconds = float64(user)/1e9, float64(sys)/1e9
+	} else {
+		// Older kernels: only cpuacct.stat, in USER_HZ ticks.
+		kv, err := readKV(filepath.Join(cpu, "cpuacct.stat"))
+		if err != nil {
+			return err
+		}
+		s.CPUUserSeconds, s.CPUSysSeconds = float64(kv["user"])/userHZ, float64(kv["system"])/userHZ
+	}
+	mem := dir("memory")
+	usageBytes, err := readInt(filepath.Join(mem, "memory.usage_in_bytes"))
+	if err != nil {
+		return err
+	}
+	// As `docker stats`: usage less the inactive page cache, which the
+	// kernel reclaims first.
+	st, _ := readKV(filepath.Join(mem, "memory.stat"))
+	s.RSSBytes = usageBytes - st["total_inactive_file"]
+	s.RSSPeakBytes, _ = readInt(filepath.Join(mem, "memory.max_usage_in_bytes"))
+	if lim, err := readInt(filepath.Join(mem, "memory.limit_in_bytes")); err == nil && lim < noLimit {
+		s.MemLimitBytes = lim
+	}
+	blk := dir("blkio")
+	s.ReadBytes, s.WriteBytes = readBlkio(filepath.Join(blk, "blkio.throttle.io_service_bytes"))
+	s.ReadOps, s.WriteOps = readBlkio(filepath.Join(blk, "blkio.throttle.io_serviced"))
+	cpuDir := dir("cpu")
+	quota, qerr := readInt(filepath.Join(cpuDir, "cpu.cfs_quota_us"))
+	period, perr := readInt(filepath.Join(cpuDir, "cpu.cfs_period_us"))
+	if qerr == nil && perr == nil && quota > 0 && period > 0 {
+		s.CPULimit = float64(quota) / float64(period)
+	}
+	return nil
+}
+
+// readBlkio sums the Read and Write lines over devices of a v1 blkio file
+// ("8:0 Read 4096").
+func readBlkio(path string) (read, write int64) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return 0, 0
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		f := strings.Fields(line)
+		if len(f) != 3 {
+			continue
+		}
+		n, _ := strconv.ParseInt(f[2], 10, 64)
+		switch f[1] {
+		case "Read":
+			read += n
+		case "Write":
+			write += n
+		}
+	}
+	return read, write
+}
+
+// readV2 reads the unified hierarchy's cpu, memory and io files in dir.
+func readV2(dir string, s *usage.Sample) error {
+	cpu, err := readKV(filepath.Join(dir, "cpu.stat"))
+	if err != nil {
+		return err
+	}
+	s.CPUUserSeconds, s.CPUSysSeconds = float64(cpu["user_usec"])/1e6, float64(cpu["system_usec"])/1e6
+	cur, err := readInt(filepath.Join(dir, "memory.current"))
+	if err != nil {
+		return err
+	}
+	st, _ := readKV(filepath.Join(dir, "memory.stat"))
+	s.RSSBytes = cur - st["inactive_file"]
+	s.RSSPeakBytes, _ = readInt(filepath.Join(dir, "memory.peak")) // kernels ≥ 5.19
+	if lim, err := readInt(filepath.Join(dir, "memory.max")); err == nil && lim < noLimit {
+		s.MemLimitBytes = lim // "max" does not parse: no limit
+	}
+	if data, err := os.ReadFile(filepath.Join(dir, "io.stat")); err == nil {
+		for _, line := range strings.Split(string(data), "\n") {
+			f := strings.Fields(line) // "8:0 rbytes=… wbytes=… rios=… wios=…"
+			if len(f) < 2 {
+				continue
+			}
+			for _, kv := range f[1:] {
+				k, v, _ := strings.Cut(kv, "=")
+				n, _ := strconv.ParseInt(v, 10, 64)
+				switch k {
+				case "rbytes":
+					s.ReadBytes += n
+				case "wbytes":
+					s.WriteBytes += n
+				case "rios":
+					s.ReadOps += n
+				case "wios":
+					s.WriteOps += n
+				}
+			}
+		}
+	}
+	if data, err := os.ReadFile(filepath.Join(dir, "cpu.max")); err == nil {
+		f := strings.Fields(string(data))
+		if len(f) == 2 && f[0] != "max" {
+			q, _ := strconv.ParseFloat(f[0], 64)
+			p, _ := strconv.ParseFloat(f[1], 64)
+			if p > 0 {
+				s.CPULimit = q / p
+			}
+		}
+	}
+	return nil
+}
+
+func readInt(path string) (int64, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return 0, err
+	}
+	n, err := strconv.ParseInt(string(bytes.TrimSpace(data)), 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("%s: %v", path, err)
+	}
+	return n, nil
+}
+
+// readKV reads "key value" lines (cpu.stat, memory.stat, cpuacct.stat).
+func readKV(path string) (map[string]int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	out := map[string]int64{}
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		k, v, ok := strings.Cut(sc.Text(), " ")
+		if !ok {
+			continue
+		}
+		if n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64); err == nil {
+			out[k] = n
+		}
+	}
+	return out, sc.Err()
+}

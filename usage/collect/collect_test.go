@@ -1,0 +1,160 @@
+package collect
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lnbench/lnbench/backend"
+	"github.com/lnbench/lnbench/usage"
+)
+
+var t0 = time.Date(2026, 11, 23, 18, 0, 0, 0, time.UTC)
+
+func fixture(cg string) *Collector {
+	return &Collector{CgroupRoot: "testdata/" + cg, ProcRoot: "testdata/proc", Now: func() time.Time { return t0 },
+		DockerStats: func(context.Context, string) (usage.Sample, error) { return usage.Sample{}, errors.New("no engine in unit tests") }}
+}
+
+func near(a, b float64) bool { return a-b < 1e-9 && b-a < 1e-9 }
+
+func TestCgroupV1(t *testing.T) {
+	c := fixture("v1")
+	s, err := c.Sample(context.Background(), backend.Actor{Name: "bob", Role: backend.RoleNode, ContainerID: "abc", CgroupPath: "/docker/abc"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := usage.Sample{Time: t0, Actor: "bob", Role: "node", Source: usage.SourceCgroupV1,
+		CPUUserSeconds: 2.5, CPUSysSeconds: 0.5, CPULimit: 0.5,
+		RSSBytes: 100<<20 - 4<<20, RSSPeakBytes: 150 << 20, MemLimitBytes: 512 << 20,
+		ReadBytes: 4096, WriteBytes: 1048576 + 8192, ReadOps: 1, WriteOps: 202}
+	if s != want {
+		t.Fatalf("v1:\n got %+v\nwant %+v", s, want)
+	}
+}
+
+func TestCgroupV1PathsFromProc(t *testing.T) {
+	// No path given: /proc/200/cgroup places the container; net bytes come
+	// from its init process's namespace, loopback excluded.
+	s, err := fixture("v1").Sample(context.Background(), backend.Actor{Name: "alice", ContainerID: "abc", PID: 200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !near(s.CPUSeconds(), 3) || s.NetRxBytes != 1000500 || s.NetTxBytes != 250100 || s.Source != usage.SourceCgroupV1 {
+		t.Fatalf("got %+v", s)
+	}
+}
+
+func TestCgroupV1StatOnly(t *testing.T) {
+	// Older kernels have only cpuacct.stat (USER_HZ ticks); the memory
+	// controller missing is an error, not zeros.
+	_, err := fixture("v1").Sample(context.Background(), backend.Actor{Name: "old", CgroupPath: "/docker/old"})
+	if err == nil || !strings.Contains(err.Error(), "memory.usage_in_bytes") {
+		t.Fatalf("missing memory controller: %v", err)
+	}
+	var s usage.Sample
+	dir := func(ctl string) string { return "testdata/v1/" + ctl + "/docker/old" }
+	if err := readV1(dir, &s); err == nil {
+		t.Fatal("want the memory error")
+	}
+	if !near(s.CPUUserSeconds, 1.2) || !near(s.CPUSysSeconds, 0.3) {
+		t.Fatalf("cpuacct.stat: %+v", s)
+	}
+}
+
+func TestCgroupV2(t *testing.T) {
+	s, err := fixture("v2").Sample(context.Background(), backend.Actor{Name: "btcd", Role: backend.RoleChain, ContainerID: "abc", CgroupPath: "/system.slice/docker-abc.scope"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := usage.Sample{Time: t0, Actor: "btcd", Role: "chain", Source: usage.SourceCgroupV2,
+		CPUUserSeconds: 2, CPUSysSeconds: 1, CPULimit: 1.5,
+		RSSBytes: 70<<20 - 2<<20, RSSPeakBytes: 90 << 20,
+		ReadBytes: 8192, WriteBytes: 2097152 + 4096, ReadOps: 2, WriteOps: 301}
+	if s != want {
+		t.Fatalf("v2:\n got %+v\nwant %+v", s, want)
+	}
+}
+
+func TestDockerStatsFallback(t *testing.T) {
+	c := fixture("v1")
+	c.DockerStats = func(_ context.Context, id string) (usage.Sample, error) {
+		f, err := os.Open("testdata/engine-stats.json")
+		if err != nil {
+			return usage.Sample{}, err
+		}
+		defer f.Close()
+		return parseEngineStats(f)
+	}
+	s, err := c.Sample(context.Background(), backend.Actor{Name: "carol", ContainerID: "gone", CgroupPath: "/docker/gone"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := usage.Sample{Time: t0, Actor: "carol", Source: usage.SourceDockerStats, CPUUserSeconds: 2.5, CPUSysSeconds: 1,
+		RSSBytes: 100<<20 - 4<<20, RSSPeakBytes: 150 << 20, ReadBytes: 4096, WriteBytes: 1048576, ReadOps: 1, WriteOps: 200,
+		NetRxBytes: 1000500, NetTxBytes: 250100}
+	if s != want {
+		t.Fatalf("fallback:\n got %+v\nwant %+v", s, want)
+	}
+}
+
+func TestProcTree(t *testing.T) {
+	c := fixture("v1")
+	s, err := c.Sample(context.Background(), backend.Actor{Name: "alice", Role: backend.RoleNode, PID: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// lnd (250+75 ticks) plus its child (50+25 ticks).
+	want := usage.Sample{Time: t0, Actor: "alice", Role: "node", Source: usage.SourceProc,
+		CPUUserSeconds: 3, CPUSysSeconds: 1, RSSBytes: (102400 + 512) * 1024, RSSPeakBytes: 204800 * 1024,
+		ReadBytes: 4096, WriteBytes: 8192 + 4096, ReadOps: 33, WriteOps: 44, NetRxBytes: 1000500, NetTxBytes: 250100}
+	if s != want {
+		t.Fatalf("proc:\n got %+v\nwant %+v", s, want)
+	}
+	// The harness is measured alone: its children are the local nodes.
+	h, err := c.Sample(context.Background(), backend.Actor{Name: "harness", Role: usage.RoleHarness, PID: 100})
+	if err != nil || !near(h.CPUSeconds(), 3.25) || h.WriteOps != 40 {
+		t.Fatalf("harness: %+v %v", h, err)
+	}
+}
+
+func TestSnapshotKeepsWhatItRead(t *testing.T) {
+	got, err := fixture("v1").Snapshot(context.Background(), []backend.Actor{{Name: "alice", PID: 100}, {Name: "ghost", PID: 999}, {Name: "bob", CgroupPath: "/docker/abc"}})
+	if len(got) != 2 || got[0].Actor != "alice" || got[1].Actor != "bob" {
+		t.Fatalf("samples: %+v", got)
+	}
+	if err == nil || !strings.Contains(err.Error(), "ghost") {
+		t.Fatalf("error should name the unreadable actor: %v", err)
+	}
+}
+
+func TestSelfIsReadable(t *testing.T) {
+	// The real /proc: the harness's own counters parse and move.
+	s, err := Default.Sample(context.Background(), backend.Actor{Name: "harness", Role: usage.RoleHarness, PID: os.Getpid()})
+	if err != nil || s.RSSBytes <= 0 || s.Source != usage.SourceProc {
+		t.Fatalf("self: %+v %v", s, err)
+	}
+}
+
+func TestPprof(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/debug/pprof/goroutine":
+			fmt.Fprint(w, "goroutine profile: total 321\n5 @ 0x1 0x2\n")
+		case "/debug/pprof/heap":
+			fmt.Fprint(w, "heap profile: 1: 2 [3: 4] @ heap/1048576\n\n# runtime.MemStats\n# Alloc = 100\n# HeapInuse = 7340032\n# Stack = 1\n")
+		}
+	}))
+	defer srv.Close()
+	c := fixture("v1")
+	s, err := c.Sample(context.Background(), backend.Actor{Name: "alice", PID: 100, PprofHost: strings.TrimPrefix(srv.URL, "http://")})
+	if err != nil || s.Goroutines != 321 || s.HeapBytes != 7340032 {
+		t.Fatalf("pprof: %+v %v", s, err)
+	}
+}

@@ -1,0 +1,115 @@
+package collect
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/lnbench/lnbench/usage"
+)
+
+// engineStats is the part of the engine's /containers/<id>/stats answer
+// the fallback uses (cgroup v1 and v2 engines fill the same fields).
+type engineStats struct {
+	CPUStats struct {
+		CPUUsage struct {
+			User   uint64 `json:"usage_in_usermode"`
+			Kernel uint64 `json:"usage_in_kernelmode"`
+		} `json:"cpu_usage"`
+	} `json:"cpu_stats"`
+	MemoryStats struct {
+		Usage    int64            `json:"usage"`
+		MaxUsage int64            `json:"max_usage"`
+		Limit    int64            `json:"limit"`
+		Stats    map[string]int64 `json:"stats"`
+	} `json:"memory_stats"`
+	BlkioStats struct {
+		Bytes []blkioEntry `json:"io_service_bytes_recursive"`
+		Ops   []blkioEntry `json:"io_serviced_recursive"`
+	} `json:"blkio_stats"`
+	Networks map[string]struct {
+		Rx int64 `json:"rx_bytes"`
+		Tx int64 `json:"tx_bytes"`
+	} `json:"networks"`
+}
+
+type blkioEntry struct {
+	Op    string `json:"op"`
+	Value int64  `json:"value"`
+}
+
+// DockerStats asks the engine (at $DOCKER_HOST when it is a unix socket,
+// else /var/run/docker.sock) for one container's stats, once. It is the
+// fallback when the container's cgroup is not readable from here (a remote
+// or rootless engine); it costs the engine a second's CPU sampling.
+func DockerStats(ctx context.Context, containerID string) (usage.Sample, error) {
+	sock := "/var/run/docker.sock"
+	if h := os.Getenv("DOCKER_HOST"); strings.HasPrefix(h, "unix://") {
+		sock = strings.TrimPrefix(h, "unix://")
+	}
+	client := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{
+		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
+			return (&net.Dialer{}).DialContext(ctx, "unix", sock)
+		}}}
+	req, err := http.NewRequestWithContext(ctx, "GET", "http://engine/containers/"+containerID+"/stats?stream=false", nil)
+	if err != nil {
+		return usage.Sample{}, err
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return usage.Sample{}, fmt.Errorf("docker stats: %v", err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		b, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
+		return usage.Sample{}, fmt.Errorf("docker stats: %s: %s", resp.Status, strings.TrimSpace(string(b)))
+	}
+	return parseEngineStats(resp.Body)
+}
+
+func parseEngineStats(r io.Reader) (usage.Sample, error) {
+	var st engineStats
+	if err := json.NewDecoder(r).Decode(&st); err != nil {
+		return usage.Sample{}, fmt.Errorf("docker stats: %v", err)
+	}
+	s := usage.Sample{Source: usage.SourceDockerStats,
+		CPUUserSeconds: float64(st.CPUStats.CPUUsage.User) / 1e9,
+		CPUSysSeconds:  float64(st.CPUStats.CPUUsage.Kernel) / 1e9,
+		RSSPeakBytes:   st.MemoryStats.MaxUsage,
+	}
+	inactive := st.MemoryStats.Stats["total_inactive_file"] // v1
+	if v, ok := st.MemoryStats.Stats["inactive_file"]; ok && inactive == 0 {
+		inactive = v // v2
+	}
+	s.RSSBytes = st.MemoryStats.Usage - inactive
+	if st.MemoryStats.Limit < noLimit {
+		s.MemLimitBytes = st.MemoryStats.Limit
+	}
+	for _, e := range st.BlkioStats.Bytes {
+		switch strings.ToLower(e.Op) {
+		case "read":
+			s.ReadBytes += e.Value
+		case "write":
+			s.WriteBytes += e.Value
+		}
+	}
+	for _, e := range st.BlkioStats.Ops {
+		switch strings.ToLower(e.Op) {
+		case "read":
+			s.ReadOps += e.Value
+		case "write":
+			s.WriteOps += e.Value
+		}
+	}
+	for _, n := range st.Networks {
+		s.NetRxBytes += n.Rx
+		s.NetTxBytes += n.Tx
+	}
+	return s, nil
+}

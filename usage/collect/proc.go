@@ -1,0 +1,156 @@
+package collect
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/lnbench/lnbench/usage"
+)
+
+// readProcTree fills s from /proc/<pid> and, when withChildren, every
+// descendant's figures added in (a node that spawns helpers pays for them).
+// Peak RSS is the largest single process's high-water mark.
+func (c *Collector) readProcTree(pid int, withChildren bool, s *usage.Sample) error {
+	s.Source = usage.SourceProc
+	pids := []int{pid}
+	if withChildren {
+		pids = append(pids, c.descendants(pid)...)
+	}
+	for i, p := range pids {
+		var one usage.Sample
+		if err := c.readProc(p, &one); err != nil {
+			if i == 0 {
+				return err
+			}
+			continue // a child that exited between listing and reading
+		}
+		s.CPUUserSeconds += one.CPUUserSeconds
+		s.CPUSysSeconds += one.CPUSysSeconds
+		s.RSSBytes += one.RSSBytes
+		s.RSSPeakBytes = max(s.RSSPeakBytes, one.RSSPeakBytes)
+		s.ReadBytes += one.ReadBytes
+		s.WriteBytes += one.WriteBytes
+		s.ReadOps += one.ReadOps
+		s.WriteOps += one.WriteOps
+	}
+	return nil
+}
+
+// readProc reads one process: stat (CPU), status (RSS) and io. I/O
+// operations are read/write system calls (syscr/syscw): /proc has no
+// block-request count per process.
+func (c *Collector) readProc(pid int, s *usage.Sample) error {
+	dir := filepath.Join(c.procRoot(), strconv.Itoa(pid))
+	stat, err := os.ReadFile(filepath.Join(dir, "stat"))
+	if err != nil {
+		return err
+	}
+	// The command name may hold spaces and parentheses: fields start after the last ')'.
+	i := strings.LastIndexByte(string(stat), ')')
+	if i < 0 {
+		return fmt.Errorf("%s/stat: unexpected %q", dir, stat)
+	}
+	f := strings.Fields(string(stat[i+1:]))
+	if len(f) < 13 {
+		return fmt.Errorf("%s/stat: too few fields", dir)
+	}
+	// After the name: state(3) … utime(14) stime(15), so f[11] and f[12].
+	ut, _ := strconv.ParseInt(f[11], 10, 64)
+	st, _ := strconv.ParseInt(f[12], 10, 64)
+	s.CPUUserSeconds, s.CPUSysSeconds = float64(ut)/userHZ, float64(st)/userHZ
+	s.RSSBytes, s.RSSPeakBytes = readStatusKB(filepath.Join(dir, "status"))
+	// io needs ptrace access; without it the other figures stand.
+	if io, err := readColonKV(filepath.Join(dir, "io")); err == nil {
+		s.ReadBytes, s.WriteBytes = io["read_bytes"], io["write_bytes"]
+		s.ReadOps, s.WriteOps = io["syscr"], io["syscw"]
+	}
+	return nil
+}
+
+// readStatusKB reads VmRSS and VmHWM (kB) from a status file, in bytes.
+func readStatusKB(path string) (rss, hwm int64) {
+	kv, err := readColonKV(path)
+	if err != nil {
+		return 0, 0
+	}
+	return kv["VmRSS"] * 1024, kv["VmHWM"] * 1024
+}
+
+// readColonKV reads "Key: value [unit]" lines (status, io).
+func readColonKV(path string) (map[string]int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	out := map[string]int64{}
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		k, v, ok := strings.Cut(sc.Text(), ":")
+		if !ok {
+			continue
+		}
+		if fs := strings.Fields(v); len(fs) > 0 {
+			if n, err := strconv.ParseInt(fs[0], 10, 64); err == nil {
+				out[k] = n
+			}
+		}
+	}
+	return out, sc.Err()
+}
+
+// descendants lists pid's children, grandchildren and so on, from
+// /proc/<pid>/task/<tid>/children.
+func (c *Collector) descendants(pid int) []int {
+	var out []int
+	queue := []int{pid}
+	for len(queue) > 0 && len(out) < 4096 {
+		p := queue[0]
+		queue = queue[1:]
+		tasks, _ := os.ReadDir(filepath.Join(c.procRoot(), strconv.Itoa(p), "task"))
+		for _, t := range tasks {
+			data, err := os.ReadFile(filepath.Join(c.procRoot(), strconv.Itoa(p), "task", t.Name(), "children"))
+			if err != nil {
+				continue
+			}
+			for _, f := range strings.Fields(string(data)) {
+				if n, err := strconv.Atoi(f); err == nil {
+					out = append(out, n)
+					queue = append(queue, n)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// readNetDev sums received and sent bytes over every interface but the
+// loopback of a /proc/<pid>/net/dev file (the process's network namespace).
+func readNetDev(path string) (rx, tx int64, err error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return 0, 0, err
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		name, rest, ok := strings.Cut(line, ":")
+		if !ok || strings.TrimSpace(name) == "lo" {
+			continue
+		}
+		f := strings.Fields(rest)
+		if len(f) < 9 {
+			continue // the two header lines
+		}
+		r, err1 := strconv.ParseInt(f[0], 10, 64)
+		t, err2 := strconv.ParseInt(f[8], 10, 64)
+		if err1 != nil || err2 != nil {
+			continue
+		}
+		rx += r
+		tx += t
+	}
+	return rx, tx, nil
+}
