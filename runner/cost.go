@@ -8,6 +8,7 @@ import (
 	"github.com/lnbench/lnbench/backend"
 	"github.com/lnbench/lnbench/report"
 	"github.com/lnbench/lnbench/usage"
+	"github.com/lnbench/lnbench/usage/collect"
 )
 
 // Snapshotter samples every actor of a network once (RSS, peak, CPU).
@@ -29,11 +30,29 @@ func measureCost(ctx context.Context, snap Snapshotter, be backend.Backend, p ne
 	}
 	sctx, cancel := context.WithTimeout(ctx, snapshotTimeout)
 	defer cancel()
+	// Actors that could not be read are left out and named in err; the
+	// others still count.
 	samples, err := snap(sctx, be)
+	nc = costOf(nc, samples)
 	if err != nil {
 		return nc, fmt.Errorf("cost at ready: %v", err)
 	}
-	return costOf(nc, samples), nil
+	return nc, nil
+}
+
+// snapshotActors reads every actor the backend lists with package
+// usage/collect (cgroups for containers, /proc for local processes).
+// Backends that list none give no figures: the curve then has times only.
+func snapshotActors(ctx context.Context, be backend.Backend) ([]usage.Sample, error) {
+	al, ok := be.(backend.ActorLister)
+	if !ok {
+		return nil, nil
+	}
+	actors, err := al.Actors(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return collect.Snapshot(ctx, actors)
 }
 
 // costOf sums the samples of the network's nodes and chain into nc; the

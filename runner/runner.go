@@ -68,8 +68,8 @@ type Options struct {
 	// Notes go into the report's warnings (e.g. why compose fell back to local).
 	Notes []string
 	// Snapshot samples a network's actors once it is ready (the cost
-	// curve's memory and CPU); nil means the local backend's processes
-	// read from /proc (procSnapshotOfWorkDir).
+	// curve's memory and CPU); nil means the backend's actors read by
+	// package usage/collect.
 	Snapshot Snapshotter
 	// Builds are the ensured builds of the node specs, by label, for the
 	// report's environment block.
@@ -282,7 +282,7 @@ func runNetwork(ctx context.Context, opts Options, run Run, p networkPlan, w *re
 	}
 	snap := opts.Snapshot
 	if snap == nil {
-		snap = procSnapshotOfWorkDir(workDir)
+		snap = snapshotActors
 	}
 	cost, cerr := measureCost(ctx, snap, be, p, memBefore, cpuSeconds()-cpuBefore)
 	if cerr != nil {
