@@ -124,6 +124,7 @@ func CostCurveLines(c costcurve.Curve) []string {
 
 func writeCostCurve(b *strings.Builder, r Report) {
 	if len(r.CostCurves) == 0 {
+		writeNetworkCosts(b, r)
 		return
 	}
 	b.WriteString("\n## Cost curve\n\n")
@@ -196,4 +197,28 @@ func CostCurveFitCSV(w io.Writer, curves []costcurve.Curve) error {
 		return err
 	}
 	return cw.Error()
+}
+
+// writeNetworkCosts lists each network's cost at ready when there is no
+// curve to draw (one size per node spec), e.g. two footprints side by side.
+func writeNetworkCosts(b *strings.Builder, r Report) {
+	t := Table{Header: []string{"Network", "Nodes", "Ready (s)", "RSS (MiB)", "RSS/node (MiB)", "Peak/actor (MiB)", "CPU (s)"}}
+	for _, nc := range r.Costs {
+		if nc.RSSBytes == 0 {
+			continue // not measured
+		}
+		ready := 0.0
+		for _, s := range r.Setup {
+			if s.Network == nc.Network {
+				ready += s.Seconds
+			}
+		}
+		t.Rows = append(t.Rows, []string{nc.Network, strconv.Itoa(nc.Nodes), fmt.Sprintf("%.1f", ready), mibOf(nc.RSSBytes),
+			mibOf(nc.NodeRSSBytes / int64(max(1, nc.Nodes))), mibOf(nc.PeakRSSBytes / int64(nc.Nodes+1)), fmt.Sprintf("%.1f", nc.CPUSeconds)})
+	}
+	if len(t.Rows) == 0 {
+		return
+	}
+	b.WriteString("\n## Network cost at ready\n\n")
+	writeMarkdownTable(b, t)
 }

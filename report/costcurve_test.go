@@ -102,7 +102,7 @@ func TestCostCurveGolden(t *testing.T) {
 
 func TestNoCostCurveForOneSize(t *testing.T) {
 	r := fixtureReport()
-	r.Costs = []NetworkCost{{Network: "launch1", Nodes: 2, RSSBytes: 1 << 28}}
+	r.Costs = []NetworkCost{{Network: "launch1", Nodes: 2, RSSBytes: 1 << 28, PeakRSSBytes: 1 << 28}}
 	Summarize(&r, fixtureRecords())
 	var b bytes.Buffer
 	if err := Markdown(&b, r); err != nil {
@@ -110,6 +110,10 @@ func TestNoCostCurveForOneSize(t *testing.T) {
 	}
 	if len(r.CostCurves) != 0 || strings.Contains(b.String(), "Cost curve") {
 		t.Error("one network size: no cost curve expected")
+	}
+	// The network's cost is still listed: RSS per node, peak per actor.
+	if !strings.Contains(b.String(), "## Network cost at ready") || !strings.Contains(b.String(), "| launch1 | 2 | 5.2 | 256 | 0 | 85 | 0.0 |") {
+		t.Errorf("markdown lacks the network cost:\n%s", b.String())
 	}
 	// Writing the reports removes a stale curve of an earlier analysis.
 	dir := t.TempDir()
