@@ -34,6 +34,8 @@ type NodeSpec struct {
 	Build     string
 	DBBackend string
 	ExtraArgs []string
+	// Env are environment variables ("NAME=value") the node starts with.
+	Env []string
 }
 
 // NodeConfig is how the nodes of one node spec start: database backend
@@ -41,6 +43,7 @@ type NodeSpec struct {
 type NodeConfig struct {
 	DBBackend string
 	Args      []string
+	Env       []string // "NAME=value", e.g. a footprint's GOGC
 }
 
 // BuildRef is the key a node's binaries or image are found by: its build

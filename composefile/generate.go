@@ -59,6 +59,7 @@ type Node struct {
 	Image     string
 	DBBackend string   // "" (bbolt) or "sqlite"
 	ExtraArgs []string // appended to lnd's flags
+	Env       []string // "NAME=value" added to the service's environment
 }
 
 // Spec is everything that decides a generated file.
@@ -302,6 +303,11 @@ func (s Spec) Build() (File, error) {
 			svc.Environment = map[string]string{}
 		}
 		svc.Environment["LNBENCH_ACTOR"] = n.Name
+		for _, kv := range n.Env {
+			if k, v, ok := strings.Cut(kv, "="); ok {
+				svc.Environment[k] = v
+			}
+		}
 		svc.Networks = []string{NetworkName}
 		svc.Labels = withRun(svc.Labels)
 		svc.DependsOn = map[string]Dependency{ChainService: {Condition: "service_healthy"}}

@@ -59,6 +59,7 @@ func TestGolden(t *testing.T) {
 			s.DefaultLimits = Limits{CPUs: 1, Memory: "768m"}
 			s.Nodes[0].DBBackend = "sqlite"
 			s.Nodes[0].ExtraArgs = []string{"--debuglevel=debug"}
+			s.Nodes[0].Env = []string{"GOGC=50"} // a footprint
 			return s
 		}},
 		{"alice-pays-bob-pprof-sampler.yml", func(t *testing.T) Spec {

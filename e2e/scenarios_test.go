@@ -18,6 +18,7 @@ func TestSeedScenarioFiles(t *testing.T) {
 		{"bench/scenarios/RunAlicePaysBob.yml", 4},
 		{"bench/scenarios/RunAlicePaysBobViaCarol.yml", 4},
 		{"bench/scenarios/RunAlicesPayBob.yml", 4},
+		{"bench/scenarios/scale.yml", 4}, // NodeCount 10, 25, 50, 100
 	}
 	for _, tt := range tests {
 		s, err := scenario.Load(filepath.Join(root, tt.file))

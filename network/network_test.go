@@ -224,3 +224,14 @@ func TestUnknownImplementationFailsBeforeAnythingStarts(t *testing.T) {
 		t.Fatalf("started %q before failing", ev)
 	}
 }
+
+func TestPollEvery(t *testing.T) {
+	for _, tc := range []struct {
+		nodes int
+		want  time.Duration
+	}{{2, 100 * time.Millisecond}, {10, 100 * time.Millisecond}, {25, 250 * time.Millisecond}, {100, time.Second}, {1000, time.Second}} {
+		if got := pollEvery(tc.nodes); got != tc.want {
+			t.Errorf("pollEvery(%d) = %v, want %v", tc.nodes, got, tc.want)
+		}
+	}
+}

@@ -26,6 +26,18 @@ type Driver struct {
 	// Profile resolves a speed profile and database variant of a version
 	// into the node's database backend and the flags that follow Flags.
 	Profile func(profile, db, version string) (Profile, error)
+	// Footprint resolves a memory footprint (nodespec.Footprints) into
+	// flags after the profile's and environment variables; nil means the
+	// implementation has only its default.
+	Footprint func(name string) (Footprint, error)
+}
+
+// Footprint is a resolved memory footprint: flags and environment
+// variables ("NAME=value") that trim memory without changing what a
+// payment does.
+type Footprint struct {
+	Flags []string
+	Env   []string
 }
 
 // Profile is a resolved config profile: the database backend the node

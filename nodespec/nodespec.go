@@ -4,11 +4,13 @@
 //
 // Syntax: IMPL@SOURCE{+OPTION=VALUE}, where SOURCE is a release folder
 // (v0.21.0-beta) or src:PATH, and the options are the build knobs pgo,
-// goamd64, gcflags, ldflags, tags (comma-separated), and profile and db:
+// goamd64, gcflags, ldflags, tags (comma-separated), and profile, db and
+// footprint:
 //
 //	lnd@v0.21.0-beta
 //	lnd@v0.21.0-beta+pgo=default.pgo+goamd64=v3
 //	lnd@src:../lnd+profile=bottlepay+db=sqlite-native
+//	lnd@v0.21.0-beta+footprint=small
 package nodespec
 
 import (
@@ -61,6 +63,17 @@ const (
 // Profiles lists the speed profiles.
 var Profiles = []string{ProfileDefault, ProfileTuned, ProfileBottlepay}
 
+// Footprints: how much memory a node may take, on top of any profile.
+// "small" trims runtime and cache sizes without touching the payment path
+// (the node driver says which flags and environment that is).
+const (
+	FootprintDefault = "default"
+	FootprintSmall   = "small"
+)
+
+// Footprints lists the footprints.
+var Footprints = []string{FootprintDefault, FootprintSmall}
+
 // Database variants.
 const (
 	DBBbolt        = "bbolt"
@@ -81,8 +94,10 @@ type Spec struct {
 	// Profile is the speed profile; "" means the scenario's default (tuned).
 	Profile string `json:"profile,omitempty" yaml:"profile,omitempty"`
 	// DB is the database variant; "" means the scenario's node.db_backend.
-	DB       string `json:"db,omitempty" yaml:"db,omitempty"`
-	Baseline bool   `json:"baseline,omitempty" yaml:"baseline,omitempty"`
+	DB string `json:"db,omitempty" yaml:"db,omitempty"`
+	// Footprint is the memory footprint; "" means the implementation's own.
+	Footprint string `json:"footprint,omitempty" yaml:"footprint,omitempty"`
+	Baseline  bool   `json:"baseline,omitempty" yaml:"baseline,omitempty"`
 	// Key is the build key, filled once the build is ensured.
 	Key string `json:"key,omitempty" yaml:"-"`
 }
@@ -138,7 +153,7 @@ func Parse(text string) (Spec, error) {
 	return s, s.Validate()
 }
 
-var optionNames = []string{"pgo", "goamd64", "gcflags", "ldflags", "tags", "profile", "db"}
+var optionNames = []string{"pgo", "goamd64", "gcflags", "ldflags", "tags", "profile", "db", "footprint"}
 
 func startsOption(s string) bool {
 	for _, n := range optionNames {
@@ -187,6 +202,8 @@ func (s *Spec) setOption(opt string) error {
 		s.Profile = value
 	case "db":
 		s.DB = value
+	case "footprint":
+		s.Footprint = value
 	default:
 		return fmt.Errorf("option %q: use one of %s", name, strings.Join(optionNames, ", "))
 	}
@@ -248,6 +265,9 @@ func (s Spec) DefaultLabel() string {
 	if s.DB != "" {
 		label += "+" + s.DB
 	}
+	if s.Footprint != "" && s.Footprint != FootprintDefault {
+		label += "+" + s.Footprint
+	}
 	return label
 }
 
@@ -261,6 +281,9 @@ func (s Spec) Validate() error {
 	}
 	if s.DB != "" && !contains(DBVariants, s.DB) {
 		return fmt.Errorf("node spec %s: db %q: use one of %s", s.Label, s.DB, strings.Join(DBVariants, ", "))
+	}
+	if s.Footprint != "" && !contains(Footprints, s.Footprint) {
+		return fmt.Errorf("node spec %s: footprint %q: use one of %s", s.Label, s.Footprint, strings.Join(Footprints, ", "))
 	}
 	if err := s.Flavour.check(); err != nil {
 		return fmt.Errorf("node spec %s: %v", s.Label, err)
@@ -284,6 +307,7 @@ func (s Spec) Text() string {
 	add("tags", strings.Join(f.Tags, ","))
 	add("profile", s.Profile)
 	add("db", s.DB)
+	add("footprint", s.Footprint)
 	return out
 }
 

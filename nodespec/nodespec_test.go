@@ -31,6 +31,20 @@ func TestParse(t *testing.T) {
 	}
 }
 
+func TestParseFootprint(t *testing.T) {
+	s, err := Parse("lnd@v0.21.0-beta+profile=default+footprint=small")
+	if err != nil || s.Footprint != FootprintSmall || s.Label != "v0.21.0-beta+default+small" {
+		t.Fatalf("%+v %v", s, err)
+	}
+	back, err := Parse(s.Text())
+	if err != nil || back.Footprint != FootprintSmall || back.Text() != s.Text() {
+		t.Errorf("Text %q reads back as %+v (%v)", s.Text(), back, err)
+	}
+	if d, _ := Parse("lnd@v0.21.0-beta+footprint=default"); d.Label != "v0.21.0-beta" {
+		t.Errorf("the default footprint changes the label: %q", d.Label)
+	}
+}
+
 func TestParseGCFlagsKeepPlus(t *testing.T) {
 	s, err := Parse("lnd@v0.21.0-beta+gcflags=all=-d=a+b+tags=x,y")
 	if err != nil || s.Flavour.GCFlags != "all=-d=a+b" || strings.Join(s.Flavour.Tags, ",") != "x,y" {
@@ -40,12 +54,13 @@ func TestParseGCFlagsKeepPlus(t *testing.T) {
 
 func TestParseRefusesWithAFix(t *testing.T) {
 	for text, want := range map[string]string{
-		"v0.21.0-beta":                  "use IMPL@VERSION",
-		"lnd@src:":                      "src: needs a path",
-		"lnd@v0.21.0-beta+profile=fast": `profile "fast": use one of default, tuned, bottlepay`,
-		"lnd@v0.21.0-beta+db=postgres":  `db "postgres": use one of bbolt, sqlite, sqlite-native`,
-		"lnd@v0.21.0-beta+goamd64=v9":   "goamd64",
-		"lnd@v0.21.0-beta+profile=":     "give a value",
+		"v0.21.0-beta":                    "use IMPL@VERSION",
+		"lnd@src:":                        "src: needs a path",
+		"lnd@v0.21.0-beta+profile=fast":   `profile "fast": use one of default, tuned, bottlepay`,
+		"lnd@v0.21.0-beta+db=postgres":    `db "postgres": use one of bbolt, sqlite, sqlite-native`,
+		"lnd@v0.21.0-beta+footprint=tiny": `footprint "tiny": use one of default, small`,
+		"lnd@v0.21.0-beta+goamd64=v9":     "goamd64",
+		"lnd@v0.21.0-beta+profile=":       "give a value",
 	} {
 		if _, err := Parse(text); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: err %v, want %q", text, err, want)

@@ -43,7 +43,11 @@ func specLines(n NodeInfo) []string {
 	add("profile", n.Profile)
 	add("image", n.Image)
 	add("on", strings.Join(n.Nodes, ","))
-	return []string{head + ": " + strings.Join(parts, ", "), "  flags: " + flags}
+	lines := []string{head + ": " + strings.Join(parts, ", "), "  flags: " + flags}
+	if len(n.Env) > 0 {
+		lines = append(lines, "  env: "+strings.Join(n.Env, " "))
+	}
+	return lines
 }
 
 // short cuts a hash to 12 characters, enough to tell builds apart.

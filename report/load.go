@@ -79,4 +79,5 @@ func Summarize(rep *Report, recs []result.Record) {
 	}
 	fillRatios(rep)
 	fillSamplingOverhead(rep)
+	rep.CostCurves = costCurves(*rep)
 }

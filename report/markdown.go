@@ -46,6 +46,7 @@ func Markdown(w io.Writer, r Report) error {
 		b.WriteString("\n## Setup (wall time, s)\n\n")
 		writeMarkdownTable(&b, setupTable(r))
 	}
+	writeCostCurve(&b, r)
 	if warn := AllWarnings(r); len(warn) > 0 {
 		b.WriteString("\n## Warnings\n\n")
 		for _, w := range warn {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/lnbench/lnbench/analysis"
 	"github.com/lnbench/lnbench/cost"
+	"github.com/lnbench/lnbench/costcurve"
 	"github.com/lnbench/lnbench/envinfo"
 	"github.com/lnbench/lnbench/scenario"
 	"github.com/lnbench/lnbench/usage"
@@ -28,6 +29,11 @@ type Report struct {
 	// then any a topology node pins (mixed networks).
 	Nodes []NodeInfo `json:"nodes"`
 	Setup []Setup    `json:"setup"`
+	// Costs are what each network cost this machine at ready (memory, CPU);
+	// CostCurves are derived from them, one per node spec whose networks
+	// differ in size.
+	Costs      []NetworkCost     `json:"network_costs,omitempty"`
+	CostCurves []costcurve.Curve `json:"cost_curves,omitempty"`
 	// Forwards counts the HTLCs each node forwarded, per network: proof that
 	// multi-hop payments really crossed the intermediaries.
 	Forwards []Forward `json:"forwards,omitempty"`
@@ -71,6 +77,9 @@ type NodeInfo struct {
 	Profile        string   `json:"profile,omitempty"` // config profile, e.g. tuned+bbolt
 	Image          string   `json:"image,omitempty"`   // compose only
 	Flags          []string `json:"flags"`
+	// Env is the environment the nodes started with beyond the host's
+	// (a footprint's GOGC).
+	Env []string `json:"env,omitempty"`
 	// Nodes are the topology nodes that ran this spec (in any network).
 	Nodes []string `json:"nodes,omitempty"`
 }

@@ -9,6 +9,46 @@ suppressPackageStartupMessages(library(ggplot2))
 
 args <- commandArgs(trailingOnly = TRUE)
 dir <- if (length(args) >= 1) args[1] else "."
+# 0. Cost curve (costcurve.csv and costcurve-fit.csv, written when the
+# run's networks differ in size): time to ready and RSS at ready against
+# the node count, the fitted lines extended to the largest N the memory fit
+# holds, and MemAvailable on the memory panel. Drawn before the payments'
+# plots: it needs no measured payment.
+cc_file <- file.path(dir, "costcurve.csv")
+if (file.exists(cc_file)) {
+  cc <- read.csv(cc_file, stringsAsFactors = FALSE, colClasses = c(Node = "character"))
+  fit <- read.csv(file.path(dir, "costcurve-fit.csv"), stringsAsFactors = FALSE, colClasses = c(Node = "character"))
+  lab <- c(Ready = "time to ready (s)", RSS = "RSS at ready, all actors (MiB)")
+  specs <- unique(cc$Node)
+  pts <- rbind(data.frame(Node = cc$Node, quantity = lab[["Ready"]], Nodes = cc$Nodes, value = cc$Ready_s),
+               data.frame(Node = cc$Node, quantity = lab[["RSS"]], Nodes = cc$Nodes, value = cc$RSS_MiB))
+  xmax <- max(c(cc$Nodes, fit$MaxNodes))
+  lines <- do.call(rbind, lapply(seq_len(nrow(fit)), function(i) {
+    f <- fit[i, ]
+    x <- c(0, xmax)
+    data.frame(Node = f$Node, quantity = lab[[f$Quantity]], Nodes = x, value = f$Intercept + f$Slope * x,
+               label = sprintf("%s%.3g + %.3g N (R² %.3f)", if (length(specs) > 1) paste0(f$Node, ": ") else "", f$Intercept, f$Slope, f$R2))
+  }))
+  for (d in c("pts", "lines")) assign(d, transform(get(d), quantity = factor(quantity, levels = unname(lab)), Node = factor(Node, levels = specs)))
+  labels <- lines[!duplicated(paste(lines$Node, lines$quantity)), ]
+  labels$rank <- as.integer(labels$Node)
+  g <- ggplot(pts, aes(x = Nodes, y = value, colour = Node)) +
+    geom_line(data = lines, aes(group = Node), linetype = "dashed") +
+    geom_point(size = 3) +
+    geom_text(data = labels, aes(x = Inf, y = -Inf, label = label, vjust = -0.8 - 1.5 * (rank - 1)), hjust = 1.05, size = 3, show.legend = FALSE) +
+    facet_wrap(~quantity, scales = "free_y") + expand_limits(y = 0) + theme_bw() +
+    labs(title = "Cost curve", x = "Lightning nodes (N)", y = NULL, colour = "Node")
+  if (length(specs) == 1) g <- g + scale_colour_manual(values = "steelblue", guide = "none")
+  mem <- fit[fit$Quantity == "RSS" & fit$MemAvailable_MiB > 0, ]
+  if (nrow(mem) > 0) {
+    avail <- data.frame(quantity = factor(lab[["RSS"]], levels = unname(lab)), y = max(mem$MemAvailable_MiB),
+                        label = sprintf("MemAvailable %.0f MiB: max N ≈ %s", max(mem$MemAvailable_MiB), paste(mem$MaxNodes, collapse = " / ")))
+    g <- g + geom_hline(data = avail, aes(yintercept = y), colour = "firebrick") +
+      geom_text(data = avail, aes(x = 0, y = y, label = label), inherit.aes = FALSE, hjust = 0, vjust = 1.5, size = 3, colour = "firebrick")
+  }
+  ggsave(file.path(dir, "plot-cost-curve.png"), g, width = 10, height = 4.5, dpi = 100)
+}
+
 summary <- read.csv(file.path(dir, "summary.csv"), check.names = FALSE, stringsAsFactors = FALSE)
 m <- read.csv(file.path(dir, "measurements.csv"), stringsAsFactors = FALSE)
 m <- m[m$phase == "measure" & m$case %in% summary$Case, ]

@@ -39,6 +39,9 @@ func WriteAll(dir string, rep Report, recs []result.Record, log io.Writer) error
 			return err
 		}
 	}
+	if err := writeCostCurveFiles(dir, rep); err != nil {
+		return err
+	}
 	if err := WriteRScript(dir); err != nil {
 		return err
 	}
@@ -67,4 +70,23 @@ func writeFiles(dir string, outputs ...output) error {
 		}
 	}
 	return nil
+}
+
+// writeCostCurveFiles writes the cost curve CSVs when the run has a curve
+// and removes stale ones when it has none (a report regenerated after the
+// analysis changed).
+func writeCostCurveFiles(dir string, rep Report) error {
+	if len(rep.CostCurves) == 0 {
+		for _, name := range []string{CostCurveFile, CostCurveFitFile} {
+			if err := os.Remove(filepath.Join(dir, name)); err != nil && !os.IsNotExist(err) {
+				return err
+			}
+		}
+		return nil
+	}
+	c := rep.CostCurves
+	return writeFiles(dir,
+		output{CostCurveFile, func(w io.Writer) error { return CostCurveRowsCSV(w, c) }},
+		output{CostCurveFitFile, func(w io.Writer) error { return CostCurveFitCSV(w, c) }},
+	)
 }

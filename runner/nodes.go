@@ -41,15 +41,22 @@ func NodeSetup(ds node.Drivers, s scenario.Scenario, builds map[string]NodeBuild
 				return nil, nil, fmt.Errorf("node spec %s: %w", sp.Label, err)
 			}
 		}
-		args := append(append([]string(nil), p.Flags...), s.Node.Flags...)
-		configs[sp.Label] = backend.NodeConfig{DBBackend: p.DBBackend, Args: args}
+		fp, err := footprintOf(drv, sp.Footprint)
+		if err != nil {
+			return nil, nil, fmt.Errorf("node spec %s: %w", sp.Label, err)
+		}
+		args := append(append(append([]string(nil), p.Flags...), fp.Flags...), s.Node.Flags...)
+		configs[sp.Label] = backend.NodeConfig{DBBackend: p.DBBackend, Args: args, Env: fp.Env}
 		var flags []string
 		if drv.Flags != nil {
 			flags = drv.Flags(p.DBBackend)
 		}
 		info := report.NodeInfo{Label: sp.Label, Baseline: sp.Label == s.Baseline, Implementation: sp.Implementation(),
 			Version: sp.Version(), Build: sp.Build, Key: s.BuildKeys[sp.Label], Profile: profile + "+" + db,
-			Flags: append(flags, args...)}
+			Flags: append(flags, args...), Env: fp.Env}
+		if sp.Footprint != "" && sp.Footprint != nodespec.FootprintDefault {
+			info.Profile += "+" + sp.Footprint
+		}
 		if b, ok := builds[sp.Label]; ok {
 			m := b.Manifest
 			// The build is keyed by content: a cached one may have been made
@@ -60,6 +67,18 @@ func NodeSetup(ds node.Drivers, s scenario.Scenario, builds map[string]NodeBuild
 		infos = append(infos, info)
 	}
 	return configs, infos, nil
+}
+
+// footprintOf resolves a spec's footprint; "" and "default" are the
+// implementation's own (nothing added).
+func footprintOf(drv node.Driver, name string) (node.Footprint, error) {
+	if name == "" || name == nodespec.FootprintDefault {
+		return node.Footprint{}, nil
+	}
+	if drv.Footprint == nil {
+		return node.Footprint{}, fmt.Errorf("footprint %q: this implementation has only the default", name)
+	}
+	return drv.Footprint(name)
 }
 
 func firstOf(xs ...string) string {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/lnbench/lnbench/backend"
 	"github.com/lnbench/lnbench/envinfo"
+	"github.com/lnbench/lnbench/footprint"
 	"github.com/lnbench/lnbench/load"
 	"github.com/lnbench/lnbench/network"
 	"github.com/lnbench/lnbench/node"
@@ -68,6 +69,10 @@ type Options struct {
 	NewSampler SamplerFactory
 	// Notes go into the report's warnings (e.g. why compose fell back to local).
 	Notes []string
+	// Snapshot samples a network's actors once it is ready (the cost
+	// curve's memory and CPU); nil means the backend's actors read by
+	// package usage/collect.
+	Snapshot Snapshotter
 	// Builds are the ensured builds of the node specs, by label, for the
 	// report's environment block.
 	Builds map[string]NodeBuild
@@ -279,6 +284,8 @@ func runNetwork(ctx context.Context, opts Options, run Run, p networkPlan, w *re
 			os.Remove(filepath.Dir(workDir)) // the run's tmpfs folder, once empty
 		}
 	}()
+	memBefore, _ := footprint.MemAvailable() // 0 when unknown: the cost curve says so
+	cpuBefore := cpuSeconds()
 	net, err = network.Up(ctx, be, p.topo, network.Options{Drivers: opts.Drivers, StartChain: opts.StartChain,
 		DBBackend: s.Node.DBBackend, NodeArgs: s.Node.Flags, Configs: configs, Log: opts.Log})
 	if net != nil {
@@ -289,6 +296,15 @@ func runNetwork(ctx context.Context, opts Options, run Run, p networkPlan, w *re
 	if err != nil {
 		return err
 	}
+	snap := opts.Snapshot
+	if snap == nil {
+		snap = snapshotActors
+	}
+	cost, cerr := measureCost(ctx, snap, be, p, memBefore, cpuSeconds()-cpuBefore)
+	if cerr != nil {
+		rep.Warnings = append(rep.Warnings, p.name+": "+cerr.Error())
+	}
+	rep.Costs = append(rep.Costs, cost)
 	var prof sampler.Controller = noSampler{}
 	if s.Sampling.On() {
 		if prof, err = startSampler(opts, spec, net, be, rep.Started); err != nil {

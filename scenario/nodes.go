@@ -16,12 +16,13 @@ const NodeParam = "Node"
 
 // nodeEntry is one item of the file's nodes: list in mapping form.
 type nodeEntry struct {
-	Name     string `yaml:"name"`
-	Spec     string `yaml:"spec"`
-	Build    string `yaml:"build"`
-	Profile  string `yaml:"profile"`
-	DB       string `yaml:"db"`
-	Baseline bool   `yaml:"baseline"`
+	Name      string `yaml:"name"`
+	Spec      string `yaml:"spec"`
+	Build     string `yaml:"build"`
+	Profile   string `yaml:"profile"`
+	DB        string `yaml:"db"`
+	Footprint string `yaml:"footprint"`
+	Baseline  bool   `yaml:"baseline"`
 }
 
 // parseNodes reads the nodes: list: each item a spec string or a mapping
@@ -46,8 +47,8 @@ func parseNodes(list yaml.Node) ([]nodespec.Spec, string, error) {
 				return nil, "", fmt.Errorf("nodes[%d]: %v", i, err)
 			}
 			for j := 0; j+1 < len(item.Content); j += 2 {
-				if k := item.Content[j].Value; !contains([]string{"name", "spec", "build", "profile", "db", "baseline"}, k) {
-					return nil, "", fmt.Errorf("nodes[%d].%s: unknown key; use name, spec, profile, db, baseline", i, k)
+				if k := item.Content[j].Value; !contains([]string{"name", "spec", "build", "profile", "db", "footprint", "baseline"}, k) {
+					return nil, "", fmt.Errorf("nodes[%d].%s: unknown key; use name, spec, profile, db, footprint, baseline", i, k)
 				}
 			}
 			text = e.Spec
@@ -69,6 +70,9 @@ func parseNodes(list yaml.Node) ([]nodespec.Spec, string, error) {
 		}
 		if e.DB != "" {
 			sp.DB = e.DB
+		}
+		if e.Footprint != "" {
+			sp.Footprint = e.Footprint
 		}
 		sp.Label = sp.DefaultLabel()
 		if e.Name != "" {

@@ -152,7 +152,7 @@ func New(ctx context.Context, opts Options) (*Backend, error) {
 		if !ok {
 			cfg = backend.NodeConfig{DBBackend: opts.DBBackend, Args: opts.NodeArgs}
 		}
-		spec.Nodes = append(spec.Nodes, composefile.Node{Name: n.Name, Image: img, DBBackend: cfg.DBBackend, ExtraArgs: cfg.Args})
+		spec.Nodes = append(spec.Nodes, composefile.Node{Name: n.Name, Image: img, DBBackend: cfg.DBBackend, ExtraArgs: cfg.Args, Env: cfg.Env})
 		if !n.Limits().Zero() {
 			spec.Limits = withNodeLimits(spec.Limits, n.Name, n.Limits(), opts.DefaultLimits)
 		}
@@ -439,8 +439,8 @@ func (b *Backend) StartNode(ctx context.Context, spec backend.NodeSpec) (backend
 	}
 	n := b.spec.Nodes[i]
 	var err error
-	if n.DBBackend != spec.DBBackend || !slices.Equal(n.ExtraArgs, spec.ExtraArgs) {
-		n.DBBackend, n.ExtraArgs = spec.DBBackend, append([]string(nil), spec.ExtraArgs...)
+	if n.DBBackend != spec.DBBackend || !slices.Equal(n.ExtraArgs, spec.ExtraArgs) || !slices.Equal(n.Env, spec.Env) {
+		n.DBBackend, n.ExtraArgs, n.Env = spec.DBBackend, append([]string(nil), spec.ExtraArgs...), append([]string(nil), spec.Env...)
 		b.spec.Nodes[i] = n
 		err = b.writeFile()
 	}

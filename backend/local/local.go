@@ -146,7 +146,7 @@ func (b *Backend) StartNode(ctx context.Context, spec backend.NodeSpec) (backend
 		cfg.PprofListen = hostPort(ps[2])
 	}
 	args := cfg.Args()
-	p, err := startProc(spec.Name, filepath.Join(binDir, "lnd"), args, filepath.Join(dir, "stdout.log"))
+	p, err := startProc(spec.Name, filepath.Join(binDir, "lnd"), args, filepath.Join(dir, "stdout.log"), spec.Env...)
 	if err != nil {
 		return backend.NodeEndpoint{}, err
 	}

@@ -26,13 +26,17 @@ type proc struct {
 	dataDir, pprofHost string
 }
 
-func startProc(name, bin string, args []string, logPath string) (*proc, error) {
+// startProc starts bin with the harness's environment plus env ("NAME=value").
+func startProc(name, bin string, args []string, logPath string, env ...string) (*proc, error) {
 	out, err := os.Create(logPath)
 	if err != nil {
 		return nil, err
 	}
 	cmd := exec.Command(bin, args...)
 	cmd.Stdout, cmd.Stderr = out, out
+	if len(env) > 0 {
+		cmd.Env = append(os.Environ(), env...)
+	}
 	// Pdeathsig: if the harness is killed outright, the kernel ends the node too.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	if err := cmd.Start(); err != nil {

@@ -133,6 +133,7 @@ const nodeSpecHelp = `Node specs (the node under test as a dimension: cases = sp
       config profiles: tuned (default: the harness's speed flags), default (LND's own
       defaults), bottlepay (channel-commit-interval=100ms, channel-commit-batch-size=300);
       db variants: bbolt, sqlite, sqlite-native (--db.use-native-sql)
+  --node lnd@v0.21.0-beta+footprint=small             less memory, same payment path (GOGC=50, small caches)
   --baseline LABEL                                    the spec the others are compared with
 Labels default to the version plus what differs (v0.21.0-beta+pgo, src+bottlepay).
 --node replaces the scenario file's nodes: list; every build is made before the run starts.`

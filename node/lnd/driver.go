@@ -44,8 +44,9 @@ func NodeDriver() node.Driver {
 			}
 			return d, nil
 		},
-		Flags:   HarnessFlags,
-		Profile: Profile,
+		Flags:     HarnessFlags,
+		Profile:   Profile,
+		Footprint: Footprint,
 	}
 }
 
