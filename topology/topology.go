@@ -27,6 +27,9 @@ type Node struct {
 	Spec string `yaml:"node,omitempty" json:"node,omitempty"`
 	// Build is the build key of the resolved spec (set by the harness).
 	Build string `yaml:"-" json:"build,omitempty"`
+	// Placement pins the node to a swarm node (swarm backend only): its
+	// hostname, or a node label as key=value. Empty spreads nodes round robin.
+	Placement string `yaml:"placement,omitempty" json:"placement,omitempty"`
 }
 
 // Channel is opened and funded by From towards To.
