@@ -30,7 +30,9 @@ type Report struct {
 	// Forwards counts the HTLCs each node forwarded, per network: proof that
 	// multi-hop payments really crossed the intermediaries.
 	Forwards []Forward `json:"forwards,omitempty"`
-	Cases    []Row     `json:"cases"`
+	// Placement says which engine ran each service (swarm backend).
+	Placement []Placement `json:"placement,omitempty"`
+	Cases     []Row       `json:"cases"`
 	// Routes counts hops and failure reasons of the measured payments.
 	Routes *analysis.Routes `json:"routes,omitempty"`
 	// Warnings are what the run recorded (notes, an early end, skipped
@@ -45,6 +47,13 @@ type Report struct {
 	// DiskProbes are the sync ceilings measured where node data dirs live,
 	// one per storage kind the run used.
 	DiskProbes []usage.DiskProbe `json:"disk_probes,omitempty"`
+}
+
+// Placement is the engine (swarm node) that ran one service of a network.
+type Placement struct {
+	Network string `json:"network"`
+	Service string `json:"service"`
+	Engine  string `json:"engine"`
 }
 
 // NodeInfo describes one node spec of the run: its build, config profile

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"github.com/lnbench/lnbench/backend/swarm"
 	"context"
 	"fmt"
 	"io"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/lnbench/lnbench/backend/swarm"
 	"github.com/lnbench/lnbench/nodebuild"
 	"github.com/lnbench/lnbench/nodespec"
 	"github.com/lnbench/lnbench/pgo"
