@@ -260,3 +260,81 @@ func mustEngines(t *testing.T, path string) []swarm.Engine {
 	}
 	return es
 }
+
+// TestSwarmEngineLost cuts bob's engine off the swarm mid-run (its link
+// to the test bed's bridge goes down, as a lost host would) and checks that
+// the watchdog ends the run with one line naming the engine, that what was
+// measured is in the artifacts, and that the run returns.
+func TestSwarmEngineLost(t *testing.T) {
+	bin := composeSetup(t)
+	engines, _ := testbedUp(t, 3)
+	dir := t.TempDir()
+	topo := filepath.Join(dir, "topology.yml")
+	if err := os.WriteFile(topo, []byte(`name: LostEngine
+nodes: [{name: alice, placement: lnbe-1}, {name: carol1, placement: lnbe-2}, {name: bob, placement: lnbe-3}]
+channels: [{from: alice, to: carol1}, {from: carol1, to: bob}]
+payers: [alice]
+payee: bob
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	scen := composeScenarioFile(t, fmt.Sprintf("name: %s\ntopology: %s\nparams: {Concurrency: [5], TotalPayments: [20000]}\njob: {WarmupCount: 0, IterationCount: 1}\n",
+		composeUniqueName("SwarmLost"), topo))
+	arts := t.TempDir()
+	cmd := exec.Command(bin, "run", scen, "--backend", "swarm", "--swarm-engines", engines, "--artifacts", arts)
+	cmd.Dir = repoRoot(t)
+	cmd.Env = append(os.Environ(), "TMPDIR="+t.TempDir())
+	out := &composeOutput{}
+	cmd.Stdout, cmd.Stderr = out, out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		exec.Command("ip", "link", "set", "lnbe-v3", "up").Run()
+	})
+	// Wait for measured payments, then cut bob's engine off.
+	deadline := time.Now().Add(8 * time.Minute)
+	for {
+		if time.Now().After(deadline) {
+			t.Fatalf("no payments after 8 minutes:\n%s", out.String())
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("run ended before the engine was cut: %v\n%s", err, out.String())
+		default:
+		}
+		if m, _ := filepath.Glob(filepath.Join(arts, "*", "payments.jsonl")); len(m) == 1 {
+			if data, _ := os.ReadFile(m[0]); bytes.Count(data, []byte("\n")) >= 50 {
+				break
+			}
+		}
+		time.Sleep(time.Second)
+	}
+	cut := time.Now()
+	if b, err := exec.Command("ip", "link", "set", "lnbe-v3", "down").CombinedOutput(); err != nil {
+		t.Fatalf("cutting lnbe-3 off: %v %s", err, b)
+	}
+	var err error
+	select {
+	case err = <-done:
+	case <-time.After(4 * time.Minute):
+		t.Fatalf("the run did not end within 4 minutes of losing an engine:\n%s", out.String())
+	}
+	t.Logf("run ended %v after the engine was cut off: %v\n%s", time.Since(cut).Round(time.Second), err, out.String())
+	if err == nil {
+		t.Fatal("the run succeeded with an engine lost")
+	}
+	if !strings.Contains(out.String(), "swarm node lnbe-3 is") {
+		t.Errorf("the run's error does not name the lost engine lnbe-3")
+	}
+	run := onlyRunDir(t, arts)
+	if recs, err := result.ReadFile(filepath.Join(run, "payments.jsonl")); err != nil || len(recs) < 50 {
+		t.Errorf("payments.jsonl after the loss: %d records, %v", len(recs), err)
+	}
+	if _, err := os.Stat(filepath.Join(run, "summary.md")); err != nil {
+		t.Errorf("no report after the loss: %v", err)
+	}
+}
