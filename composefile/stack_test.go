@@ -3,6 +3,7 @@ package composefile
 import (
 	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -134,5 +135,28 @@ func TestStackName(t *testing.T) {
 	}
 	if StackName("r", "a") == StackName("r", "b") || StackName("r", "") != "lnb-r" {
 		t.Errorf("names collide or change: %q %q %q", StackName("r", "a"), StackName("r", "b"), StackName("r", ""))
+	}
+}
+
+// TestStackFilesPassDockerSchema has the Docker CLI check the golden stack
+// files against compose format 3's schema (`docker stack config` needs no
+// engine); skipped where the CLI lacks it.
+func TestStackFilesPassDockerSchema(t *testing.T) {
+	if err := exec.Command("docker", "stack", "config", "--help").Run(); err != nil {
+		t.Skip("needs a docker CLI with `docker stack config` (25.0+)")
+	}
+	files, _ := filepath.Glob(filepath.Join("testdata", "stack-*.yml"))
+	if len(files) == 0 {
+		t.Fatal("no golden stack files")
+	}
+	for _, f := range files {
+		out, err := exec.Command("docker", "stack", "config", "-c", f).CombinedOutput()
+		if err != nil {
+			t.Errorf("%s: docker stack config: %v\n%s", f, err, out)
+			continue
+		}
+		if !strings.Contains(string(out), "endpoint_mode: dnsrr") || !strings.Contains(string(out), "node.hostname == lnbe-") {
+			t.Errorf("%s: docker stack config dropped the deploy keys:\n%s", f, out)
+		}
 	}
 }
