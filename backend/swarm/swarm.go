@@ -570,11 +570,9 @@ func (b *Backend) Teardown(ctx context.Context) error {
 	if b.opts.Network != "" {
 		filters = append(filters, "label="+composefile.NetworkLabel+"="+b.opts.Network)
 	}
-	r, err := Sweep(ctx, b.opts.Cluster, filters...)
-	if err != nil {
+	if _, err := Sweep(ctx, b.opts.Cluster, filters...); err != nil {
 		return fmt.Errorf("teardown of stack %s (stack rm: %v): %w; remove the rest with `lnbench down --backend swarm %s`", b.stack, rmErr, err, b.opts.RunID)
 	}
-	_ = r
 	return nil
 }
 
