@@ -85,3 +85,9 @@ type Backend interface {
 type Diagnoser interface {
 	Dead(ctx context.Context) []string
 }
+
+// Placer is implemented by backends that spread services over several
+// engines: Placement maps each service to the engine that runs it.
+type Placer interface {
+	Placement() map[string]string
+}

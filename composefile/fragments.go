@@ -98,6 +98,7 @@ func ParseFragment(role, file string, data []byte) (Fragment, error) {
 		set bool
 	}{
 		{"command", len(svc.Command) > 0}, {"cpus", svc.CPUs != 0}, {"depends_on", len(svc.DependsOn) > 0},
+		{"deploy", svc.Deploy != nil}, {"configs", len(svc.Configs) > 0}, {"secrets", len(svc.Secrets) > 0},
 		{"hostname", svc.Hostname != ""}, {"image", svc.Image != ""}, {"mem_limit", svc.MemLimit != ""},
 		{"networks", len(svc.Networks) > 0}, {"user", svc.User != ""}, {"volumes", len(svc.Volumes) > 0},
 	}
@@ -114,13 +115,13 @@ func ParseFragment(role, file string, data []byte) (Fragment, error) {
 	}
 	f := Fragment{Role: role, File: file, Name: name, Service: svc}
 	for _, p := range svc.Ports {
-		m := publishRe.FindStringSubmatch(string(p))
+		m := publishRe.FindStringSubmatch(p.Short)
 		if m == nil {
-			return Fragment{}, fmt.Errorf("fragment %s: service %s port %q: publish only on loopback with a Docker-chosen host port, as \"127.0.0.1::PORT\"", file, name, p)
+			return Fragment{}, fmt.Errorf("fragment %s: service %s port %q: publish only on loopback with a Docker-chosen host port, as \"127.0.0.1::PORT\"", file, name, p.Short)
 		}
 		port, _ := strconv.Atoi(m[1])
 		if port < 1 || port > 65535 {
-			return Fragment{}, fmt.Errorf("fragment %s: service %s port %q is out of range", file, name, p)
+			return Fragment{}, fmt.Errorf("fragment %s: service %s port %q is out of range", file, name, p.Short)
 		}
 		f.Published = append(f.Published, port)
 	}

@@ -93,8 +93,8 @@ func TestFragmentCloneIsDeep(t *testing.T) {
 	c := f[RoleLND].Service.clone()
 	c.Labels["x"] = "y"
 	c.Environment["HOME"] = "/elsewhere"
-	c.Ports[0] = "changed"
-	if _, ok := f[RoleLND].Service.Labels["x"]; ok || f[RoleLND].Service.Environment["HOME"] != "/data" || f[RoleLND].Service.Ports[0] == "changed" {
+	c.Ports[0].Short = "changed"
+	if _, ok := f[RoleLND].Service.Labels["x"]; ok || f[RoleLND].Service.Environment["HOME"] != "/data" || f[RoleLND].Service.Ports[0].Short == "changed" {
 		t.Error("clone shares maps or slices with the fragment")
 	}
 }

@@ -166,8 +166,8 @@ func TestGeneratedInvariants(t *testing.T) {
 			t.Errorf("%s: hostname %q", name, svc.Hostname)
 		}
 		for _, p := range svc.Ports {
-			if !strings.HasPrefix(string(p), "127.0.0.1::") {
-				t.Errorf("%s publishes %q beyond loopback", name, p)
+			if !strings.HasPrefix(p.Short, "127.0.0.1::") {
+				t.Errorf("%s publishes %q beyond loopback", name, p.Short)
 			}
 		}
 		if svc.Volumes[0].Source != filepath.Join(s.WorkDir, name) || svc.Volumes[0].Target != "/data" {
@@ -186,7 +186,7 @@ func TestGeneratedInvariants(t *testing.T) {
 				t.Errorf("%s: command lacks %s: %s", name, want, cmd)
 			}
 		}
-		if len(svc.Ports) != 1 || svc.Ports[0] != "127.0.0.1::10009" {
+		if len(svc.Ports) != 1 || svc.Ports[0].Short != "127.0.0.1::10009" {
 			t.Errorf("%s: only gRPC may be published (pprof stays inside), got %v", name, svc.Ports)
 		}
 	}

@@ -19,14 +19,65 @@ import "gopkg.in/yaml.v3"
 
 // File is a whole compose file.
 type File struct {
-	Networks map[string]Network `yaml:"networks,omitempty"`
-	Services map[string]Service `yaml:"services"`
-	Volumes  map[string]Volume  `yaml:"volumes,omitempty"`
+	// Configs and Secrets are swarm objects made by `docker stack deploy`
+	// from files (stack files only).
+	Configs  map[string]FileObject `yaml:"configs,omitempty"`
+	Networks map[string]Network    `yaml:"networks,omitempty"`
+	Secrets  map[string]FileObject `yaml:"secrets,omitempty"`
+	Services map[string]Service    `yaml:"services"`
+	// Version is set in stack files only ("3.8"): compose files stay in the
+	// Compose Specification without it.
+	Version Quoted            `yaml:"version,omitempty"`
+	Volumes map[string]Volume `yaml:"volumes,omitempty"`
 }
 
 // Network is a top-level network.
 type Network struct {
+	Attachable bool              `yaml:"attachable,omitempty"`
+	Driver     string            `yaml:"driver,omitempty"`
+	Labels     map[string]string `yaml:"labels,omitempty"`
+}
+
+// FileObject is a top-level config or secret read from a file.
+type FileObject struct {
+	File   string            `yaml:"file"`
 	Labels map[string]string `yaml:"labels,omitempty"`
+}
+
+// FileRef mounts a config or secret into a service's container.
+type FileRef struct {
+	Source string `yaml:"source"`
+	Target string `yaml:"target"`
+}
+
+// Deploy is a stack service's swarm settings.
+type Deploy struct {
+	EndpointMode  string            `yaml:"endpoint_mode,omitempty"`
+	Labels        map[string]string `yaml:"labels,omitempty"`
+	Placement     *Placement        `yaml:"placement,omitempty"`
+	Resources     *Resources        `yaml:"resources,omitempty"`
+	RestartPolicy *RestartPolicy    `yaml:"restart_policy,omitempty"`
+}
+
+// Placement constrains where a task runs.
+type Placement struct {
+	Constraints []string `yaml:"constraints"`
+}
+
+// Resources hold a stack service's limits.
+type Resources struct {
+	Limits ResourceLimits `yaml:"limits"`
+}
+
+// ResourceLimits are compose format 3's limits (cpus is a string there).
+type ResourceLimits struct {
+	CPUs   Quoted `yaml:"cpus,omitempty"`
+	Memory Quoted `yaml:"memory,omitempty"`
+}
+
+// RestartPolicy says whether swarm restarts a task that ended.
+type RestartPolicy struct {
+	Condition string `yaml:"condition"`
 }
 
 // Volume is a top-level named volume (none today: node data are bind
@@ -39,7 +90,9 @@ type Volume struct {
 type Service struct {
 	CapDrop         []string              `yaml:"cap_drop,omitempty"`
 	Command         []string              `yaml:"command,omitempty"`
+	Configs         []FileRef             `yaml:"configs,omitempty"`
 	CPUs            float64               `yaml:"cpus,omitempty"`
+	Deploy          *Deploy               `yaml:"deploy,omitempty"`
 	DependsOn       map[string]Dependency `yaml:"depends_on,omitempty"`
 	Entrypoint      []string              `yaml:"entrypoint,omitempty"`
 	Environment     map[string]string     `yaml:"environment,omitempty"`
@@ -51,8 +104,9 @@ type Service struct {
 	Labels          map[string]string     `yaml:"labels,omitempty"`
 	MemLimit        Quoted                `yaml:"mem_limit,omitempty"`
 	Networks        []string              `yaml:"networks,omitempty"`
-	Ports           []Quoted              `yaml:"ports,omitempty"`
+	Ports           []Port                `yaml:"ports,omitempty"`
 	ReadOnly        bool                  `yaml:"read_only,omitempty"`
+	Secrets         []FileRef             `yaml:"secrets,omitempty"`
 	SecurityOpt     []string              `yaml:"security_opt,omitempty"`
 	StopGracePeriod string                `yaml:"stop_grace_period,omitempty"`
 	Tmpfs           []string              `yaml:"tmpfs,omitempty"`
@@ -82,6 +136,38 @@ type Mount struct {
 	Type     string `yaml:"type"`
 }
 
+// Port is one published port: the short form "127.0.0.1::10009" (compose
+// files, fragments), or the long form (stack files: swarm's host mode).
+type Port struct {
+	Short string
+	Long  PortLong
+}
+
+// PortLong is the long syntax of a published port.
+type PortLong struct {
+	Mode      string `yaml:"mode,omitempty"`
+	Protocol  string `yaml:"protocol,omitempty"`
+	Published int    `yaml:"published,omitempty"`
+	Target    int    `yaml:"target"`
+}
+
+// MarshalYAML writes the short form double-quoted, else the long form.
+func (p Port) MarshalYAML() (any, error) {
+	if p.Short != "" {
+		return Quoted(p.Short).MarshalYAML()
+	}
+	return p.Long, nil
+}
+
+// UnmarshalYAML reads either form.
+func (p *Port) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind == yaml.ScalarNode {
+		p.Short = n.Value
+		return nil
+	}
+	return n.Decode(&p.Long)
+}
+
 // Quoted is a string always written double-quoted: docker-compose v1 reads
 // YAML 1.1, where an unquoted 1000:1000 is a base-60 integer.
 type Quoted string
@@ -96,7 +182,9 @@ func (s Service) clone() Service {
 	c.Command = append([]string(nil), s.Command...)
 	c.Entrypoint = append([]string(nil), s.Entrypoint...)
 	c.Expose = append([]Quoted(nil), s.Expose...)
-	c.Ports = append([]Quoted(nil), s.Ports...)
+	c.Ports = append([]Port(nil), s.Ports...)
+	c.Configs = append([]FileRef(nil), s.Configs...)
+	c.Secrets = append([]FileRef(nil), s.Secrets...)
 	c.Networks = append([]string(nil), s.Networks...)
 	c.Volumes = append([]Mount(nil), s.Volumes...)
 	c.Environment = cloneMap(s.Environment)
@@ -106,6 +194,15 @@ func (s Service) clone() Service {
 		for k, v := range s.DependsOn {
 			c.DependsOn[k] = v
 		}
+	}
+	if s.Deploy != nil {
+		d := *s.Deploy
+		d.Labels = cloneMap(d.Labels)
+		if d.Placement != nil {
+			p := Placement{Constraints: append([]string(nil), d.Placement.Constraints...)}
+			d.Placement = &p
+		}
+		c.Deploy = &d
 	}
 	if s.Healthcheck != nil {
 		h := *s.Healthcheck

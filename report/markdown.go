@@ -42,6 +42,14 @@ func Markdown(w io.Writer, r Report) error {
 		}
 		writeMarkdownTable(&b, ft)
 	}
+	if len(r.Placement) > 0 {
+		b.WriteString("\n## Engines (where each service ran)\n\n")
+		pt := Table{Header: []string{"Network", "Service", "Engine"}}
+		for _, p := range r.Placement {
+			pt.Rows = append(pt.Rows, []string{p.Network, p.Service, p.Engine})
+		}
+		writeMarkdownTable(&b, pt)
+	}
 	if len(r.Setup) > 0 {
 		b.WriteString("\n## Setup (wall time, s)\n\n")
 		writeMarkdownTable(&b, setupTable(r))

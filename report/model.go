@@ -37,7 +37,9 @@ type Report struct {
 	// Forwards counts the HTLCs each node forwarded, per network: proof that
 	// multi-hop payments really crossed the intermediaries.
 	Forwards []Forward `json:"forwards,omitempty"`
-	Cases    []Row     `json:"cases"`
+	// Placement says which engine ran each service (swarm backend).
+	Placement []Placement `json:"placement,omitempty"`
+	Cases     []Row       `json:"cases"`
 	// Routes counts hops and failure reasons of the measured payments.
 	Routes *analysis.Routes `json:"routes,omitempty"`
 	// Warnings are what the run recorded (notes, an early end, skipped
@@ -57,6 +59,13 @@ type Report struct {
 	Resources []cost.Case `json:"resources,omitempty"`
 	// SamplingOverhead compares cases run with ResourceSampling on and off.
 	SamplingOverhead []SamplingOverhead `json:"sampling_overhead,omitempty"`
+}
+
+// Placement is the engine (swarm node) that ran one service of a network.
+type Placement struct {
+	Network string `json:"network"`
+	Service string `json:"service"`
+	Engine  string `json:"engine"`
 }
 
 // NodeInfo describes one node spec of the run: its build, config profile

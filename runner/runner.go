@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"syscall"
 	"time"
@@ -288,6 +289,9 @@ func runNetwork(ctx context.Context, opts Options, run Run, p networkPlan, w *re
 	cpuBefore := cpuSeconds()
 	net, err = network.Up(ctx, be, p.topo, network.Options{Drivers: opts.Drivers, StartChain: opts.StartChain,
 		DBBackend: s.Node.DBBackend, NodeArgs: s.Node.Flags, Configs: configs, Log: opts.Log})
+	if pl, ok := be.(backend.Placer); ok {
+		rep.Placement = append(rep.Placement, placements(p.name, pl.Placement())...)
+	}
 	if net != nil {
 		for _, ph := range net.Phases {
 			rep.Setup = append(rep.Setup, report.Setup{Network: p.name, Phase: ph.Name, Seconds: ph.Seconds})
@@ -438,6 +442,16 @@ func caseIndex(rep *report.Report, c caseRun) int {
 }
 
 func countCases(s scenario.Scenario) int { return len(s.Cases()) * s.Job.LaunchCount }
+
+// placements lists a network's services with their engines, sorted.
+func placements(network string, m map[string]string) []report.Placement {
+	var out []report.Placement
+	for svc, e := range m {
+		out = append(out, report.Placement{Network: network, Service: svc, Engine: e})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Service < out[j].Service })
+	return out
+}
 
 // forwards reads every intermediary's forwarding count.
 func forwards(ctx context.Context, name string, net *network.Network) []report.Forward {

@@ -33,6 +33,9 @@ type Node struct {
 	// over the scenario's node.cpus/node.memory.
 	CPUs   float64 `yaml:"cpus,omitempty" json:"cpus,omitempty"`
 	Memory string  `yaml:"memory,omitempty" json:"memory,omitempty"`
+	// Placement pins the node to a swarm node (swarm backend only): its
+	// hostname, or a node label as key=value. Empty spreads nodes round robin.
+	Placement string `yaml:"placement,omitempty" json:"placement,omitempty"`
 }
 
 // Limits are the node's own container limits (zero: the scenario's).

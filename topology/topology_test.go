@@ -74,7 +74,7 @@ payee: bob
 		{"nodes: [{name: a}, {name: b}]\nchannels: [{from: a, to: b}]\npayers: [a]\npayee: z\n", `payee "z"`},
 		{"nodes: [{name: a}, {name: b}]\nchannels: [{from: b, to: a}]\npayers: [a]\npayee: b\n", "no channel path"},
 		{"nodes: [{name: a}, {name: b}]\nchannels: [{from: a, to: b}]\npayers: [a]\npayee: b\nextra: 1\n", `unknown key "extra"; valid keys here: channels, name, nodes, pairs, payee, payers, traffic`},
-		{"nodes: [{name: a, impl: lnd}, {name: b}]\n", `unknown key "impl"; valid keys here: cpus, implementation, memory, name, node, version`},
+		{"nodes: [{name: a, impl: lnd}, {name: b}]\n", `unknown key "impl"; valid keys here: cpus, implementation, memory, name, node, placement, version`},
 		{"# nothing yet\n", "t.yml is empty; list nodes"},
 	}
 	for _, tt := range bad {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/lnbench/lnbench/backend"
 	"github.com/lnbench/lnbench/backend/compose"
+	"github.com/lnbench/lnbench/backend/swarm"
 	"github.com/lnbench/lnbench/runs"
 )
 
@@ -44,6 +45,7 @@ func downCmd(stdout, stderr io.Writer) *cobra.Command {
 
 func downCmdWith(stdout io.Writer, engineOf func(context.Context) runEngine) *cobra.Command {
 	var all bool
+	var backendName, enginesFile string
 	cmd := &cobra.Command{
 		Use:   "down [run id | --all]",
 		Short: "Remove what a run left: containers, networks, volumes (label " + backend.Label + ") and its work folder",
@@ -57,6 +59,13 @@ func downCmdWith(stdout io.Writer, engineOf func(context.Context) runEngine) *co
 				return errors.New("give a run id or --all (not both); `lnbench ps` lists the runs")
 			}
 			ctx := cmd.Context()
+			switch backendName {
+			case "swarm":
+				return downSwarm(ctx, stdout, enginesFile, args)
+			case "compose":
+			default:
+				return fmt.Errorf("--backend %q: use compose (this engine) or swarm (every engine of the engines file)", backendName)
+			}
 			engine := engineOf(ctx)
 			known, err := knownRuns(ctx, engine)
 			if err != nil {
@@ -76,8 +85,26 @@ func downCmdWith(stdout io.Writer, engineOf func(context.Context) runEngine) *co
 			return downOne(ctx, stdout, r, engine)
 		},
 	}
+	cmd.Flags().StringVar(&backendName, "backend", "compose", "compose (this engine) or swarm (the stack, then every engine of the swarm)")
+	cmd.Flags().StringVar(&enginesFile, "swarm-engines", "", "swarm: the engines file (default $"+swarm.EnginesEnv+", else the testbed's)")
 	cmd.Flags().BoolVar(&all, "all", false, "remove what every lnbench run left (any "+backend.Label+" value)")
 	return cmd
+}
+
+// downSwarm removes a run's stack and sweeps every engine of the swarm.
+func downSwarm(ctx context.Context, stdout io.Writer, enginesFile string, args []string) error {
+	id, what := "", "every run"
+	if len(args) == 1 {
+		id, what = args[0], "run "+args[0]
+	}
+	msg, err := swarmDown(ctx, enginesFile, id)
+	if msg != "" {
+		fmt.Fprintf(stdout, "%s: %s\n", what, msg)
+	}
+	if err != nil {
+		return fmt.Errorf("--backend swarm: %v", err)
+	}
+	return nil
 }
 
 // knownRuns lists work folders and, when a Docker engine answers, the run

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"time"
@@ -15,6 +16,7 @@ import (
 	"github.com/lnbench/lnbench/backend"
 	"github.com/lnbench/lnbench/backend/compose"
 	"github.com/lnbench/lnbench/backend/local"
+	"github.com/lnbench/lnbench/backend/swarm"
 	"github.com/lnbench/lnbench/report"
 	"github.com/lnbench/lnbench/runner"
 	"github.com/lnbench/lnbench/scenario"
@@ -40,6 +42,7 @@ type runFlags struct {
 	nodes        []string
 	baseline     string
 	yes          bool
+	swarmEngines string
 }
 
 func runCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -77,9 +80,9 @@ func (f runFlags) validate() error {
 		return fmt.Errorf("--start-timeout %v: use a positive duration, e.g. 90s", f.startTimeout)
 	}
 	switch f.backend {
-	case "", "auto", "compose", "local": // "" where the command has no --backend
+	case "", "auto", "compose", "local", "swarm": // "" where the command has no --backend
 	default:
-		return fmt.Errorf("--backend %q: use auto, compose or local", f.backend)
+		return fmt.Errorf("--backend %q: use auto, compose, local or swarm", f.backend)
 	}
 	return nil
 }
@@ -177,6 +180,14 @@ func executeScenario(cmd *cobra.Command, stdout, stderr io.Writer, s scenario.Sc
 	if err != nil {
 		return runner.Run{}, err
 	}
+	// A swarm is checked before any build: a bad engines file or a lost
+	// engine is refused in one line, with nothing built or started.
+	var cluster swarm.Cluster
+	if f.backend == "swarm" {
+		if cluster, err = swarmCluster(ctx, f.swarmEngines, s); err != nil {
+			return runner.Run{}, err
+		}
+	}
 	// Every build the scenario needs (each distinct one once) before
 	// anything else: a failed build leaves no run behind.
 	bins, err := ensureBuilds(ctx, images, f.cache, &s, stderr)
@@ -191,8 +202,13 @@ func executeScenario(cmd *cobra.Command, stdout, stderr io.Writer, s scenario.Sc
 	}
 	// Images are built once per run, before its folder exists: a failed
 	// build leaves no empty run behind.
-	if backendName == "compose" {
+	if backendName == "compose" || backendName == "swarm" {
 		if err := bins.ensureImages(ctx, images, stderr); err != nil {
+			return runner.Run{}, err
+		}
+	}
+	if backendName == "swarm" {
+		if err := distributeImages(ctx, cluster, bins, stderr); err != nil {
 			return runner.Run{}, err
 		}
 	}
@@ -204,6 +220,9 @@ func executeScenario(cmd *cobra.Command, stdout, stderr io.Writer, s scenario.Sc
 	newBackend := func(n runner.NetworkSpec) (backend.Backend, error) {
 		if backendName == "compose" {
 			return newComposeBackend(ctx, n, s, bins, networks > 1, f.startTimeout, stderr)
+		}
+		if backendName == "swarm" {
+			return newSwarmBackend(ctx, n, s, bins, cluster, networks > 1, f.startTimeout, stderr)
 		}
 		return local.New(local.Options{RunID: n.RunID, WorkDir: n.WorkDir, BinDirs: bins.binDirs(),
 			ChainBinDir: bins.byKey[bins.chain].Dir, StartTimeout: f.startTimeout, Pprof: n.Profiling})
@@ -246,6 +265,12 @@ func chooseBackend(name string) (string, string, error) {
 	switch name {
 	case "local":
 		return "local", "", nil
+	case "swarm":
+		// The swarm itself is checked by swarmCluster, with the engines file.
+		if _, err := exec.LookPath("docker"); err != nil {
+			return "", "", errors.New("--backend swarm: no docker command on this machine (install the Docker CLI)")
+		}
+		return "swarm", "", nil
 	case "auto":
 		if err := compose.EngineAnswers(context.Background(), 5*time.Second); err != nil {
 			return "local", fmt.Sprintf("no Docker engine answered (%v); using the local-process backend", err), nil
@@ -263,7 +288,7 @@ func chooseBackend(name string) (string, string, error) {
 		}
 		return "compose", "", nil
 	}
-	return "", "", fmt.Errorf("--backend %q: use auto, compose or local", name)
+	return "", "", fmt.Errorf("--backend %q: use auto, compose, local or swarm", name)
 }
 
 // refuseLocalLimits refuses container limits on the local backend: the

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/lnbench/lnbench/backend/swarm"
 	"github.com/lnbench/lnbench/nodebuild"
 	"github.com/lnbench/lnbench/nodespec"
 	"github.com/lnbench/lnbench/pgo"
@@ -151,7 +152,8 @@ func addNetworkFlags(fl *pflag.FlagSet, f *runFlags) {
 
 // addBackendFlag adds --backend.
 func addBackendFlag(fl *pflag.FlagSet, f *runFlags) {
-	fl.StringVar(&f.backend, "backend", "auto", "where nodes run: auto (compose if a Docker engine answers), compose or local")
+	fl.StringVar(&f.backend, "backend", "auto", "where nodes run: auto (compose if a Docker engine answers), compose, local or swarm")
+	fl.StringVar(&f.swarmEngines, "swarm-engines", "", "swarm: the engines file, one \"hostname address DOCKER_HOST\" per line (default $"+swarm.EnginesEnv+", else the one scripts/testbed-engines.sh writes)")
 }
 
 // addNodeFlags adds --node and --baseline.

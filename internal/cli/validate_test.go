@@ -29,6 +29,8 @@ func TestBadInputRefusedBeforeAnythingStarts(t *testing.T) {
 	pinned := file("pinned.yml", "name: P\ntopology: "+file("pinnedtopo.yml", "nodes: [{name: a}, {name: b, node: carol2}]\nchannels: [{from: a, to: b}]\npayers: [a]\npayee: b\n")+"\n")
 	limited := file("limited.yml", "name: L\ntopology: "+file("limitedtopo.yml", "nodes: [{name: a}, {name: b, cpus: 0.5}]\nchannels: [{from: a, to: b}]\npayers: [a]\npayee: b\n")+"\n")
 	badLimits := file("badlimits.yml", "name: BL\ntopology: "+file("badlimitstopo.yml", "nodes: [{name: a}, {name: b, cpus: -1}]\nchannels: [{from: a, to: b}]\npayers: [a]\npayee: b\n")+"\n")
+	deadEngine := file("engines", "lnbe-9 198.18.0.99 unix://"+filepath.Join(dir, "none.sock")+"\n")
+	badEngines := file("engines-bad", "lnbe-1 not-an-ip unix:///x.sock\n")
 	tests := []struct {
 		args []string
 		want string
@@ -36,13 +38,16 @@ func TestBadInputRefusedBeforeAnythingStarts(t *testing.T) {
 		{[]string{"run", limited, "--backend", "local"}, "nodes' cpus/memory limit containers: use --backend compose"},
 		{[]string{"run", badLimits}, "nodes[1].cpus -1: use a positive number of CPUs"},
 		{[]string{"run", "--param", "Storage=ssd"}, "param Storage=\"ssd\": use one of disk, tmpfs"},
+		{[]string{"run", "--backend", "swarm", "--swarm-engines", filepath.Join(dir, "absent-engines")}, "absent-engines does not exist: list one engine per line"},
+		{[]string{"run", "--backend", "swarm", "--swarm-engines", badEngines}, `address "not-an-ip" is not an IP address`},
+		{[]string{"run", "--backend", "swarm", "--swarm-engines", deadEngine}, "swarm engine lnbe-9 (unix://" + filepath.Join(dir, "none.sock") + ") does not answer"},
 		{[]string{"run", "--memory", "5m"}, `node.memory "5m" is below Docker's minimum of 6 MiB; use at least 6m`},
 		{[]string{"run", "--memory", "512x"}, `node.memory "512x": use bytes with an optional unit`},
 		{[]string{"run", "--cpus", "100000"}, "node.cpus 100000: this machine has"},
 		{[]string{"run", "--cpus", "-1"}, "node.cpus -1: use a positive number of CPUs"},
 		{[]string{"run", "--start-timeout", "0s"}, "--start-timeout 0s: use a positive duration"},
 		{[]string{"run", "--start-timeout", "-5s"}, "--start-timeout -5s: use a positive duration"},
-		{[]string{"run", "--build", "--backend", "compse"}, `--backend "compse": use auto, compose or local`},
+		{[]string{"run", "--build", "--backend", "compse"}, `--backend "compse": use auto, compose, local or swarm`},
 		{[]string{"run", empty}, `the file is empty; write at least "topology: AlicePaysBob"`},
 		{[]string{"run", topo}, "is a topology file, not a scenario: name it in a scenario file (topology: topo.yml), or bring it up with lnbench up"},
 		{[]string{"run", unknownKey}, `unknown key "Iterations"; valid keys here: Duration, InvocationCount, IterationCount, LaunchCount, WarmupCount`},

@@ -1,0 +1,640 @@
+// Package swarm is the Docker Swarm backend: the network of one run is a
+// stack (`docker stack deploy`, see composefile.BuildStack) spread over the
+// engines of an existing swarm, one service per actor pinned to a swarm
+// node, on an attachable overlay network.
+//
+// The harness talks to the manager for the stack and to each engine (its
+// DOCKER_HOST from the engines file) for what swarm does not relay: the
+// files a node writes (tls.cert, admin.macaroon, logs, copied out with
+// `docker cp` from the task's container) and the containers' output. gRPC
+// and btcd's RPC are published in swarm's host mode on the engine that runs
+// the task, with a host port chosen by Docker, and dialed on the engine's
+// address from the engines file. btcd's RPC certificate is made by the
+// harness for every engine address and reaches btcd (with its key, a swarm
+// secret) and each lnd as swarm objects, so nothing is bind-mounted.
+//
+// Services are deployed as they start: each Start* redeploys the stack with
+// one more service (a no-op for the ones already running).
+package swarm
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/btcsuite/btcd/btcutil"
+
+	"github.com/lnbench/lnbench/backend"
+	"github.com/lnbench/lnbench/composefile"
+	"github.com/lnbench/lnbench/topology"
+)
+
+// Options configure one network's swarm backend.
+type Options struct {
+	RunID   string
+	Network string
+	// Separate names the file stack.<network>.yml (several networks per run).
+	Separate      bool
+	WorkDir       string // receives <service>/ with the files copied out of the containers
+	ArtifactsDir  string // receives the stack file
+	Topology      topology.Topology
+	NodeImages    map[string]string
+	ChainImage    string
+	DBBackend     string
+	NodeArgs      []string
+	Configs       map[string]backend.NodeConfig
+	Limits        map[string]composefile.Limits
+	DefaultLimits composefile.Limits
+	Pprof         bool
+	Cluster       Cluster
+	FragmentsDir  string
+	StartTimeout  time.Duration
+	Log           io.Writer
+}
+
+// Backend is the swarm backend of one network.
+type Backend struct {
+	opts      Options
+	stack     string
+	file      string // the whole stack, in the artifacts
+	placement map[string]string
+	cert, key string
+
+	mu       sync.Mutex // guards spec, started
+	deployMu sync.Mutex // one `docker stack deploy` at a time
+	spec     composefile.Spec
+	started  []string
+}
+
+// New checks the placement, makes btcd's RPC certificate and writes the
+// stack file; nothing runs until StartChain.
+func New(ctx context.Context, opts Options) (*Backend, error) {
+	if opts.StartTimeout == 0 {
+		opts.StartTimeout = 2 * time.Minute
+	}
+	if opts.Log == nil {
+		opts.Log = io.Discard
+	}
+	if opts.ArtifactsDir == "" {
+		return nil, errors.New("swarm backend: no artifacts folder for the stack file")
+	}
+	if opts.Cluster.Manager.Host == "" || len(opts.Cluster.Nodes) == 0 {
+		return nil, errors.New("swarm backend: no checked swarm (swarm.Check)")
+	}
+	work, err := filepath.Abs(opts.WorkDir)
+	if err != nil {
+		return nil, err
+	}
+	opts.WorkDir = work
+	var fsys = os.DirFS(opts.FragmentsDir)
+	if opts.FragmentsDir == "" {
+		fsys = nil
+	}
+	frags, err := composefile.LoadFragments(fsys)
+	if err != nil {
+		return nil, err
+	}
+	place, err := Place(opts.Topology, opts.Cluster)
+	if err != nil {
+		return nil, err
+	}
+	b := &Backend{opts: opts, placement: place, stack: composefile.StackName(opts.RunID, "")}
+	b.file = filepath.Join(opts.ArtifactsDir, "stack.yml")
+	if opts.Separate {
+		b.stack = composefile.StackName(opts.RunID, opts.Network)
+		b.file = filepath.Join(opts.ArtifactsDir, "stack."+strings.TrimSuffix(strings.TrimPrefix(composefile.FileName(opts.Network), "docker-compose."), ".yml")+".yml")
+	}
+	spec := composefile.Spec{RunID: opts.RunID, Network: opts.Network, Project: b.stack, WorkDir: opts.WorkDir, User: "0:0",
+		ChainImage: opts.ChainImage, Limits: opts.Limits, DefaultLimits: opts.DefaultLimits, Pprof: opts.Pprof, Fragments: frags}
+	for _, n := range opts.Topology.Nodes {
+		ref := backend.NodeSpec{Implementation: n.Implementation, Version: n.Version, Build: n.Build}.BuildRef()
+		img := opts.NodeImages[ref]
+		if img == "" {
+			return nil, fmt.Errorf("node %s: no image for %s %s (build %s)", n.Name, n.Implementation, n.Version, ref)
+		}
+		if spec.ChainImage == "" {
+			spec.ChainImage = img
+		}
+		cfg, ok := opts.Configs[n.Spec]
+		if !ok {
+			cfg = backend.NodeConfig{DBBackend: opts.DBBackend, Args: opts.NodeArgs}
+		}
+		spec.Nodes = append(spec.Nodes, composefile.Node{Name: n.Name, Image: img, DBBackend: cfg.DBBackend, ExtraArgs: cfg.Args})
+	}
+	chainDir := filepath.Join(opts.WorkDir, composefile.ChainService)
+	if err := os.MkdirAll(chainDir, 0o700); err != nil {
+		return nil, fmt.Errorf("run folder: %v", err)
+	}
+	b.cert, b.key = filepath.Join(chainDir, "rpc.cert"), filepath.Join(chainDir, "rpc.key")
+	if err := writeChainCert(b.cert, b.key, opts.Cluster.Engines); err != nil {
+		return nil, err
+	}
+	b.spec = spec
+	if err := b.writeStack(b.file, nil); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// writeChainCert makes btcd's RPC certificate, valid for the service name
+// and every engine address (the harness dials btcd on its engine's address).
+func writeChainCert(certPath, keyPath string, engines []Engine) error {
+	hosts := []string{composefile.ChainService, "localhost", "127.0.0.1"}
+	for _, e := range engines {
+		hosts = append(hosts, e.Addr)
+	}
+	cert, key, err := btcutil.NewTLSCertPair("lnbench swarm btcd", time.Now().Add(30*24*time.Hour), hosts)
+	if err != nil {
+		return fmt.Errorf("btcd RPC certificate: %v", err)
+	}
+	if err := os.WriteFile(certPath, cert, 0o644); err != nil {
+		return err
+	}
+	return os.WriteFile(keyPath, key, 0o600)
+}
+
+func (b *Backend) Name() string  { return "swarm" }
+func (b *Backend) RunID() string { return b.opts.RunID }
+
+// File is the stack file's path; Stack the stack's name.
+func (b *Backend) File() string  { return b.file }
+func (b *Backend) Stack() string { return b.stack }
+
+// Placement maps each service to the swarm node (engine) it runs on.
+func (b *Backend) Placement() map[string]string {
+	out := map[string]string{}
+	for k, v := range b.placement {
+		out[k] = v
+	}
+	return out
+}
+
+func (b *Backend) stackSpec(services []string) composefile.Stack {
+	return composefile.Stack{Placement: b.placement, ChainCert: b.cert, ChainKey: b.key, Services: services}
+}
+
+// writeStack renders the spec (only services, or all when nil) to path;
+// callers hold b.mu or own b.
+func (b *Backend) writeStack(path string, services []string) error {
+	data, err := composefile.GenerateStack(b.spec, b.stackSpec(services))
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+// deploy adds a service to the started ones and deploys the stack of all
+// of them through the manager.
+func (b *Backend) deploy(ctx context.Context, service string) error {
+	b.deployMu.Lock()
+	defer b.deployMu.Unlock()
+	b.mu.Lock()
+	if !slices.Contains(b.started, service) {
+		b.started = append(b.started, service)
+	}
+	services := append([]string(nil), b.started...)
+	sort.Strings(services)
+	part := filepath.Join(b.opts.WorkDir, "stack.deploy.yml")
+	err := b.writeStack(part, services)
+	if err == nil {
+		err = b.writeStack(b.file, nil) // the artifacts copy has every service
+	}
+	pass := b.spec.Chain.RPCPass
+	b.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	_, err = dockerEnv(ctx, b.opts.Cluster.Manager.Host, []string{"LNBENCH_RPCPASS=" + pass},
+		"stack", "deploy", "--resolve-image", "never", "-c", part, b.stack)
+	if err != nil {
+		return fmt.Errorf("deploying %s: %w", service, err)
+	}
+	return nil
+}
+
+// task is the state of a service's one task.
+type task struct {
+	ID, State, Err, Container, Node string
+	Ports                           map[int]int // target → published
+}
+
+// taskOf reads the newest task of a service from the manager.
+func (b *Backend) taskOf(ctx context.Context, service string) (task, error) {
+	ids, err := docker(ctx, b.opts.Cluster.Manager.Host, "service", "ps", "-q", "--no-trunc", b.stack+"_"+service)
+	if err != nil {
+		return task{}, err
+	}
+	f := strings.Fields(ids)
+	if len(f) == 0 {
+		return task{}, nil
+	}
+	// service ps lists the newest task first.
+	out, err := docker(ctx, b.opts.Cluster.Manager.Host, "inspect", "--format",
+		"{{.Status.State}}|{{.Status.Err}}|{{.Status.ContainerStatus.ContainerID}}|{{.NodeID}}|{{range .Status.PortStatus.Ports}}{{.TargetPort}}:{{.PublishedPort}} {{end}}", f[0])
+	if err != nil {
+		return task{}, err
+	}
+	return parseTask(f[0], out, b.nodeNames(ctx))
+}
+
+func parseTask(id, out string, nodes map[string]string) (task, error) {
+	p := strings.SplitN(out, "|", 5)
+	if len(p) != 5 {
+		return task{}, fmt.Errorf("task %s: unexpected %q", id, out)
+	}
+	t := task{ID: id, State: p[0], Err: p[1], Container: p[2], Node: nodes[p[3]], Ports: map[int]int{}}
+	if t.Node == "" {
+		t.Node = p[3]
+	}
+	for _, pp := range strings.Fields(p[4]) {
+		a, c, ok := strings.Cut(pp, ":")
+		ta, err1 := strconv.Atoi(a)
+		pb, err2 := strconv.Atoi(c)
+		if ok && err1 == nil && err2 == nil && pb > 0 {
+			t.Ports[ta] = pb
+		}
+	}
+	return t, nil
+}
+
+var (
+	nodeNamesMu sync.Mutex
+	nodeNames   = map[string]map[string]string{}
+)
+
+// nodeNames maps swarm node IDs to hostnames (asked once per manager).
+func (b *Backend) nodeNames(ctx context.Context) map[string]string {
+	nodeNamesMu.Lock()
+	defer nodeNamesMu.Unlock()
+	host := b.opts.Cluster.Manager.Host
+	if m := nodeNames[host]; len(m) > 0 {
+		return m
+	}
+	m := map[string]string{}
+	out, err := docker(ctx, host, "node", "ls", "--format", "{{.ID}} {{.Hostname}}")
+	if err == nil {
+		for _, line := range strings.Split(out, "\n") {
+			if f := strings.Fields(line); len(f) == 2 {
+				m[f[0]] = f[1]
+			}
+		}
+		nodeNames[host] = m
+	}
+	return m
+}
+
+// engineOf is the engine a task runs on.
+func (b *Backend) engineOf(t task) (Engine, error) {
+	e, ok := b.opts.Cluster.Engine(t.Node)
+	if !ok {
+		return Engine{}, fmt.Errorf("task %s runs on swarm node %s, which is not in the engines file", t.ID, t.Node)
+	}
+	return e, nil
+}
+
+var failedStates = map[string]bool{"failed": true, "rejected": true, "complete": true, "shutdown": true, "orphaned": true, "remove": true}
+
+// waitRunning polls the service's task until ready(t, engine) holds,
+// failing early (with the container's log tail) when the task ends.
+func (b *Backend) waitRunning(ctx context.Context, what, service string, ready func(t task, e Engine) bool) (task, Engine, error) {
+	wctx, cancel := context.WithTimeoutCause(ctx, b.opts.StartTimeout, fmt.Errorf("start timeout %v", b.opts.StartTimeout))
+	defer cancel()
+	tick := time.NewTicker(300 * time.Millisecond)
+	defer tick.Stop()
+	var last task
+	for {
+		t, err := b.taskOf(wctx, service)
+		if err == nil && t.ID != "" {
+			last = t
+			if failedStates[t.State] {
+				return t, Engine{}, fmt.Errorf("%s %s: swarm task %s on %s: %s %s; last log lines:\n%s", what, service, t.ID, t.Node, t.State, t.Err, b.logTail(t, 15))
+			}
+			if t.State == "running" && t.Container != "" {
+				e, err := b.engineOf(t)
+				if err != nil {
+					return t, e, err
+				}
+				if ready(t, e) {
+					return t, e, nil
+				}
+			}
+		}
+		select {
+		case <-wctx.Done():
+			if ctx.Err() != nil {
+				return last, Engine{}, ctx.Err()
+			}
+			return last, Engine{}, fmt.Errorf("%s %s did not start in time (%v; task state %q %s on %q); last log lines:\n%s", what, service, context.Cause(wctx), last.State, last.Err, last.Node, b.logTail(last, 15))
+		case <-tick.C:
+		}
+	}
+}
+
+func (b *Backend) logTail(t task, n int) string {
+	e, err := b.engineOf(t)
+	if err != nil || t.Container == "" {
+		return "  (no container)"
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	out, _ := exec.CommandContext(ctx, "docker", "-H", e.Host, "logs", "--tail", strconv.Itoa(n), t.Container).CombinedOutput()
+	s := strings.TrimRight(string(out), "\n")
+	if s == "" {
+		return "  (no output)"
+	}
+	return "  " + strings.ReplaceAll(s, "\n", "\n  ")
+}
+
+// copyOut copies one file out of a task's container (running or stopped)
+// through its engine.
+func copyOut(ctx context.Context, e Engine, container, src, dst string) error {
+	if err := os.MkdirAll(filepath.Dir(dst), 0o700); err != nil {
+		return err
+	}
+	_, err := docker(ctx, e.Host, "cp", container+":"+src, dst)
+	return err
+}
+
+// tlsAnswers completes a TLS handshake verifying the server's certificate
+// for serverName: an open published port proves nothing, a handshake does.
+func tlsAnswers(hostPort, certPath, serverName string) bool {
+	pem, err := os.ReadFile(certPath)
+	if err != nil {
+		return false
+	}
+	pool := x509.NewCertPool()
+	if !pool.AppendCertsFromPEM(pem) {
+		return false
+	}
+	d := &net.Dialer{Timeout: time.Second}
+	c, err := tls.DialWithDialer(d, "tcp", hostPort, &tls.Config{RootCAs: pool, ServerName: serverName, MinVersion: tls.VersionTLS12})
+	if err != nil {
+		return false
+	}
+	c.Close()
+	return true
+}
+
+// StartChain deploys btcd and waits until its RPC answers TLS on the
+// published port of its engine.
+func (b *Backend) StartChain(ctx context.Context, spec backend.ChainSpec) (backend.ChainEndpoint, error) {
+	b.mu.Lock()
+	b.spec.Chain = spec
+	args := b.spec.BtcdConfig().Args()
+	b.mu.Unlock()
+	if err := b.deploy(ctx, composefile.ChainService); err != nil {
+		return backend.ChainEndpoint{}, fmt.Errorf("starting btcd: %w", err)
+	}
+	var host string
+	_, _, err := b.waitRunning(ctx, "chain", composefile.ChainService, func(t task, e Engine) bool {
+		p := t.Ports[composefile.BtcdRPCPort]
+		if p == 0 {
+			return false
+		}
+		host = net.JoinHostPort(e.Addr, strconv.Itoa(p))
+		return tlsAnswers(host, b.cert, e.Addr)
+	})
+	if err != nil {
+		return backend.ChainEndpoint{}, err
+	}
+	return backend.ChainEndpoint{RPCHost: host, CertPath: b.cert, User: spec.RPCUser, Pass: spec.RPCPass, Args: args}, nil
+}
+
+// StartNode deploys one lnd, copies its tls.cert and admin.macaroon out of
+// its container once written, and waits until its gRPC answers TLS on the
+// published port of its engine.
+func (b *Backend) StartNode(ctx context.Context, spec backend.NodeSpec) (backend.NodeEndpoint, error) {
+	if spec.Implementation != "" && spec.Implementation != "lnd" {
+		return backend.NodeEndpoint{}, fmt.Errorf("node %s: implementation %q is not supported by the swarm backend", spec.Name, spec.Implementation)
+	}
+	b.mu.Lock()
+	i := slices.IndexFunc(b.spec.Nodes, func(n composefile.Node) bool { return n.Name == spec.Name })
+	if i < 0 {
+		b.mu.Unlock()
+		return backend.NodeEndpoint{}, fmt.Errorf("node %s is not in this network's topology", spec.Name)
+	}
+	if b.spec.Chain.RPCUser == "" {
+		b.mu.Unlock()
+		return backend.NodeEndpoint{}, fmt.Errorf("node %s: start the chain first", spec.Name)
+	}
+	n := b.spec.Nodes[i]
+	n.DBBackend, n.ExtraArgs = spec.DBBackend, append([]string(nil), spec.ExtraArgs...)
+	b.spec.Nodes[i] = n
+	cfg := b.spec.LndConfig(n)
+	b.mu.Unlock()
+	if err := b.deploy(ctx, spec.Name); err != nil {
+		return backend.NodeEndpoint{}, err
+	}
+	dir := filepath.Join(b.opts.WorkDir, spec.Name)
+	ep := backend.NodeEndpoint{
+		Name:         spec.Name,
+		TLSCertPath:  filepath.Join(dir, "tls.cert"),
+		MacaroonPath: filepath.Join(dir, "admin.macaroon"),
+		PeerHost:     fmt.Sprintf("%s:%d", spec.Name, composefile.LndP2PPort),
+		Args:         cfg.Args(),
+	}
+	if b.opts.Pprof {
+		ep.PprofHost = fmt.Sprintf("%s:%d", spec.Name, composefile.LndPprofPort)
+	}
+	var lastCopy time.Time
+	_, _, err := b.waitRunning(ctx, "node", spec.Name, func(t task, e Engine) bool {
+		p := t.Ports[composefile.LndRPCPort]
+		if p == 0 {
+			return false
+		}
+		if !fileExists(ep.MacaroonPath) {
+			// docker cp costs a round trip to the engine: every 0.5 s at most.
+			if time.Since(lastCopy) < 500*time.Millisecond {
+				return false
+			}
+			lastCopy = time.Now()
+			if copyOut(ctx, e, t.Container, "/data/tls.cert", ep.TLSCertPath) != nil ||
+				copyOut(ctx, e, t.Container, "/data/data/chain/bitcoin/simnet/admin.macaroon", ep.MacaroonPath) != nil {
+				os.Remove(ep.MacaroonPath)
+				return false
+			}
+		}
+		ep.RPCHost = net.JoinHostPort(e.Addr, strconv.Itoa(p))
+		return tlsAnswers(ep.RPCHost, ep.TLSCertPath, "localhost")
+	})
+	if err != nil {
+		return backend.NodeEndpoint{}, err
+	}
+	return ep, nil
+}
+
+func fileExists(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.Size() > 0
+}
+
+// StopNode stops one node's container on its engine (SIGTERM, SIGKILL
+// after 15 s); with restart_policy none, swarm does not start it again.
+func (b *Backend) StopNode(ctx context.Context, name string) error {
+	t, err := b.taskOf(ctx, name)
+	if err != nil || t.Container == "" {
+		return fmt.Errorf("stop %s: no running task (%v)", name, err)
+	}
+	e, err := b.engineOf(t)
+	if err != nil {
+		return err
+	}
+	_, err = docker(ctx, e.Host, "stop", "-t", "15", t.Container)
+	return err
+}
+
+// startedServices lists the deployed services, sorted.
+func (b *Backend) startedServices() []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	out := append([]string(nil), b.started...)
+	sort.Strings(out)
+	return out
+}
+
+// CollectLogs writes each container's output to dir/<name>/container.log,
+// copies lnd.log / btcd.log out of it, and records the engine that ran it
+// in dir/<name>/engine.txt.
+func (b *Backend) CollectLogs(ctx context.Context, dir string) error {
+	var errs []error
+	for _, name := range b.startedServices() {
+		t, err := b.taskOf(ctx, name)
+		if err != nil || t.Container == "" {
+			errs = append(errs, fmt.Errorf("%s: no container (%v)", name, err))
+			continue
+		}
+		e, err := b.engineOf(t)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		dst := filepath.Join(dir, name)
+		if err := os.MkdirAll(dst, 0o755); err != nil {
+			return err
+		}
+		os.WriteFile(filepath.Join(dst, "engine.txt"), []byte(fmt.Sprintf("%s %s task %s container %s\n", e.Name, e.Addr, t.ID, t.Container)), 0o644)
+		if err := containerLogs(ctx, e, t.Container, filepath.Join(dst, "container.log")); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %v", name, err))
+		}
+		src := "/data/logs/bitcoin/simnet/lnd.log"
+		if name == composefile.ChainService {
+			src = "/data/logs/simnet/btcd.log"
+		}
+		if err := copyOut(ctx, e, t.Container, src, filepath.Join(dst, filepath.Base(src))); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %v", name, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func containerLogs(ctx context.Context, e Engine, id, path string) error {
+	out, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	cmd := exec.CommandContext(ctx, "docker", "-H", e.Host, "logs", id)
+	cmd.Stdout, cmd.Stderr = out, out
+	rerr := cmd.Run()
+	if cerr := out.Close(); rerr == nil {
+		rerr = cerr
+	}
+	return rerr
+}
+
+// Teardown removes the stack through the manager, then sweeps every engine
+// by this run's (and network's) label. It reports an error only if
+// something labelled is left.
+func (b *Backend) Teardown(ctx context.Context) error {
+	_, rmErr := docker(ctx, b.opts.Cluster.Manager.Host, "stack", "rm", b.stack)
+	filters := []string{"label=" + backend.Label + "=" + b.opts.RunID}
+	if b.opts.Network != "" {
+		filters = append(filters, "label="+composefile.NetworkLabel+"="+b.opts.Network)
+	}
+	if _, err := Sweep(ctx, b.opts.Cluster, filters...); err != nil {
+		return fmt.Errorf("teardown of stack %s (stack rm: %v): %w; remove the rest with `lnbench down --backend swarm %s`", b.stack, rmErr, err, b.opts.RunID)
+	}
+	return nil
+}
+
+// Dead lists the deployed services whose task is no longer running, and
+// the engines the swarm lost, each with what is known (log tail, state).
+// One `docker stack ps` and one `docker node ls` answer the common case.
+func (b *Backend) Dead(ctx context.Context) []string {
+	m := b.opts.Cluster.Manager
+	var out []string
+	nodes, err := docker(ctx, m.Host, "node", "ls", "--format", "{{.Hostname}} {{.Status}}")
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil
+		}
+		return []string{fmt.Sprintf("the swarm manager %s (%s) does not answer: %s", m.Name, m.Host, firstLine(err.Error()))}
+	}
+	used := map[string]bool{}
+	for _, v := range b.placement {
+		used[v] = true
+	}
+	for _, line := range strings.Split(nodes, "\n") {
+		if f := strings.Fields(line); len(f) == 2 && f[1] != "Ready" && used[f[0]] {
+			out = append(out, fmt.Sprintf("swarm node %s is %s: the engine was lost (its tasks: %s)", f[0], f[1], strings.Join(b.servicesOn(f[0]), ", ")))
+		}
+	}
+	ps, err := docker(ctx, m.Host, "stack", "ps", b.stack, "--format", "{{.Name}}|{{.CurrentState}}")
+	if err != nil {
+		return out
+	}
+	for _, line := range strings.Split(ps, "\n") {
+		name, state, ok := strings.Cut(line, "|")
+		if !ok || strings.HasPrefix(strings.TrimSpace(name), "\\_") {
+			continue // an older task of a service
+		}
+		svc := strings.TrimPrefix(strings.TrimSpace(name), b.stack+"_")
+		if i := strings.LastIndexByte(svc, '.'); i > 0 {
+			svc = svc[:i]
+		}
+		word := strings.ToLower(firstWord(state))
+		if word == "running" || slices.Contains([]string{"new", "pending", "assigned", "accepted", "preparing", "ready", "starting"}, word) {
+			continue
+		}
+		t, _ := b.taskOf(ctx, svc)
+		out = append(out, fmt.Sprintf("service %s (task %s on %s) is %s %s; last log lines:\n%s", svc, t.ID, t.Node, state, t.Err, b.logTail(t, 10)))
+	}
+	return out
+}
+
+func firstWord(s string) string {
+	if f := strings.Fields(s); len(f) > 0 {
+		return f[0]
+	}
+	return ""
+}
+
+func (b *Backend) servicesOn(node string) []string {
+	var out []string
+	for s, n := range b.placement {
+		if n == node {
+			out = append(out, s)
+		}
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,199 @@
+package composefile
+
+import (
+	"bytes"
+	"fmt"
+	"path"
+	"sort"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/lnbench/lnbench/backend"
+)
+
+// A stack file is the compose file of the same network turned into what
+// `docker stack deploy` runs on a Docker Swarm: compose format 3.8, every
+// service pinned to one swarm node, reached by DNS round robin (service
+// VIPs need the engines' iptables, which a swarm of engines may not have),
+// never restarted (a dead node must fail the run, as in compose), limits as
+// deploy resources, one attachable overlay network. Nothing is bind-mounted
+// (the engines are other machines): node data live in the containers and
+// the harness copies tls.cert and admin.macaroon out through the engine
+// that runs each task. btcd's RPC certificate and key, made by the harness,
+// reach the containers as a swarm config and a swarm secret. Published ports
+// use swarm's host mode (on the engine that runs the task, host port chosen
+// by Docker); swarm cannot bind them to one address, so the engines' hosts
+// must keep them to the test network (see README "Real machines").
+
+// StackVersion is the compose file format of stack files.
+const StackVersion = "3.8"
+
+// Names of the swarm objects holding btcd's RPC credentials.
+const (
+	ChainCertConfig = "btcd_rpc_cert"
+	ChainKeySecret  = "btcd_rpc_key"
+)
+
+// Stack is what a stack file adds to a Spec.
+type Stack struct {
+	// Placement maps every service (btcd and each node) to the hostname of
+	// the swarm node it must run on.
+	Placement map[string]string
+	// ChainCert and ChainKey are the host paths of btcd's RPC certificate
+	// and key, read by `docker stack deploy`.
+	ChainCert, ChainKey string
+	// Services limits the file to these services (the ones started so
+	// far); nil means all.
+	Services []string
+}
+
+// StackName is a valid, short swarm stack name for a run's network:
+// "lnb-<run id>" cut to fit, plus a hash of the network's name when given,
+// so that "<stack>_<service>" stays within swarm's 63 characters.
+func StackName(runID, network string) string {
+	s := strings.Trim(projectBad.ReplaceAllString(strings.ToLower(runID), "-"), "-_")
+	if len(s) > 32 {
+		s = s[:32]
+	}
+	s = "lnb-" + s
+	if network != "" {
+		s += "-" + shortHash(network)
+	}
+	return s
+}
+
+func shortHash(s string) string {
+	var h uint32 = 2166136261 // FNV-1a: stable and dependency-free
+	for i := 0; i < len(s); i++ {
+		h ^= uint32(s[i])
+		h *= 16777619
+	}
+	return fmt.Sprintf("%08x", h)
+}
+
+// StackSpec checks what only stack files need.
+func (s Spec) stackValidate(st Stack) error {
+	if s.Sampler || s.Tool != "" || s.Artifacts != "" {
+		return fmt.Errorf("stack file: the sampler sidecar and the mounted lnbench need host folders, which swarm engines on other machines do not have; profiling is not supported on swarm yet")
+	}
+	if st.ChainCert == "" || st.ChainKey == "" {
+		return fmt.Errorf("stack file: btcd's RPC certificate and key files are not set")
+	}
+	need := []string{ChainService}
+	for _, n := range s.Nodes {
+		need = append(need, n.Name)
+	}
+	for _, name := range need {
+		if st.Placement[name] == "" {
+			return fmt.Errorf("stack file: service %s has no swarm node to run on", name)
+		}
+	}
+	return nil
+}
+
+// BuildStack assembles the stack file from the compose file of the same Spec.
+func (s Spec) BuildStack(st Stack) (File, error) {
+	if err := s.stackValidate(st); err != nil {
+		return File{}, err
+	}
+	if s.User == "" {
+		s.User = "0:0" // unused: stack services run as the image's user
+	}
+	f, err := s.Build()
+	if err != nil {
+		return File{}, err
+	}
+	runLabels := map[string]string{backend.Label: s.RunID}
+	if s.Network != "" {
+		runLabels[NetworkLabel] = s.Network
+	}
+	net := f.Networks[NetworkName]
+	net.Driver, net.Attachable = "overlay", true
+	f.Networks[NetworkName] = net
+	f.Version = StackVersion
+	f.Configs = map[string]FileObject{ChainCertConfig: {File: st.ChainCert, Labels: cloneMap(runLabels)}}
+	f.Secrets = map[string]FileObject{ChainKeySecret: {File: st.ChainKey, Labels: cloneMap(runLabels)}}
+	keep := map[string]bool{}
+	for _, name := range st.Services {
+		keep[name] = true
+	}
+	for name, svc := range f.Services {
+		if st.Services != nil && !keep[name] {
+			delete(f.Services, name)
+			continue
+		}
+		d := &Deploy{
+			EndpointMode:  "dnsrr",
+			Labels:        cloneMap(runLabels),
+			Placement:     &Placement{Constraints: []string{"node.hostname == " + st.Placement[name]}},
+			RestartPolicy: &RestartPolicy{Condition: "none"},
+		}
+		if svc.CPUs != 0 || svc.MemLimit != "" {
+			d.Resources = &Resources{Limits: ResourceLimits{Memory: svc.MemLimit}}
+			if svc.CPUs != 0 {
+				d.Resources.Limits.CPUs = Quoted(strconv.FormatFloat(svc.CPUs, 'f', -1, 64))
+			}
+		}
+		svc.Deploy = d
+		svc.CPUs, svc.MemLimit = 0, ""
+		svc.DependsOn = nil // stack deploy ignores it; the harness orders starts
+		svc.User = ""
+		svc.Volumes = nil
+		// Data live in the task's writable layer (nothing is bind-mounted)
+		// and stack deploy ignores security_opt: the compose hardening
+		// (read-only root, no capabilities) is not carried over until it is
+		// verified on swarm.
+		svc.CapDrop, svc.ReadOnly, svc.SecurityOpt, svc.Tmpfs = nil, false, nil, nil
+		var ports []Port
+		for _, p := range svc.Ports {
+			m := publishRe.FindStringSubmatch(p.Short)
+			if m == nil {
+				return File{}, fmt.Errorf("stack file: service %s port %q is not in the fragments' form", name, p.Short)
+			}
+			target, _ := strconv.Atoi(m[1])
+			ports = append(ports, Port{Long: PortLong{Target: target, Mode: "host", Protocol: "tcp"}})
+		}
+		svc.Ports = ports
+		if name == ChainService {
+			svc.Configs = []FileRef{{Source: ChainCertConfig, Target: path.Join(ContainerData, "rpc.cert")}}
+			svc.Secrets = []FileRef{{Source: ChainKeySecret, Target: path.Join(ContainerData, "rpc.key")}}
+		} else {
+			svc.Configs = []FileRef{{Source: ChainCertConfig, Target: path.Join(ContainerChain, "rpc.cert")}}
+		}
+		f.Services[name] = svc
+	}
+	return f, nil
+}
+
+// GenerateStack renders the stack file: a header comment, then the YAML.
+func GenerateStack(s Spec, st Stack) ([]byte, error) {
+	f, err := s.BuildStack(st)
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for n := range f.Services {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var buf bytes.Buffer
+	stack := StackName(s.RunID, s.Network)
+	fmt.Fprintf(&buf, "# Stack file generated by lnbench for run %s", s.RunID)
+	if s.Network != "" {
+		fmt.Fprintf(&buf, ", network %s", s.Network)
+	}
+	fmt.Fprintf(&buf, " (services: %s).\n", strings.Join(names, ", "))
+	fmt.Fprintf(&buf, "# By hand, against the swarm's manager: docker stack deploy --resolve-image never -c <this file> %s\n", stack)
+	fmt.Fprintf(&buf, "# Clean up: lnbench down --backend swarm %s   (stack rm, then every engine swept by %s=%s)\n", s.RunID, backend.Label, s.RunID)
+	enc := yaml.NewEncoder(&buf)
+	enc.SetIndent(2)
+	if err := enc.Encode(f); err != nil {
+		return nil, err
+	}
+	if err := enc.Close(); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}

@@ -1,0 +1,340 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lnbench/lnbench/backend/swarm"
+	"github.com/lnbench/lnbench/result"
+)
+
+// testbedUp starts n Docker engines in one swarm with
+// scripts/testbed-engines.sh (torn down at the end of the test, checked to
+// leave nothing) and returns the engines file and how long `up` took.
+func testbedUp(t *testing.T, n int) (string, time.Duration) {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Skip("needs root: the testbed creates network namespaces, a bridge and a firewall rule")
+	}
+	for _, tool := range []string{"docker", "dockerd", "nsenter", "unshare", "ip", "iptables"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("needs %s (not installed)", tool)
+		}
+	}
+	if out, _ := exec.Command("ip", "-o", "link", "show").Output(); strings.Contains(string(out), " lnbe-") {
+		t.Skip("a testbed is already up on this machine (scripts/testbed-engines.sh down removes it)")
+	}
+	state := filepath.Join(t.TempDir(), "engines")
+	script := filepath.Join(repoRoot(t), "scripts", "testbed-engines.sh")
+	testbed := func(args ...string) error {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, script, args...)
+		cmd.Env = append(os.Environ(), "LNBENCH_ENGINES_DIR="+state)
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		err := cmd.Run()
+		t.Logf("testbed-engines.sh %s:\n%s", strings.Join(args, " "), out.String())
+		return err
+	}
+	t.Cleanup(func() {
+		if err := testbed("down"); err != nil {
+			t.Errorf("testbed down: %v", err)
+		}
+		for _, left := range testbedLeftovers(state) {
+			t.Errorf("left after testbed down: %s", left)
+		}
+	})
+	start := time.Now()
+	if err := testbed("up", strconv.Itoa(n)); err != nil {
+		t.Fatalf("testbed up %d: %v", n, err)
+	}
+	return filepath.Join(state, "engines"), time.Since(start)
+}
+
+// lnbenchRun runs the CLI to the end and returns its combined output.
+func lnbenchRun(t *testing.T, bin string, timeout time.Duration, env []string, args ...string) (string, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Dir = repoRoot(t)
+	cmd.Env = append(os.Environ(), env...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	return out.String(), err
+}
+
+// onlyRunDir is the one run folder under an --artifacts root.
+func onlyRunDir(t *testing.T, root string) string {
+	t.Helper()
+	entries, err := os.ReadDir(root)
+	if err != nil || len(entries) != 1 {
+		t.Fatalf("artifacts root %s: %d entries (%v), want one run", root, len(entries), err)
+	}
+	return filepath.Join(root, entries[0].Name())
+}
+
+type swarmSummary struct {
+	RunID    string `json:"run_id"`
+	Backend  string `json:"backend"`
+	Forwards []struct {
+		Node  string
+		Count int
+	}
+	Placement []struct{ Network, Service, Engine string }
+	Cases     []struct {
+		PaymentsPerSec float64 `json:"payments_per_sec"`
+		Succeeded      int     `json:"succeeded"`
+	} `json:"cases"`
+}
+
+func readSwarmSummary(t *testing.T, dir string) swarmSummary {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s swarmSummary
+	if err := json.Unmarshal(data, &s); err != nil {
+		t.Fatalf("summary.json: %v", err)
+	}
+	return s
+}
+
+// TestSwarmAlicePaysBobViaCarol runs AlicePaysBobViaCarol on a swarm of
+// three engines with alice, carol1 and bob each on its own engine (pinned
+// by node label and by hostname), checks the payments crossed the engines
+// through carol1, that the report and artifacts say which engine ran each
+// actor and that nothing is left on any engine or on the host; then runs
+// the same scenario on one engine (compose) and logs payments/s of both,
+// their ratio, image distribution time and swarm setup time.
+func TestSwarmAlicePaysBobViaCarol(t *testing.T) {
+	bin := composeSetup(t)
+	engines, setup := testbedUp(t, 3)
+
+	dir := t.TempDir()
+	topo := filepath.Join(dir, "topology.yml")
+	if err := os.WriteFile(topo, []byte(`name: AliceCarolBobAcrossEngines
+nodes:
+  - {name: alice, placement: "lnbench.engine=lnbe-1"}
+  - {name: carol1, placement: lnbe-2}
+  - {name: bob, placement: lnbe-3}
+channels:
+  - {from: alice, to: carol1}
+  - {from: carol1, to: bob}
+payers: [alice]
+payee: bob
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const total, iterations = 100, 3
+	scen := composeScenarioFile(t, fmt.Sprintf(`name: %s
+topology: %s
+params: {Concurrency: [10], TotalPayments: [%d]}
+job: {WarmupCount: 1, IterationCount: %d}
+`, composeUniqueName("Swarm"), topo, total, iterations))
+
+	arts, tmp := t.TempDir(), t.TempDir()
+	env := []string{"TMPDIR=" + tmp}
+	start := time.Now()
+	out, err := lnbenchRun(t, bin, 10*time.Minute, env, "run", scen, "--backend", "swarm", "--swarm-engines", engines, "--artifacts", arts, "--reuse-network")
+	swarmWall := time.Since(start)
+	t.Logf("lnbench run --backend swarm (%v):\n%s", swarmWall.Round(time.Second), out)
+	swarmOut := out
+	run := onlyRunDir(t, arts)
+	runID := filepath.Base(run)
+	c, cerr := swarm.Check(context.Background(), mustEngines(t, engines))
+	t.Cleanup(func() {
+		// Whatever happened, nothing of the run may stay on an engine.
+		if cerr == nil {
+			if left, err := swarm.Leftovers(context.Background(), c, "label=lnbench.run="+runID); err != nil || len(left) > 0 {
+				t.Errorf("left on the engines after the run: %v %v", left, err)
+				swarm.Down(context.Background(), c, runID)
+			}
+		}
+	})
+	if err != nil {
+		t.Fatalf("swarm run: %v", err)
+	}
+	if cerr != nil {
+		t.Fatal(cerr)
+	}
+
+	sum := readSwarmSummary(t, run)
+	if sum.Backend != "swarm" || sum.RunID != runID {
+		t.Errorf("summary: backend %q run %q", sum.Backend, sum.RunID)
+	}
+	where := map[string]string{}
+	for _, p := range sum.Placement {
+		where[p.Service] = p.Engine
+	}
+	if where["alice"] != "lnbe-1" || where["carol1"] != "lnbe-2" || where["bob"] != "lnbe-3" {
+		t.Errorf("placement in summary.json: %v; want alice lnbe-1, carol1 lnbe-2, bob lnbe-3", where)
+	}
+	for svc, eng := range map[string]string{"alice": "lnbe-1", "carol1": "lnbe-2", "bob": "lnbe-3"} {
+		matches, _ := filepath.Glob(filepath.Join(run, "nodes", "*", svc, "engine.txt"))
+		if len(matches) != 1 {
+			t.Errorf("%s: no engine.txt in the artifacts", svc)
+			continue
+		}
+		data, _ := os.ReadFile(matches[0])
+		if !strings.HasPrefix(string(data), eng+" ") {
+			t.Errorf("%s ran on %q, want %s", svc, data, eng)
+		}
+		if logs, _ := filepath.Glob(filepath.Join(filepath.Dir(matches[0]), "lnd.log")); len(logs) != 1 {
+			t.Errorf("%s: lnd.log not copied out of its container", svc)
+		}
+	}
+	md, _ := os.ReadFile(filepath.Join(run, "summary.md"))
+	if !strings.Contains(string(md), "## Engines") {
+		t.Errorf("summary.md has no Engines section")
+	}
+	if _, err := os.Stat(filepath.Join(run, "stack.yml")); err != nil {
+		t.Errorf("no stack file in the artifacts: %v", err)
+	}
+	recs := measured(t, run)
+	n := 0
+	for _, rs := range recs {
+		for _, r := range rs {
+			n++
+			if r.Status != result.Succeeded || r.Hops != 2 {
+				t.Fatalf("payment did not succeed across carol1: %+v", r)
+			}
+		}
+	}
+	if n != total*iterations {
+		t.Fatalf("%d measured payments, want %d", n, total*iterations)
+	}
+	fw := 0
+	for _, f := range sum.Forwards {
+		if f.Node == "carol1" {
+			fw += f.Count
+		}
+	}
+	if fw < n {
+		t.Errorf("carol1 forwarded %d HTLCs, want ≥ %d", fw, n)
+	}
+	// Node data dirs (keys, macaroons) copied to the harness are removed.
+	if entries, _ := os.ReadDir(filepath.Join(tmp, "lnbench")); len(entries) > 0 {
+		t.Errorf("node work dirs left under %s", tmp)
+	}
+	if out, err := lnbenchRun(t, bin, 2*time.Minute, nil, "down", "--backend", "swarm", "--swarm-engines", engines, runID); err != nil || !strings.Contains(out, "removed 0 service(s), 0 container(s)") {
+		t.Errorf("lnbench down after a clean run: %v\n%s", err, out)
+	}
+
+	// The same scenario on one engine.
+	cArts := t.TempDir()
+	out, err = lnbenchRun(t, bin, 10*time.Minute, []string{"TMPDIR=" + t.TempDir()}, "run", scen, "--backend", "compose", "--artifacts", cArts, "--reuse-network")
+	if err != nil {
+		t.Fatalf("compose run: %v\n%s", err, out)
+	}
+	one := readSwarmSummary(t, onlyRunDir(t, cArts))
+	if len(one.Cases) != 1 || len(sum.Cases) != 1 {
+		t.Fatalf("cases: swarm %d, compose %d", len(sum.Cases), len(one.Cases))
+	}
+	dist := regexp.MustCompile(`swarm: \d+ image\(s\) on 3 engine\(s\) \(manager \S+\) in ([0-9.]+)s`).FindStringSubmatch(swarmOut)
+	if dist == nil {
+		t.Fatalf("the swarm run did not say how long image distribution took")
+	}
+	t.Logf("MEASURED swarm setup (testbed up 3): %.1fs; image distribution: %s s; payments/s across 3 engines %.1f, on one engine (compose) %.1f, ratio %.2f",
+		setup.Seconds(), strings.Join(dist[1:], ""), sum.Cases[0].PaymentsPerSec, one.Cases[0].PaymentsPerSec, sum.Cases[0].PaymentsPerSec/one.Cases[0].PaymentsPerSec)
+}
+
+func mustEngines(t *testing.T, path string) []swarm.Engine {
+	t.Helper()
+	es, err := swarm.ReadEngines(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return es
+}
+
+// TestSwarmEngineLost cuts bob's engine off the swarm mid-run (its link
+// to the test bed's bridge goes down, as a lost host would) and checks that
+// the watchdog ends the run with one line naming the engine, that what was
+// measured is in the artifacts, and that the run returns.
+func TestSwarmEngineLost(t *testing.T) {
+	bin := composeSetup(t)
+	engines, _ := testbedUp(t, 3)
+	dir := t.TempDir()
+	topo := filepath.Join(dir, "topology.yml")
+	if err := os.WriteFile(topo, []byte(`name: LostEngine
+nodes: [{name: alice, placement: lnbe-1}, {name: carol1, placement: lnbe-2}, {name: bob, placement: lnbe-3}]
+channels: [{from: alice, to: carol1}, {from: carol1, to: bob}]
+payers: [alice]
+payee: bob
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	scen := composeScenarioFile(t, fmt.Sprintf("name: %s\ntopology: %s\nparams: {Concurrency: [5], TotalPayments: [20000]}\njob: {WarmupCount: 0, IterationCount: 1}\n",
+		composeUniqueName("SwarmLost"), topo))
+	arts := t.TempDir()
+	cmd := exec.Command(bin, "run", scen, "--backend", "swarm", "--swarm-engines", engines, "--artifacts", arts)
+	cmd.Dir = repoRoot(t)
+	cmd.Env = append(os.Environ(), "TMPDIR="+t.TempDir())
+	out := &composeOutput{}
+	cmd.Stdout, cmd.Stderr = out, out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		exec.Command("ip", "link", "set", "lnbe-v3", "up").Run()
+	})
+	// Wait for measured payments, then cut bob's engine off.
+	deadline := time.Now().Add(8 * time.Minute)
+	for {
+		if time.Now().After(deadline) {
+			t.Fatalf("no payments after 8 minutes:\n%s", out.String())
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("run ended before the engine was cut: %v\n%s", err, out.String())
+		default:
+		}
+		if m, _ := filepath.Glob(filepath.Join(arts, "*", "payments.jsonl")); len(m) == 1 {
+			if data, _ := os.ReadFile(m[0]); bytes.Count(data, []byte("\n")) >= 50 {
+				break
+			}
+		}
+		time.Sleep(time.Second)
+	}
+	cut := time.Now()
+	if b, err := exec.Command("ip", "link", "set", "lnbe-v3", "down").CombinedOutput(); err != nil {
+		t.Fatalf("cutting lnbe-3 off: %v %s", err, b)
+	}
+	var err error
+	select {
+	case err = <-done:
+	case <-time.After(4 * time.Minute):
+		t.Fatalf("the run did not end within 4 minutes of losing an engine:\n%s", out.String())
+	}
+	t.Logf("run ended %v after the engine was cut off: %v\n%s", time.Since(cut).Round(time.Second), err, out.String())
+	if err == nil {
+		t.Fatal("the run succeeded with an engine lost")
+	}
+	if !strings.Contains(out.String(), "swarm node lnbe-3 is") {
+		t.Errorf("the run's error does not name the lost engine lnbe-3")
+	}
+	run := onlyRunDir(t, arts)
+	if recs, err := result.ReadFile(filepath.Join(run, "payments.jsonl")); err != nil || len(recs) < 50 {
+		t.Errorf("payments.jsonl after the loss: %d records, %v", len(recs), err)
+	}
+	if _, err := os.Stat(filepath.Join(run, "summary.md")); err != nil {
+		t.Errorf("no report after the loss: %v", err)
+	}
+}
