@@ -284,6 +284,9 @@ func (s Spec) Build() (File, error) {
 	chain.Networks = []string{NetworkName}
 	chain.Labels = withRun(chain.Labels)
 	harden(&chain)
+	// btcd creates its default home dir (the user's, from /etc/passwd)
+	// whatever --datadir says, so its root stays writable.
+	chain.ReadOnly = false
 	limit(&chain, s.Limits[ChainService])
 	f.Services[ChainService] = chain
 
