@@ -64,7 +64,7 @@ func TestBadInputTable(t *testing.T) {
 		{"channel to nowhere", []string{"run", scenarioOf(topo("chan", "{name: alice}, {name: bob}", "  - {from: alice, to: dave}\n", "bob"))}, `channels[0].to "dave" is not a node`},
 		{"no route", []string{"run", scenarioOf(topo("noroute", "{name: alice}, {name: bob}, {name: carol}, {name: dave}", "  - {from: alice, to: carol}\n  - {from: dave, to: bob}\n", "bob"))}, `has no channel path to payee "bob"`},
 		{"reserved name", []string{"run", scenarioOf(topo("reserved", "{name: alice}, {name: btcd}", "  - {from: alice, to: btcd}\n", "btcd"))}, `"btcd" is reserved`},
-		{"bad backend", []string{"run", "--backend", "k8s"}, `--backend "k8s": use auto, compose or local`},
+		{"bad backend", []string{"run", "--backend", "k8s"}, `--backend "k8s": use auto, compose, local or swarm`},
 		{"zero start timeout", []string{"run", "--start-timeout", "0s"}, "--start-timeout 0s: use a positive duration"},
 		{"cpus above cores", []string{"run", "--cpus", "4096"}, "use at most"},
 		{"memory below minimum", []string{"run", "--memory", "1m"}, "below Docker's minimum of 6 MiB"},
