@@ -64,7 +64,7 @@ payee: bob
 	}
 	r := startCompose(t, bin, composeScenarioFile(t, fmt.Sprintf(`name: %s
 topology: %s
-params: {Concurrency: [8], TotalPayments: [60]}
+params: {Concurrency: [40], TotalPayments: [200]}
 job: {WarmupCount: 1, IterationCount: 2}
 `, composeUniqueName("CmpBobHalf"), topo)))
 	r.finish(6 * time.Minute)
