@@ -15,6 +15,9 @@ type ParamSpec struct {
 	Min      int      // for integer params
 	Choices  []string // for string params
 	Topology bool     // changes the network, so cases differing here never share one
+	// Network changes where the network runs but not its shape: cases
+	// differing here never share one either, and any topology takes it.
+	Network bool
 	// Default is the value of a case that does not set the param; "" means
 	// unset (Rate: closed loop; topology params: the builder decides).
 	Default string
@@ -51,7 +54,7 @@ var Known = []ParamSpec{
 	{Name: "PushPercent", Min: 0, Topology: true, Doc: "percent of each generated channel pushed to the far side (default 50)"},
 	{Name: "Capacity", Topology: true, Text: checkCapacity, Doc: "generated channel sizes: fixed:SAT, uniform:MIN:MAX or lognormal:MEDIAN:SIGMA"},
 	{Name: "ResourceSampling", Choices: []string{"on", "off"}, Default: "on", Doc: "per-actor resource samples (resources.jsonl) and sync counting; off measures their cost"},
-	{Name: "Storage", Choices: Storages, Default: StorageDisk, Topology: true, Doc: "where node data dirs live: disk or tmpfs (RAM)"},
+	{Name: "Storage", Choices: Storages, Default: StorageDisk, Network: true, Doc: "where node data dirs live: disk or tmpfs (RAM)"},
 }
 
 func checkGraph(v string) error {
@@ -262,7 +265,7 @@ func (c Case) Texts() map[string]string {
 func (c Case) NetworkKey() string {
 	var parts []string
 	for _, v := range c.Values {
-		if s, _ := spec(v.Name); s.Topology || v.Name == NodeParam {
+		if s, _ := spec(v.Name); s.Topology || s.Network || v.Name == NodeParam {
 			parts = append(parts, v.Name+"="+v.Value)
 		}
 	}

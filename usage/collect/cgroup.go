@@ -84,18 +84,26 @@ func (c *Collector) procCgroups(pid int) map[string]string {
 // the cgroup's folder in one controller.
 func readV1(dir func(controller string) string, s *usage.Sample) error {
 	cpu := dir("cpuacct")
-	user, uerr := readInt(filepath.Join(cpu, "cpuacct.usage_user"))
-	sys, serr := readInt(filepath.Join(cpu, "cpuacct.usage_sys"))
+	var user, sys float64
+	u, uerr := readInt(filepath.Join(cpu, "cpuacct.usage_user"))
+	y, serr := readInt(filepath.Join(cpu, "cpuacct.usage_sys"))
 	if uerr == nil && serr == nil {
-		s.CPUUserSeconds, s.CPUSysSeconds = float64(user)/1e9, float64(sys)/1e9
+		user, sys = float64(u)/1e9, float64(y)/1e9
 	} else {
 		// Older kernels: only cpuacct.stat, in USER_HZ ticks.
 		kv, err := readKV(filepath.Join(cpu, "cpuacct.stat"))
 		if err != nil {
 			return err
 		}
-		s.CPUUserSeconds, s.CPUSysSeconds = float64(kv["user"])/userHZ, float64(kv["system"])/userHZ
+		user, sys = float64(kv["user"])/userHZ, float64(kv["system"])/userHZ
 	}
+	// The user/system split comes from tick-based accounting, a few
+	// percent off the scheduler's exact total (cpuacct.usage): keep the
+	// exact total, split in the ticks' proportion.
+	if total, err := readInt(filepath.Join(cpu, "cpuacct.usage")); err == nil {
+		user, sys = split(float64(total)/1e9, user, sys)
+	}
+	s.CPUUserSeconds, s.CPUSysSeconds = user, sys
 	mem := dir("memory")
 	usageBytes, err := readInt(filepath.Join(mem, "memory.usage_in_bytes"))
 	if err != nil {
@@ -151,6 +159,9 @@ func readV2(dir string, s *usage.Sample) error {
 		return err
 	}
 	s.CPUUserSeconds, s.CPUSysSeconds = float64(cpu["user_usec"])/1e6, float64(cpu["system_usec"])/1e6
+	if total, ok := cpu["usage_usec"]; ok {
+		s.CPUUserSeconds, s.CPUSysSeconds = split(float64(total)/1e6, s.CPUUserSeconds, s.CPUSysSeconds)
+	}
 	cur, err := readInt(filepath.Join(dir, "memory.current"))
 	if err != nil {
 		return err
@@ -227,4 +238,14 @@ func readKV(path string) (map[string]int64, error) {
 		}
 	}
 	return out, sc.Err()
+}
+
+// split divides an exact CPU total between user and system in the
+// proportion of their (approximate) figures; all user when both are 0.
+func split(total, user, sys float64) (float64, float64) {
+	if user+sys <= 0 {
+		return total, 0
+	}
+	u := total * user / (user + sys)
+	return u, total - u
 }
