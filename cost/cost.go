@@ -69,6 +69,11 @@ type Actor struct {
 	LimitIsHost bool    `json:"cpu_limit_is_host,omitempty"`
 	// Utilisation is CPUs / Limit (0 when no limit is known).
 	Utilisation float64 `json:"cpu_utilisation"`
+	// Throttled is the share of the quota's periods in which the actor ran
+	// out of quota (saturation: work waited for CPU); ThrottleKnown says
+	// the samples had a quota's period counts.
+	ThrottleKnown bool    `json:"cpu_throttle_known,omitempty"`
+	Throttled     float64 `json:"cpu_throttled,omitempty"`
 	// RSSPeakBytes is the largest RSS sampled during measured iterations.
 	RSSPeakBytes  int64 `json:"rss_peak_bytes"`
 	MemLimitBytes int64 `json:"mem_limit_bytes,omitempty"`
@@ -183,6 +188,8 @@ type acc struct {
 	dbFirst      usage.Sample
 	dbLast       usage.Sample
 	dbSeen       int
+	periods      int64 // quota periods and throttled ones, over credited intervals
+	throttled    int64
 }
 
 func analyzeCase(in Input, ci CaseInput, series map[seriesKey][]usage.Sample) Case {
@@ -323,6 +330,10 @@ func credit(a *acc, p, s usage.Sample, payments, hostCores int, c *Case) {
 	if s.MemLimitBytes > 0 {
 		a.MemLimitBytes = s.MemLimitBytes
 	}
+	if dp, dt := s.CPUPeriods-p.CPUPeriods, s.CPUThrottled-p.CPUThrottled; sameSource && s.CPUPeriods > 0 && dp >= 0 && dt >= 0 {
+		a.periods += dp
+		a.throttled += dt
+	}
 	if s.CPULimit > 0 {
 		a.Limit, a.LimitIsHost = s.CPULimit, false
 	} else if a.Limit == 0 && hostCores > 0 {
@@ -356,6 +367,10 @@ func finish(a *acc) {
 	}
 	if a.Limit > 0 {
 		a.Utilisation = a.CPUs / a.Limit
+	}
+	if a.periods > 0 {
+		a.ThrottleKnown = true
+		a.Throttled = float64(a.throttled) / float64(a.periods)
 	}
 	if a.SyncsCounted {
 		if a.syncPayments > 0 {

@@ -24,6 +24,7 @@ type actorSpec struct {
 	writePerPayment int64
 	rss, memLimit   int64
 	data0, data1    int64 // data dir size at the case's start and end
+	throttled       float64 // share of the quota's 100 ms periods throttled while measuring
 }
 
 // run is a synthetic case: 5 s of warm-up at 1.5 cores per actor (which
@@ -54,6 +55,10 @@ func (r run) build() ([]usage.Sample, []result.Record) {
 				RSSBytes: a.rss + int64(m)*1000, MemLimitBytes: a.memLimit, WriteBytes: 1 << 20 * int64(k+5), Syncs: 100 + int64(a.syncsPerPayment*paid),
 				SyncsCounted: !a.noSyncs}
 			s.WriteBytes = int64(k+5)*4096 + int64(paid)*a.writePerPayment
+			if a.limit > 0 { // 10 quota periods a second, all throttled in warm-up
+				s.CPUPeriods = 10 * int64(k+5)
+				s.CPUThrottled = 10*int64(min(k+5, 5)) + int64(a.throttled*10*m)
+			}
 			if k <= 0 {
 				s.Phase = result.Warmup
 			}
@@ -220,6 +225,18 @@ func TestVerdicts(t *testing.T) {
 			"bob CPU 15% of the host's 2 cores (no limit); disk at 86% of its sync ceiling: disk-sync-bound (bob's syncs)"},
 		{"both: the fuller wins", realistic(), 64, probe, "disk-sync",
 			"bob CPU 98% of its 0.5-CPU limit; disk at 100% of its sync ceiling: disk-sync-bound (bob's syncs)"},
+		{"throttled below 90%: saturated all the same", func() run {
+			r := realistic()
+			r.actors[1].cpus, r.actors[1].throttled = 0.37, 0.4
+			return r
+		}(), 20, probe, "cpu",
+			"bob CPU 74% of its 0.5-CPU limit, throttled in 40% of its periods; disk at 31% of its sync ceiling: CPU-bound at bob"},
+		{"rarely throttled", func() run {
+			r := realistic()
+			r.actors[1].cpus, r.actors[1].throttled = 0.37, 0.1
+			return r
+		}(), 20, probe, "none",
+			"bob CPU 74% of its 0.5-CPU limit, throttled in 10% of its periods; disk at 31% of its sync ceiling: no sampled resource saturated"},
 		{"tmpfs without its probe", realistic(), 20, usage.DiskProbe{Storage: "tmpfs", SyncsPerSecond: 1e6}, "cpu",
 			`bob CPU 98% of its 0.5-CPU limit; disk sync ceiling unknown (no disk probe for storage "disk"): CPU-bound at bob`},
 	}

@@ -12,17 +12,21 @@ import (
 // measures one writer syncing at queue depth 1, which concurrent writers
 // can beat a little: 80% of its ceiling is already at the wall.
 const (
-	CPUSaturated    = 0.90
-	HostSaturated   = 0.90
-	MemSaturated    = 0.90
-	DiskSaturated   = 0.80
-	boundCPU        = "cpu"
-	boundHostCPU    = "host-cpu"
-	boundMemory     = "memory"
-	boundDisk       = "disk-sync"
-	boundNone       = "none"
-	boundUnknown    = "unknown"
-	verdictNoSample = "no resource samples in the measured iterations: no verdict"
+	CPUSaturated  = 0.90
+	HostSaturated = 0.90
+	MemSaturated  = 0.90
+	DiskSaturated = 0.80
+	// ThrottleSaturated: an actor whose quota ran out in a quarter of its
+	// scheduler periods had work waiting for CPU (USE saturation), even
+	// when bursts between waits keep its mean utilisation below 90%.
+	ThrottleSaturated = 0.25
+	boundCPU          = "cpu"
+	boundHostCPU      = "host-cpu"
+	boundMemory       = "memory"
+	boundDisk         = "disk-sync"
+	boundNone         = "none"
+	boundUnknown      = "unknown"
+	verdictNoSample   = "no resource samples in the measured iterations: no verdict"
 )
 
 // Verdict names the resource that limited a case, if any.
@@ -52,14 +56,14 @@ func verdict(c Case, hostCores int) Verdict {
 	// The busiest CPU against its limit.
 	var top *Actor
 	for i, a := range c.Actors {
-		if a.Limit > 0 && a.Seconds > 0 && (top == nil || a.Utilisation > top.Utilisation) {
+		if a.Limit > 0 && a.Seconds > 0 && (top == nil || cpuPressure(a) > cpuPressure(*top)) {
 			top = &c.Actors[i]
 		}
 	}
 	if top != nil {
 		evidence = append(evidence, cpuEvidence(*top))
-		if top.Utilisation >= CPUSaturated {
-			sat = append(sat, saturation{boundCPU, top.Name, "CPU-bound at " + top.Name, top.Utilisation})
+		if p := cpuPressure(*top); p >= CPUSaturated {
+			sat = append(sat, saturation{boundCPU, top.Name, "CPU-bound at " + top.Name, p})
 		}
 	}
 	// Every actor together against the host: actors without a quota share
@@ -105,11 +109,26 @@ func verdict(c Case, hostCores int) Verdict {
 	return v
 }
 
+// cpuPressure orders actors by CPU saturation: utilisation of the limit,
+// raised to the saturation threshold when the quota throttled the actor in
+// ThrottleSaturated of its periods.
+func cpuPressure(a Actor) float64 {
+	p := a.Utilisation
+	if !a.LimitIsHost && a.ThrottleKnown && a.Throttled >= ThrottleSaturated {
+		p = max(p, CPUSaturated)
+	}
+	return p
+}
+
 func cpuEvidence(a Actor) string {
 	if a.LimitIsHost {
 		return fmt.Sprintf("%s CPU %.0f%% of the host's %g cores (no limit)", a.Name, 100*a.Utilisation, a.Limit)
 	}
-	return fmt.Sprintf("%s CPU %.0f%% of its %g-CPU limit", a.Name, 100*a.Utilisation, a.Limit)
+	s := fmt.Sprintf("%s CPU %.0f%% of its %g-CPU limit", a.Name, 100*a.Utilisation, a.Limit)
+	if a.ThrottleKnown && a.Throttled > 0 {
+		s += fmt.Sprintf(", throttled in %.0f%% of its periods", 100*a.Throttled)
+	}
+	return s
 }
 
 func mib(b int64) string { return fmt.Sprintf("%.0f MiB", float64(b)/(1<<20)) }

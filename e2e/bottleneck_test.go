@@ -87,15 +87,11 @@ job: {WarmupCount: 1, IterationCount: 2}
 		t.Errorf("no harness/node CPU share: %+v", c)
 	}
 	t.Logf("harness/nodes CPU %.2f%%; verdict: %s", 100*c.HarnessShare, c.Verdict.Text)
-	// The verdict's evidence leads with the busiest limited CPU: bob's.
-	// Measured here (2 shared cores, c=8, 40 and 100): bob used 55–74% of
-	// its 0.5 CPU, below the 90% saturation threshold, so the bound read
-	// "none"; when bob does saturate, the bound must be bob's CPU.
-	if !strings.HasPrefix(c.Verdict.Text, "bob CPU ") || !strings.Contains(c.Verdict.Text, "0.5-CPU limit") {
-		t.Errorf("verdict %+v; want its evidence to start with bob's CPU against its 0.5-CPU limit", c.Verdict)
-	}
-	if c.Verdict.Bound == "cpu" && c.Verdict.Actor != "bob" || c.Verdict.Bound != "cpu" && c.Verdict.Bound != "none" {
-		t.Errorf("verdict %+v; want bob's CPU, or no saturation", c.Verdict)
+	// bob's mean use of its 0.5 CPU read 55–74% here (2 shared cores), but
+	// its quota ran out in many of its scheduler periods: saturation in the
+	// USE sense, which the verdict reads from cgroup cpu.stat.
+	if c.Verdict.Bound != "cpu" || c.Verdict.Actor != "bob" || !strings.HasPrefix(c.Verdict.Text, "bob CPU ") || !strings.Contains(c.Verdict.Text, "CPU-bound at bob") {
+		t.Errorf("verdict %+v; want CPU-bound at bob", c.Verdict)
 	}
 	r.checkNothingLeft()
 }

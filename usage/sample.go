@@ -49,10 +49,15 @@ type Sample struct {
 	CPUUserSeconds float64 `json:"cpu_user_s"` // cumulative
 	CPUSysSeconds  float64 `json:"cpu_sys_s"`  // cumulative
 	// CPULimit is the actor's CPU quota in CPUs; 0 means none (the host's cores).
-	CPULimit      float64 `json:"cpu_limit,omitempty"`
-	RSSBytes      int64   `json:"rss_bytes"`
-	RSSPeakBytes  int64   `json:"rss_peak_bytes,omitempty"`
-	MemLimitBytes int64   `json:"mem_limit_bytes,omitempty"`
+	CPULimit float64 `json:"cpu_limit,omitempty"`
+	// CPUPeriods and CPUThrottled count the quota's scheduler periods and
+	// those in which the actor ran out of quota (cgroup cpu.stat nr_periods,
+	// nr_throttled; cumulative): the CPU's saturation in the USE sense.
+	CPUPeriods    int64 `json:"cpu_periods,omitempty"`
+	CPUThrottled  int64 `json:"cpu_throttled,omitempty"`
+	RSSBytes      int64 `json:"rss_bytes"`
+	RSSPeakBytes  int64 `json:"rss_peak_bytes,omitempty"`
+	MemLimitBytes int64 `json:"mem_limit_bytes,omitempty"`
 
 	ReadBytes  int64 `json:"read_bytes"`  // cumulative block I/O
 	WriteBytes int64 `json:"write_bytes"` // cumulative block I/O

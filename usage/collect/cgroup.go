@@ -126,6 +126,9 @@ func readV1(dir func(controller string) string, s *usage.Sample) error {
 	if qerr == nil && perr == nil && quota > 0 && period > 0 {
 		s.CPULimit = float64(quota) / float64(period)
 	}
+	if st, err := readKV(filepath.Join(cpuDir, "cpu.stat")); err == nil {
+		s.CPUPeriods, s.CPUThrottled = st["nr_periods"], st["nr_throttled"]
+	}
 	return nil
 }
 
@@ -162,6 +165,7 @@ func readV2(dir string, s *usage.Sample) error {
 	if total, ok := cpu["usage_usec"]; ok {
 		s.CPUUserSeconds, s.CPUSysSeconds = split(float64(total)/1e6, s.CPUUserSeconds, s.CPUSysSeconds)
 	}
+	s.CPUPeriods, s.CPUThrottled = cpu["nr_periods"], cpu["nr_throttled"]
 	cur, err := readInt(filepath.Join(dir, "memory.current"))
 	if err != nil {
 		return err

@@ -33,7 +33,7 @@ func TestCgroupV1(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := usage.Sample{Time: t0, Actor: "bob", Role: "node", Source: usage.SourceCgroupV1,
-		CPUUserSeconds: 3.2 * 2.5 / 3, CPUSysSeconds: 3.2 - 3.2*2.5/3, CPULimit: 0.5,
+		CPUUserSeconds: 3.2 * 2.5 / 3, CPUSysSeconds: 3.2 - 3.2*2.5/3, CPULimit: 0.5, CPUPeriods: 1200, CPUThrottled: 480,
 		RSSBytes: 100<<20 - 4<<20, RSSPeakBytes: 150 << 20, MemLimitBytes: 512 << 20,
 		ReadBytes: 4096, WriteBytes: 1048576 + 8192, ReadOps: 1, WriteOps: 202}
 	if near(s.CPUUserSeconds, want.CPUUserSeconds) && near(s.CPUSysSeconds, want.CPUSysSeconds) {
@@ -79,7 +79,7 @@ func TestCgroupV2(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := usage.Sample{Time: t0, Actor: "btcd", Role: "chain", Source: usage.SourceCgroupV2,
-		CPUUserSeconds: 2, CPUSysSeconds: 1, CPULimit: 1.5,
+		CPUUserSeconds: 2, CPUSysSeconds: 1, CPULimit: 1.5, CPUPeriods: 3000, CPUThrottled: 150,
 		RSSBytes: 70<<20 - 2<<20, RSSPeakBytes: 90 << 20,
 		ReadBytes: 8192, WriteBytes: 2097152 + 4096, ReadOps: 2, WriteOps: 301}
 	if s != want {
