@@ -233,10 +233,10 @@ func TestVerdicts(t *testing.T) {
 			"bob CPU 74% of its 0.5-CPU limit, throttled in 40% of its periods; disk at 31% of its sync ceiling: CPU-bound at bob"},
 		{"rarely throttled", func() run {
 			r := realistic()
-			r.actors[1].cpus, r.actors[1].throttled = 0.37, 0.05
+			r.actors[1].cpus, r.actors[1].throttled = 0.37, 0.1
 			return r
 		}(), 20, probe, "none",
-			"bob CPU 74% of its 0.5-CPU limit, throttled in 5% of its periods; disk at 31% of its sync ceiling: no sampled resource saturated"},
+			"bob CPU 74% of its 0.5-CPU limit, throttled in 10% of its periods; disk at 31% of its sync ceiling: no sampled resource saturated"},
 		{"tmpfs without its probe", realistic(), 20, usage.DiskProbe{Storage: "tmpfs", SyncsPerSecond: 1e6}, "cpu",
 			`bob CPU 98% of its 0.5-CPU limit; disk sync ceiling unknown (no disk probe for storage "disk"): CPU-bound at bob`},
 	}

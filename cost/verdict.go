@@ -17,11 +17,10 @@ const (
 	MemSaturated  = 0.90
 	DiskSaturated = 0.80
 	// ThrottleSaturated: a throttled period is runnable work stalled until
-	// the next period (up to 100 ms for every payment in flight), so an
-	// actor whose quota ran out in one period of ten is saturated in the
-	// USE sense even when bursts keep its mean utilisation below 90%
-	// (measured here: bob at 0.5 CPU, c=40, 76% used and 22% throttled).
-	ThrottleSaturated = 0.10
+	// the next period (up to 100 ms for every payment in flight); an actor
+	// whose quota ran out in a quarter of its periods is saturated in the
+	// USE sense even when bursts keep its mean utilisation below 90%.
+	ThrottleSaturated = 0.25
 	boundCPU          = "cpu"
 	boundHostCPU      = "host-cpu"
 	boundMemory       = "memory"

@@ -48,15 +48,18 @@ func readSummaryResources(t *testing.T, dir string) []summaryResources {
 	return s.Resources
 }
 
-// TestComposeBottleneckBobHalfCPU limits only bob to half a CPU in a
-// topology file and expects the verdict to name bob's CPU; the summary
-// also carries each LND actor's CPU ms and syncs per payment above zero
-// and the harness's share of the nodes' CPU.
-func TestComposeBottleneckBobHalfCPU(t *testing.T) {
+// TestComposeBottleneckBobLimited limits only bob's CPU in a topology file
+// and expects the verdict to name bob's CPU; the summary also carries each
+// LND actor's CPU ms and syncs per payment above zero and the harness's
+// share of the nodes' CPU. The limit is 0.2 CPU, not the half CPU the issue
+// names: at 0.5 CPU bob used 55–76% of it and was throttled in 5–22% of its
+// periods here (c=8…100): one channel's commitment updates, not bob's CPU,
+// bounded the rate, and the verdict rightly said nothing saturated.
+func TestComposeBottleneckBobLimited(t *testing.T) {
 	bin := composeSetup(t)
 	topo := filepath.Join(t.TempDir(), "bob-half-cpu.yml")
 	if err := os.WriteFile(topo, []byte(`name: BobHalfCPU
-nodes: [{name: alice}, {name: bob, cpus: 0.5}]
+nodes: [{name: alice}, {name: bob, cpus: 0.2}]
 channels: [{from: alice, to: bob}]
 payers: [alice]
 payee: bob
@@ -87,9 +90,6 @@ job: {WarmupCount: 1, IterationCount: 2}
 		t.Errorf("no harness/node CPU share: %+v", c)
 	}
 	t.Logf("harness/nodes CPU %.2f%%; verdict: %s", 100*c.HarnessShare, c.Verdict.Text)
-	// bob's mean use of its 0.5 CPU read 55–74% here (2 shared cores), but
-	// its quota ran out in many of its scheduler periods: saturation in the
-	// USE sense, which the verdict reads from cgroup cpu.stat.
 	if c.Verdict.Bound != "cpu" || c.Verdict.Actor != "bob" || !strings.HasPrefix(c.Verdict.Text, "bob CPU ") || !strings.Contains(c.Verdict.Text, "CPU-bound at bob") {
 		t.Errorf("verdict %+v; want CPU-bound at bob", c.Verdict)
 	}
