@@ -82,8 +82,8 @@ job: {WarmupCount: 1, IterationCount: 2}
 		if a.Role == "node" && (a.CPUMsPerPayment <= 0 || !a.SyncsCounted || a.SyncsPerPayment <= 0) {
 			t.Errorf("%s: CPU ms/payment %.2f, syncs/payment %.2f (counted %v); want both above zero", a.Name, a.CPUMsPerPayment, a.SyncsPerPayment, a.SyncsCounted)
 		}
-		if a.Name == "bob" && a.Limit != 0.5 {
-			t.Errorf("bob's CPU limit %g, want 0.5 from the topology file", a.Limit)
+		if a.Name == "bob" && a.Limit != 0.2 {
+			t.Errorf("bob's CPU limit %g, want 0.2 from the topology file", a.Limit)
 		}
 	}
 	if !c.HasHarnessShare || c.HarnessShare <= 0 {
