@@ -16,8 +16,6 @@ package compose
 
 import (
 	"context"
-	"crypto/tls"
-	"crypto/x509"
 	"errors"
 	"fmt"
 	"net"
@@ -336,28 +334,6 @@ func fileExists(path string) bool {
 	return err == nil && st.Size() > 0
 }
 
-// tlsAnswers completes a TLS handshake with the server at hostPort,
-// verifying its certificate (from certPath) for serverName. Docker's port
-// proxy accepts connections before the service listens, so an open port
-// proves nothing; a handshake does.
-func tlsAnswers(hostPort, certPath, serverName string) bool {
-	pem, err := os.ReadFile(certPath)
-	if err != nil {
-		return false
-	}
-	pool := x509.NewCertPool()
-	if !pool.AppendCertsFromPEM(pem) {
-		return false
-	}
-	d := &net.Dialer{Timeout: time.Second}
-	c, err := tls.DialWithDialer(d, "tcp", hostPort, &tls.Config{RootCAs: pool, ServerName: serverName, MinVersion: tls.VersionTLS12})
-	if err != nil {
-		return false
-	}
-	c.Close()
-	return true
-}
-
 // StartChain refreshes the file with the chain's credentials and mining
 // address, starts btcd and waits until its RPC answers on the published port.
 func (b *Backend) StartChain(ctx context.Context, spec backend.ChainSpec) (backend.ChainEndpoint, error) {
@@ -383,7 +359,7 @@ func (b *Backend) StartChain(ctx context.Context, spec backend.ChainSpec) (backe
 			host, _ = PublishedPort(ctx, id, composefile.BtcdRPCPort)
 		}
 		// rpcclient verifies the certificate for the IP it dials.
-		return host != "" && tlsAnswers(host, cert, "127.0.0.1")
+		return host != "" && backend.TLSAnswers(host, cert, "127.0.0.1")
 	})
 	if err != nil {
 		return backend.ChainEndpoint{}, err
@@ -471,7 +447,7 @@ func (b *Backend) StartNode(ctx context.Context, spec backend.NodeSpec) (backend
 		if ep.RPCHost == "" {
 			ep.RPCHost, _ = PublishedPort(ctx, id, composefile.LndRPCPort)
 		}
-		return ep.RPCHost != "" && tlsAnswers(ep.RPCHost, ep.TLSCertPath, "localhost")
+		return ep.RPCHost != "" && backend.TLSAnswers(ep.RPCHost, ep.TLSCertPath, "localhost")
 	})
 	if err != nil {
 		return backend.NodeEndpoint{}, err

@@ -19,8 +19,6 @@ package swarm
 
 import (
 	"context"
-	"crypto/tls"
-	"crypto/x509"
 	"errors"
 	"fmt"
 	"io"
@@ -375,26 +373,6 @@ func copyOut(ctx context.Context, e Engine, container, src, dst string) error {
 	return err
 }
 
-// tlsAnswers completes a TLS handshake verifying the server's certificate
-// for serverName: an open published port proves nothing, a handshake does.
-func tlsAnswers(hostPort, certPath, serverName string) bool {
-	pem, err := os.ReadFile(certPath)
-	if err != nil {
-		return false
-	}
-	pool := x509.NewCertPool()
-	if !pool.AppendCertsFromPEM(pem) {
-		return false
-	}
-	d := &net.Dialer{Timeout: time.Second}
-	c, err := tls.DialWithDialer(d, "tcp", hostPort, &tls.Config{RootCAs: pool, ServerName: serverName, MinVersion: tls.VersionTLS12})
-	if err != nil {
-		return false
-	}
-	c.Close()
-	return true
-}
-
 // StartChain deploys btcd and waits until its RPC answers TLS on the
 // published port of its engine.
 func (b *Backend) StartChain(ctx context.Context, spec backend.ChainSpec) (backend.ChainEndpoint, error) {
@@ -412,7 +390,7 @@ func (b *Backend) StartChain(ctx context.Context, spec backend.ChainSpec) (backe
 			return false
 		}
 		host = net.JoinHostPort(e.Addr, strconv.Itoa(p))
-		return tlsAnswers(host, b.cert, e.Addr)
+		return backend.TLSAnswers(host, b.cert, e.Addr)
 	})
 	if err != nil {
 		return backend.ChainEndpoint{}, err
@@ -475,7 +453,7 @@ func (b *Backend) StartNode(ctx context.Context, spec backend.NodeSpec) (backend
 			}
 		}
 		ep.RPCHost = net.JoinHostPort(e.Addr, strconv.Itoa(p))
-		return tlsAnswers(ep.RPCHost, ep.TLSCertPath, "localhost")
+		return backend.TLSAnswers(ep.RPCHost, ep.TLSCertPath, "localhost")
 	})
 	if err != nil {
 		return backend.NodeEndpoint{}, err
