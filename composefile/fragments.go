@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io/fs"
+	"os"
 	"regexp"
 	"sort"
 	"strconv"
@@ -49,6 +50,14 @@ var publishRe = regexp.MustCompile(`^127\.0\.0\.1::([0-9]{1,5})$`)
 
 // LoadFragments reads every role's fragment from fsys (nil: the embedded
 // docker-fragments) and validates it.
+// LoadFragmentsDir loads the fragments from dir ("" = the built-in ones).
+func LoadFragmentsDir(dir string) (Fragments, error) {
+	if dir == "" {
+		return LoadFragments(nil)
+	}
+	return LoadFragments(os.DirFS(dir))
+}
+
 func LoadFragments(fsys fs.FS) (Fragments, error) {
 	if fsys == nil {
 		fsys = fragments.FS

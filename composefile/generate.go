@@ -376,7 +376,12 @@ func Generate(s Spec) ([]byte, error) {
 	fmt.Fprintf(&buf, "# While they do: docker-compose -p %s -f <this file> ps|logs|exec   (or docker compose …);\n", s.project())
 	fmt.Fprintf(&buf, "#   e.g. exec alice lncli --network=simnet --lnddir=/data getinfo. For a network that stays up: lnbench up.\n")
 	fmt.Fprintf(&buf, "# Clean up: lnbench down %s   (removes everything labelled %s=%s)\n", s.RunID, backend.Label, s.RunID)
-	enc := yaml.NewEncoder(&buf)
+	return encode(&buf, f)
+}
+
+// encode appends f as YAML (two-space indent) to the header in buf.
+func encode(buf *bytes.Buffer, f File) ([]byte, error) {
+	enc := yaml.NewEncoder(buf)
 	enc.SetIndent(2)
 	if err := enc.Encode(f); err != nil {
 		return nil, err
@@ -385,4 +390,20 @@ func Generate(s Spec) ([]byte, error) {
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// NodeOf is the service description of topology node n: its image (by its
+// spec's build key), then its database and flags from its spec's config, or
+// def when the spec has none.
+func NodeOf(n topology.Node, images map[string]string, configs map[string]backend.NodeConfig, def backend.NodeConfig) (Node, error) {
+	ref := backend.NodeSpec{Implementation: n.Implementation, Version: n.Version, Build: n.Build}.BuildRef()
+	img := images[ref]
+	if img == "" {
+		return Node{}, fmt.Errorf("node %s: no image for %s %s (build %s); lnbench run and lnbench up build one per spec of the scenario", n.Name, n.Implementation, n.Version, ref)
+	}
+	cfg, ok := configs[n.Spec]
+	if !ok {
+		cfg = def
+	}
+	return Node{Name: n.Name, Image: img, DBBackend: cfg.DBBackend, ExtraArgs: cfg.Args, Env: cfg.Env}, nil
 }

@@ -8,8 +8,6 @@ import (
 	"strconv"
 	"strings"
 
-	"gopkg.in/yaml.v3"
-
 	"github.com/lnbench/lnbench/backend"
 )
 
@@ -187,13 +185,5 @@ func GenerateStack(s Spec, st Stack) ([]byte, error) {
 	fmt.Fprintf(&buf, " (services: %s).\n", strings.Join(names, ", "))
 	fmt.Fprintf(&buf, "# By hand, against the swarm's manager: docker stack deploy --resolve-image never -c <this file> %s\n", stack)
 	fmt.Fprintf(&buf, "# Clean up: lnbench down --backend swarm %s   (stack rm, then every engine swept by %s=%s)\n", s.RunID, backend.Label, s.RunID)
-	enc := yaml.NewEncoder(&buf)
-	enc.SetIndent(2)
-	if err := enc.Encode(f); err != nil {
-		return nil, err
-	}
-	if err := enc.Close(); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+	return encode(&buf, f)
 }

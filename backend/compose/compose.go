@@ -108,11 +108,7 @@ func New(ctx context.Context, opts Options) (*Backend, error) {
 		return nil, err
 	}
 	opts.WorkDir = work
-	var fsys = os.DirFS(opts.FragmentsDir)
-	if opts.FragmentsDir == "" {
-		fsys = nil
-	}
-	frags, err := composefile.LoadFragments(fsys)
+	frags, err := composefile.LoadFragmentsDir(opts.FragmentsDir)
 	if err != nil {
 		return nil, err
 	}
@@ -138,19 +134,14 @@ func New(ctx context.Context, opts Options) (*Backend, error) {
 		spec.Artifacts = art
 	}
 	for _, n := range opts.Topology.Nodes {
-		ref := backend.NodeSpec{Implementation: n.Implementation, Version: n.Version, Build: n.Build}.BuildRef()
-		img := opts.NodeImages[ref]
-		if img == "" {
-			return nil, fmt.Errorf("node %s: no image for %s %s (build %s); lnbench run and lnbench up build one per spec of the scenario", n.Name, n.Implementation, n.Version, ref)
+		node, err := composefile.NodeOf(n, opts.NodeImages, opts.Configs, backend.NodeConfig{DBBackend: opts.DBBackend, Args: opts.NodeArgs})
+		if err != nil {
+			return nil, err
 		}
 		if spec.ChainImage == "" {
-			spec.ChainImage = img
+			spec.ChainImage = node.Image
 		}
-		cfg, ok := opts.Configs[n.Spec]
-		if !ok {
-			cfg = backend.NodeConfig{DBBackend: opts.DBBackend, Args: opts.NodeArgs}
-		}
-		spec.Nodes = append(spec.Nodes, composefile.Node{Name: n.Name, Image: img, DBBackend: cfg.DBBackend, ExtraArgs: cfg.Args, Env: cfg.Env})
+		spec.Nodes = append(spec.Nodes, node)
 		if !n.Limits().Zero() {
 			spec.Limits = withNodeLimits(spec.Limits, n.Name, n.Limits(), opts.DefaultLimits)
 		}

@@ -224,7 +224,11 @@ func readInt(path string) (int64, error) {
 }
 
 // readKV reads "key value" lines (cpu.stat, memory.stat, cpuacct.stat).
-func readKV(path string) (map[string]int64, error) {
+func readKV(path string) (map[string]int64, error) { return readPairs(path, " ") }
+
+// readPairs reads "key<sep>value [unit]" lines into numbers; lines
+// without sep or a number are skipped.
+func readPairs(path, sep string) (map[string]int64, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -233,12 +237,14 @@ func readKV(path string) (map[string]int64, error) {
 	out := map[string]int64{}
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
-		k, v, ok := strings.Cut(sc.Text(), " ")
+		k, v, ok := strings.Cut(sc.Text(), sep)
 		if !ok {
 			continue
 		}
-		if n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64); err == nil {
-			out[k] = n
+		if fs := strings.Fields(v); len(fs) > 0 {
+			if n, err := strconv.ParseInt(fs[0], 10, 64); err == nil {
+				out[k] = n
+			}
 		}
 	}
 	return out, sc.Err()

@@ -1,7 +1,6 @@
 package collect
 
 import (
-	"bufio"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -81,27 +80,7 @@ func readStatusKB(path string) (rss, hwm int64) {
 }
 
 // readColonKV reads "Key: value [unit]" lines (status, io).
-func readColonKV(path string) (map[string]int64, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	out := map[string]int64{}
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		k, v, ok := strings.Cut(sc.Text(), ":")
-		if !ok {
-			continue
-		}
-		if fs := strings.Fields(v); len(fs) > 0 {
-			if n, err := strconv.ParseInt(fs[0], 10, 64); err == nil {
-				out[k] = n
-			}
-		}
-	}
-	return out, sc.Err()
-}
+func readColonKV(path string) (map[string]int64, error) { return readPairs(path, ":") }
 
 // descendants lists pid's children, grandchildren and so on, from
 // /proc/<pid>/task/<tid>/children.
