@@ -16,14 +16,19 @@ const mib = 1 << 20
 
 // Measured resident sizes (RSS) of LND v0.21.0-beta and btcd v0.25.1 as
 // local processes on a 2-core, 24 GiB machine of this workplace.
-// Sources: notes/lnd.md (steady lnd 110–150 MiB under load, ≈320 MiB peak
-// while starting, btcd 155–159 MiB; idle lnd containers 28–48 MiB) and our
-// own TestGeneratedGraph25 on 2026-11-22 (25 LNDs, VmRSS every 2 s: peak
-// 316 MiB per lnd while starting, 70–114 MiB per lnd after setup and
-// payments, mean 100 MiB; btcd 163 MiB).
+// Sources: notes/lnd.md (steady lnd 110–150 MiB under a 60-payment
+// concurrent load on one channel, ≈320 MiB peak while starting, btcd
+// 155–159 MiB), TestGeneratedGraph25 on 2026-11-22 (peak 316 MiB per lnd
+// while starting, 70–114 MiB after setup and payments), and the cost curve
+// of bench/scenarios/scale.yml on 2026-11-23 (random graphs, N = 10, 25,
+// 50, 100: RSS per node at ready 105, 105, 107, 113 MiB, fitted slope
+// 115 MiB per node; footprint=small 95 MiB per node at N = 100).
 const (
-	// NodeBytes is one LND node carrying payments: the top of the steady range.
-	NodeBytes = 150 * mib
+	// NodeBytes is one LND node of a large generated network carrying its
+	// traffic: the fitted slope with headroom for payments in flight.
+	NodeBytes = 125 * mib
+	// SmallNodeBytes is the same with footprint=small.
+	SmallNodeBytes = 105 * mib
 	// StartPeakBytes is one LND node while it starts (wallet, graph, TLS).
 	StartPeakBytes = 320 * mib
 	// ChainBytes is btcd.
@@ -31,6 +36,15 @@ const (
 	// HarnessBytes is lnbench itself: gRPC connections, result stream.
 	HarnessBytes = 256 * mib
 )
+
+// NodeBytesFor is one node's steady size with a footprint ("", "default"
+// or "small").
+func NodeBytesFor(footprintName string) int64 {
+	if footprintName == "small" {
+		return SmallNodeBytes
+	}
+	return NodeBytes
+}
 
 // Estimate is the memory a network of Nodes needs.
 type Estimate struct {
@@ -41,9 +55,10 @@ type Estimate struct {
 	Bytes    int64
 }
 
-// EstimateFor sizes a network; perNodeLimit > 0 is a per-node memory limit.
-func EstimateFor(nodes, parallel int, perNodeLimit int64) Estimate {
-	per := int64(NodeBytes)
+// EstimateFor sizes a network of nodes of perNode bytes each (NodeBytesFor);
+// perNodeLimit > 0 is a per-node memory limit.
+func EstimateFor(nodes, parallel int, perNode, perNodeLimit int64) Estimate {
+	per := perNode
 	peak := int64(StartPeakBytes)
 	if perNodeLimit > 0 {
 		per, peak = min(per, perNodeLimit), min(peak, perNodeLimit)
@@ -70,9 +85,15 @@ func (e Estimate) Check(available int64) error {
 		return nil
 	}
 	fit := e.Fits(available)
+	small := ""
+	if e.PerNode > SmallNodeBytes {
+		alt := e
+		alt.PerNode = SmallNodeBytes
+		small = fmt.Sprintf(", or footprint=small (+footprint=small on the node spec: at most %d nodes)", alt.Fits(available))
+	}
 	return fmt.Errorf("refusing to start %d nodes: they need ≈%s (%s per LND, measured; btcd %s; %d starting at once at %s), but this machine has %s available (MemAvailable). "+
-		"What fits: at most %d nodes here (lower NodeCount), or a per-node memory limit (node.memory, compose backend), or a machine with ≥ %s free",
-		e.Nodes, human(e.Bytes), human(e.PerNode), human(ChainBytes), e.Parallel, human(e.Peak), human(available), fit, human(e.Bytes))
+		"What fits: at most %d nodes here (lower NodeCount)%s, or a per-node memory limit (node.memory, compose backend), or a machine with ≥ %s free",
+		e.Nodes, human(e.Bytes), human(e.PerNode), human(ChainBytes), e.Parallel, human(e.Peak), human(available), fit, small, human(e.Bytes))
 }
 
 func human(b int64) string {

@@ -8,26 +8,26 @@ import (
 const gib = 1 << 30
 
 func TestTenThousandNodesAreRefusedWithWhatFits(t *testing.T) {
-	e := EstimateFor(10_000, 4, 0)
+	e := EstimateFor(10_000, 4, NodeBytes, 0)
 	err := e.Check(22 * gib)
 	if err == nil {
 		t.Fatal("10,000 nodes fit in 22 GiB")
 	}
-	for _, want := range []string{"refusing to start 10000 nodes", "≈1465.9 GiB", "150 MiB per LND", "22.0 GiB available", "at most 142 nodes", "node.memory"} {
+	for _, want := range []string{"refusing to start 10000 nodes", "≈1221.9 GiB", "125 MiB per LND", "22.0 GiB available", "at most 170 nodes", "footprint=small", "at most 202 nodes", "node.memory"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("missing %q in %v", want, err)
 		}
 	}
-	if fit := e.Fits(22 * gib); EstimateFor(fit, 4, 0).Check(22*gib) != nil || EstimateFor(fit+1, 4, 0).Check(22*gib) == nil {
+	if fit := e.Fits(22 * gib); EstimateFor(fit, 4, NodeBytes, 0).Check(22*gib) != nil || EstimateFor(fit+1, 4, NodeBytes, 0).Check(22*gib) == nil {
 		t.Errorf("Fits says %d, which is not the largest network that passes", fit)
 	}
 }
 
 func TestSmallNetworksPassAndLimitsShrinkTheEstimate(t *testing.T) {
-	if err := EstimateFor(25, 4, 0).Check(22 * gib); err != nil {
+	if err := EstimateFor(25, 4, NodeBytes, 0).Check(22 * gib); err != nil {
 		t.Error(err)
 	}
-	if a, b := EstimateFor(100, 4, 0), EstimateFor(100, 4, 64<<20); b.Bytes >= a.Bytes || b.PerNode != 64<<20 {
+	if a, b := EstimateFor(100, 4, NodeBytes, 0), EstimateFor(100, 4, NodeBytes, 64<<20); b.Bytes >= a.Bytes || b.PerNode != 64<<20 {
 		t.Errorf("a 64 MiB limit gave %d per node, %d total (unlimited %d)", b.PerNode, b.Bytes, a.Bytes)
 	}
 }

@@ -31,6 +31,14 @@ func guardMemory(s scenario.Scenario) error {
 	if err != nil {
 		return err
 	}
+	// The largest footprint among the node specs sizes every node.
+	var perNode int64
+	for _, sp := range s.Specs() {
+		perNode = max(perNode, footprint.NodeBytesFor(sp.Footprint))
+	}
+	if perNode == 0 {
+		perNode = footprint.NodeBytes
+	}
 	parallel := footprint.StartParallelism(runtime.NumCPU(), available)
-	return footprint.EstimateFor(largest, parallel, limit).Check(available)
+	return footprint.EstimateFor(largest, parallel, perNode, limit).Check(available)
 }
