@@ -13,6 +13,7 @@ import (
 // code 1, one line on stderr naming the field and the fix, and nothing
 // created (no artifacts folder, no work folder, no process).
 func TestBadInputTable(t *testing.T) {
+	t.Parallel() // each mistake runs the CLI in its own TMPDIR and artifacts folder
 	bin := buildCLI(t)
 	dir := t.TempDir()
 	write := func(name, body string) string {
