@@ -431,21 +431,29 @@ func composeSummary(t *testing.T, dir string) (runID, backendName string, forwar
 
 // TestComposeTopologies runs each built-in topology once in containers and
 // checks the payments really took the topology's routes, the generated
-// compose file, and that nothing of the run is left in Docker.
+// compose file, and that nothing of the run is left in Docker. The
+// AlicePaysBob run is also profiled per iteration through the sampler
+// sidecar (a run of its own cost a compose network more).
 func TestComposeTopologies(t *testing.T) {
 	bin := composeSetup(t)
 	cases := []struct {
 		topology, params string
 		check            func(t *testing.T, recs []result.Record, forwards map[string]int)
+		// Optional: payments per iteration (default 20), a warm-up and two
+		// iterations, more scenario lines, and checks on the folder.
+		total  int
+		warmup bool
+		extra  string
+		after  func(t *testing.T, r *composeRun, dir string)
 	}{
-		{"AlicePaysBob", "", func(t *testing.T, recs []result.Record, _ map[string]int) {
+		{topology: "AlicePaysBob", check: func(t *testing.T, recs []result.Record, _ map[string]int) {
 			for _, r := range recs {
 				if r.Payer != "alice" || r.Hops != 1 {
 					t.Fatalf("not a direct alice→bob payment: %+v", r)
 				}
 			}
-		}},
-		{"AlicePaysBobViaCarol", ", CarolsCount: [1]", func(t *testing.T, recs []result.Record, forwards map[string]int) {
+		}, total: 80, warmup: true, extra: "sampling: {mode: iteration}\n", after: checkSidecarIterationSampling},
+		{topology: "AlicePaysBobViaCarol", params: ", CarolsCount: [1]", check: func(t *testing.T, recs []result.Record, forwards map[string]int) {
 			for _, r := range recs {
 				if r.Hops != 2 {
 					t.Fatalf("payment did not cross carol1: %+v", r)
@@ -455,7 +463,7 @@ func TestComposeTopologies(t *testing.T) {
 				t.Errorf("carol1 forwarded %d HTLCs, want ≥ %d measured payments; forwards %v", forwards["carol1"], len(recs), forwards)
 			}
 		}},
-		{"AlicesPayBob", ", AliceCount: [2]", func(t *testing.T, recs []result.Record, _ map[string]int) {
+		{topology: "AlicesPayBob", params: ", AliceCount: [2]", check: func(t *testing.T, recs []result.Record, _ map[string]int) {
 			payers := map[string]int{}
 			for _, r := range recs {
 				payers[r.Payer]++
@@ -468,11 +476,18 @@ func TestComposeTopologies(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.topology, func(t *testing.T) {
 			start := time.Now()
+			total, warmup, iters := 20, 0, 1
+			if c.total > 0 {
+				total = c.total
+			}
+			if c.warmup {
+				warmup, iters = 1, 2
+			}
 			scen := composeScenarioFile(t, fmt.Sprintf(`name: %s
 topology: %s
-params: {Concurrency: [5], TotalPayments: [20]%s}
-job: {WarmupCount: 0, IterationCount: 1}
-`, composeUniqueName("Cmp"+c.topology), c.topology, c.params))
+params: {Concurrency: [5], TotalPayments: [%d]%s}
+job: {WarmupCount: %d, IterationCount: %d}
+%s`, composeUniqueName("Cmp"+c.topology), c.topology, total, c.params, warmup, iters, c.extra))
 			r := startCompose(t, bin, scen, "--reuse-network")
 			r.finish(5 * time.Minute)
 			dir := r.dir()
@@ -488,8 +503,8 @@ job: {WarmupCount: 0, IterationCount: 1}
 				t.Fatalf("cases measured: %v", len(recs))
 			}
 			for _, rs := range recs {
-				if len(rs) != 20 {
-					t.Fatalf("%d measured payments, want 20", len(rs))
+				if len(rs) != total*iters {
+					t.Fatalf("%d measured payments, want %d", len(rs), total*iters)
 				}
 				for _, rec := range rs {
 					if rec.Status != result.Succeeded {
@@ -499,6 +514,9 @@ job: {WarmupCount: 0, IterationCount: 1}
 				c.check(t, rs, forwards)
 			}
 			checkComposeFile(t, dir)
+			if c.after != nil {
+				c.after(t, r, dir)
+			}
 			r.checkNothingLeft()
 			t.Logf("%s in %v", c.topology, time.Since(start).Round(time.Second))
 		})
@@ -632,21 +650,12 @@ func sampleLoopViaDockerExec(t *testing.T, r *composeRun, dir string) {
 	}
 }
 
-// TestComposeSidecarIterationSampling profiles containerised lnd nodes over
-// exactly each measured iteration through the sampler sidecar (pprof is
-// reachable only inside the compose network) and checks the windows render
-// LND's own packages and that only the sidecar's control port is published.
-func TestComposeSidecarIterationSampling(t *testing.T) {
-	bin := composeSetup(t)
-	scen := composeScenarioFile(t, fmt.Sprintf(`name: %s
-topology: AlicePaysBob
-params: {Concurrency: [5], TotalPayments: [80]}
-job: {WarmupCount: 1, IterationCount: 2}
-sampling: {mode: iteration}
-`, composeUniqueName("CmpSampled")))
-	r := startCompose(t, bin, scen)
-	r.finish(5 * time.Minute)
-	dir := r.dir()
+// checkSidecarIterationSampling: a run profiled per measured iteration
+// (sampling: {mode: iteration}, a warm-up, two iterations) through the
+// sampler sidecar (pprof is reachable only inside the compose network) has
+// windows that render LND's own packages, each recording its iteration,
+// and only the sidecar's control port is published.
+func checkSidecarIterationSampling(t *testing.T, r *composeRun, dir string) {
 	ws, err := traces.ReadIndex(dir)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, r.out.String())
@@ -657,6 +666,11 @@ sampling: {mode: iteration}
 		got[w.Actor]++
 		if strings.Contains(w.Label, "warmup") || w.Samples == 0 {
 			t.Errorf("bad window %+v", w)
+		}
+		if a, ok := w.Alignment(); !ok || a.Covered < 0.5 {
+			t.Errorf("window %s of %s: iteration %v, alignment %+v", w.Label, w.Actor, w.Want, a)
+		} else {
+			t.Logf("%s %s: %s", w.Actor, w.Label, a)
 		}
 		svg, err := os.ReadFile(filepath.Join(dir, w.SVG))
 		if err != nil || !strings.Contains(string(svg), "github.com/lightningnetwork/lnd/") {
@@ -698,5 +712,4 @@ sampling: {mode: iteration}
 			}
 		}
 	}
-	r.checkNothingLeft()
 }
