@@ -20,7 +20,7 @@ bin/lnbench build --version lnd@v0.21.0-beta --version lnd@v0.20.2-beta
 # `docker compose` for this run only (DOCKER_CONFIG); auto selection prefers it.
 if $docker; then lnbench_compose_v2; fi
 go vet ./...
-go test -count=1 -timeout 20m "$@" $(go list ./... | grep -v '/e2e$')
+go test -count=1 -timeout 45m "$@" $(go list ./... | grep -v '/e2e$')
 # The e2e package on its own: its Docker tests run first, one at a time (the
 # bottleneck verdict needs the CPUs to itself), then the local-process tests
 # marked t.Parallel two at a time (free ports, own work and artifacts
