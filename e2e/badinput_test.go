@@ -43,6 +43,7 @@ func TestCorruptCache(t *testing.T) {
 // TestNodeStartTimeout: a node that does not start in time is reported with
 // its log tail, the exit is non-zero and nothing is left running.
 func TestNodeStartTimeout(t *testing.T) {
+	t.Parallel() // local processes on free ports, own work and artifacts folders
 	binaries(t)
 	bin := buildCLI(t)
 	tmp, arts := t.TempDir(), artifactsDir(t)

@@ -13,6 +13,7 @@ import (
 // code 1, one line on stderr naming the field and the fix, and nothing
 // created (no artifacts folder, no work folder, no process).
 func TestBadInputTable(t *testing.T) {
+	t.Parallel() // each mistake runs the CLI in its own TMPDIR and artifacts folder
 	bin := buildCLI(t)
 	dir := t.TempDir()
 	write := func(name, body string) string {
@@ -76,6 +77,19 @@ func TestBadInputTable(t *testing.T) {
 		{"down unknown run", []string{"down", "20200101T000000Z-nosuch"}, `no run "20200101T000000Z-nosuch" on this machine; known runs:`},
 		{"down without id", []string{"down"}, "give a run id or --all"},
 		{"report of nothing", []string{"report", filepath.Join(dir, "nothing")}, "has neither summary.json nor a readable scenario.yml"},
+		{"comments only", []string{"run", write("comments.yml", "# nothing yet\n")}, "the file is empty; write at least \"topology: AlicePaysBob\""},
+		{"negative warm-up", []string{"run", write("wu.yml", "topology: AlicePaysBob\njob: {WarmupCount: -1}\n")}, "job.WarmupCount=-1: must be at least 0"},
+		{"param without values", []string{"run", write("nov.yml", "topology: AlicePaysBob\nparams: {Concurrency: []}\n")}, "param Concurrency has no values"},
+		{"cpus above cores in file", []string{"run", write("cpus.yml", "topology: AlicePaysBob\nnode: {cpus: 4096}\n")}, "node.cpus 4096: this machine has"},
+		{"negative cpus", []string{"run", "--cpus", "-1"}, "node.cpus -1: use a positive number of CPUs"},
+		{"cpus below minimum", []string{"run", "--cpus", "0.001"}, "below Docker's minimum of 0.01"},
+		{"zero memory", []string{"run", "--memory", "0"}, `node.memory "0": use bytes with an optional unit`},
+		{"memory on local", []string{"run", "--backend", "local", "--memory", "512M"}, "limit containers: use --backend compose"},
+		{"negative start timeout", []string{"run", "--start-timeout", "-5s"}, "--start-timeout -5s: use a positive duration"},
+		{"empty param value", []string{"run", "--param", "Concurrency="}, `--param "Concurrency=": use Name=value`},
+		{"up unknown topology", []string{"up", "nosuch"}, `"nosuch": give a scenario or topology .yml file, or AlicePaysBob`},
+		{"compare one folder", []string{"compare", dir}, "accepts 2 arg(s), received 1"},
+		{"compare of nothing", []string{"compare", filepath.Join(dir, "a"), filepath.Join(dir, "b")}, "has neither summary.json nor a readable scenario.yml"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -431,21 +431,29 @@ func composeSummary(t *testing.T, dir string) (runID, backendName string, forwar
 
 // TestComposeTopologies runs each built-in topology once in containers and
 // checks the payments really took the topology's routes, the generated
-// compose file, and that nothing of the run is left in Docker.
+// compose file, and that nothing of the run is left in Docker. The
+// AlicePaysBob run is also profiled per iteration through the sampler
+// sidecar (a run of its own cost a compose network more).
 func TestComposeTopologies(t *testing.T) {
 	bin := composeSetup(t)
 	cases := []struct {
 		topology, params string
 		check            func(t *testing.T, recs []result.Record, forwards map[string]int)
+		// Optional: payments per iteration (default 20), a warm-up and two
+		// iterations, more scenario lines, and checks on the folder.
+		total  int
+		warmup bool
+		extra  string
+		after  func(t *testing.T, r *composeRun, dir string)
 	}{
-		{"AlicePaysBob", "", func(t *testing.T, recs []result.Record, _ map[string]int) {
+		{topology: "AlicePaysBob", check: func(t *testing.T, recs []result.Record, _ map[string]int) {
 			for _, r := range recs {
 				if r.Payer != "alice" || r.Hops != 1 {
 					t.Fatalf("not a direct alice→bob payment: %+v", r)
 				}
 			}
-		}},
-		{"AlicePaysBobViaCarol", ", CarolsCount: [1]", func(t *testing.T, recs []result.Record, forwards map[string]int) {
+		}, total: 80, warmup: true, extra: "sampling: {mode: iteration}\n", after: checkSidecarIterationSampling},
+		{topology: "AlicePaysBobViaCarol", params: ", CarolsCount: [1]", check: func(t *testing.T, recs []result.Record, forwards map[string]int) {
 			for _, r := range recs {
 				if r.Hops != 2 {
 					t.Fatalf("payment did not cross carol1: %+v", r)
@@ -455,7 +463,7 @@ func TestComposeTopologies(t *testing.T) {
 				t.Errorf("carol1 forwarded %d HTLCs, want ≥ %d measured payments; forwards %v", forwards["carol1"], len(recs), forwards)
 			}
 		}},
-		{"AlicesPayBob", ", AliceCount: [2]", func(t *testing.T, recs []result.Record, _ map[string]int) {
+		{topology: "AlicesPayBob", params: ", AliceCount: [2]", check: func(t *testing.T, recs []result.Record, _ map[string]int) {
 			payers := map[string]int{}
 			for _, r := range recs {
 				payers[r.Payer]++
@@ -468,11 +476,18 @@ func TestComposeTopologies(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.topology, func(t *testing.T) {
 			start := time.Now()
+			total, warmup, iters := 20, 0, 1
+			if c.total > 0 {
+				total = c.total
+			}
+			if c.warmup {
+				warmup, iters = 1, 2
+			}
 			scen := composeScenarioFile(t, fmt.Sprintf(`name: %s
 topology: %s
-params: {Concurrency: [5], TotalPayments: [20]%s}
-job: {WarmupCount: 0, IterationCount: 1}
-`, composeUniqueName("Cmp"+c.topology), c.topology, c.params))
+params: {Concurrency: [5], TotalPayments: [%d]%s}
+job: {WarmupCount: %d, IterationCount: %d}
+%s`, composeUniqueName("Cmp"+c.topology), c.topology, total, c.params, warmup, iters, c.extra))
 			r := startCompose(t, bin, scen, "--reuse-network")
 			r.finish(5 * time.Minute)
 			dir := r.dir()
@@ -488,8 +503,8 @@ job: {WarmupCount: 0, IterationCount: 1}
 				t.Fatalf("cases measured: %v", len(recs))
 			}
 			for _, rs := range recs {
-				if len(rs) != 20 {
-					t.Fatalf("%d measured payments, want 20", len(rs))
+				if len(rs) != total*iters {
+					t.Fatalf("%d measured payments, want %d", len(rs), total*iters)
 				}
 				for _, rec := range rs {
 					if rec.Status != result.Succeeded {
@@ -499,6 +514,9 @@ job: {WarmupCount: 0, IterationCount: 1}
 				c.check(t, rs, forwards)
 			}
 			checkComposeFile(t, dir)
+			if c.after != nil {
+				c.after(t, r, dir)
+			}
 			r.checkNothingLeft()
 			t.Logf("%s in %v", c.topology, time.Since(start).Round(time.Second))
 		})
@@ -517,10 +535,11 @@ job: {WarmupCount: 0, IterationCount: 1}
 
 // TestComposeInterruptLeavesNothing interrupts a compose run mid-measurement:
 // non-zero exit, every container, network and volume of the run gone, the
-// measured payments and the summary kept.
+// measured payments and the summary kept. Before the interrupt, the same
+// run serves the sample-loop.sh check (a network of its own cost a minute).
 func TestComposeInterruptLeavesNothing(t *testing.T) {
 	bin := composeSetup(t)
-	r := startCompose(t, bin, composeScenarioFile(t, composeLongJob("CmpInterrupt", 1000, "")))
+	r := startCompose(t, bin, composeScenarioFile(t, composeLongJob("CmpInterrupt", 3000, "")))
 	dir := r.waitPayments(20, 5*time.Minute)
 	objs, err := composeRunObjects(r.runID())
 	if err != nil {
@@ -535,6 +554,7 @@ func TestComposeInterruptLeavesNothing(t *testing.T) {
 	if containers < 3 {
 		t.Fatalf("expected btcd, alice and bob containers labelled with the run id, found %v", objs)
 	}
+	t.Run("SampleLoopViaDockerExec", func(t *testing.T) { sampleLoopViaDockerExec(t, r, dir) })
 	r.interrupt()
 	r.checkNothingLeft()
 	recs, err := result.ReadFile(filepath.Join(dir, "payments.jsonl"))
@@ -563,17 +583,14 @@ func composeServiceContainer(t *testing.T, runID, service string) string {
 	return ids[0]
 }
 
-// TestSampleLoopViaDockerExec runs the original's profiling loop by hand in
-// alice's container, as the README of docker-fragments/scripts says:
-// `docker exec <alice> sample-loop.sh 3 2`, and expects flame graphs of
-// LND's own code in <artifacts>/Alice_traces/.
+// sampleLoopViaDockerExec runs the original's profiling loop by hand in
+// alice's container of a running compose run, as the README of
+// docker-fragments/scripts says: `docker exec <alice> sample-loop.sh 3 2`,
+// and expects flame graphs of LND's own code in <artifacts>/Alice_traces/.
 //
 // sample-loop.sh profiles 127.0.0.1:6060 inside the container: compose runs
 // always open lnd's pprof endpoint inside the network (never published).
-func TestSampleLoopViaDockerExec(t *testing.T) {
-	bin := composeSetup(t)
-	r := startCompose(t, bin, composeScenarioFile(t, composeLongJob("CmpSampleLoop", 3000, "")))
-	dir := r.waitPayments(20, 5*time.Minute)
+func sampleLoopViaDockerExec(t *testing.T, r *composeRun, dir string) {
 	alice := composeServiceContainer(t, r.runID(), "alice")
 
 	// bash prints its pid in the container, then becomes sample-loop.sh,
@@ -631,29 +648,14 @@ func TestSampleLoopViaDockerExec(t *testing.T) {
 	case <-time.After(20 * time.Second):
 		t.Errorf("docker exec sample-loop.sh still running 20 s after SIGINT to the loop:\n%s", loopOut.String())
 	}
-
-	r.interrupt()
-	r.checkNothingLeft()
-	if recs, err := result.ReadFile(filepath.Join(dir, "payments.jsonl")); err != nil || len(recs) < 20 {
-		t.Errorf("measured payments lost: %d records, %v", len(recs), err)
-	}
 }
 
-// TestComposeSidecarIterationSampling profiles containerised lnd nodes over
-// exactly each measured iteration through the sampler sidecar (pprof is
-// reachable only inside the compose network) and checks the windows render
-// LND's own packages and that only the sidecar's control port is published.
-func TestComposeSidecarIterationSampling(t *testing.T) {
-	bin := composeSetup(t)
-	scen := composeScenarioFile(t, fmt.Sprintf(`name: %s
-topology: AlicePaysBob
-params: {Concurrency: [5], TotalPayments: [80]}
-job: {WarmupCount: 1, IterationCount: 2}
-sampling: {mode: iteration}
-`, composeUniqueName("CmpSampled")))
-	r := startCompose(t, bin, scen)
-	r.finish(5 * time.Minute)
-	dir := r.dir()
+// checkSidecarIterationSampling: a run profiled per measured iteration
+// (sampling: {mode: iteration}, a warm-up, two iterations) through the
+// sampler sidecar (pprof is reachable only inside the compose network) has
+// windows that render LND's own packages, each recording its iteration,
+// and only the sidecar's control port is published.
+func checkSidecarIterationSampling(t *testing.T, r *composeRun, dir string) {
 	ws, err := traces.ReadIndex(dir)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, r.out.String())
@@ -664,6 +666,11 @@ sampling: {mode: iteration}
 		got[w.Actor]++
 		if strings.Contains(w.Label, "warmup") || w.Samples == 0 {
 			t.Errorf("bad window %+v", w)
+		}
+		if a, ok := w.Alignment(); !ok || a.Covered < 0.5 {
+			t.Errorf("window %s of %s: iteration %v, alignment %+v", w.Label, w.Actor, w.Want, a)
+		} else {
+			t.Logf("%s %s: %s", w.Actor, w.Label, a)
 		}
 		svg, err := os.ReadFile(filepath.Join(dir, w.SVG))
 		if err != nil || !strings.Contains(string(svg), "github.com/lightningnetwork/lnd/") {
@@ -705,5 +712,4 @@ sampling: {mode: iteration}
 			}
 		}
 	}
-	r.checkNothingLeft()
 }

@@ -14,6 +14,7 @@ import (
 // node and btcd resident, with CPU time spent), and the report has a cost
 // curve with both fits, its CSVs, and nothing is left behind.
 func TestCostCurveLocal(t *testing.T) {
+	t.Parallel() // local processes on free ports, own work and artifacts folders
 	s := scenario.Default()
 	s.Name, s.Method, s.Topology = "CostCurve", "RunCostCurve", "ring"
 	s.Params = []scenario.Param{

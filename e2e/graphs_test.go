@@ -16,6 +16,7 @@ import (
 // the graph is recorded as a plain topology file that reruns without the
 // generator, and nothing is left behind.
 func TestGeneratedGraph25(t *testing.T) {
+	t.Parallel() // local processes on free ports, own work and artifacts folders
 	s := scenario.Default()
 	s.Name, s.Method, s.Topology = "GeneratedGraph25", "RunGeneratedGraph25", "random"
 	s.Params = []scenario.Param{

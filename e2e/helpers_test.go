@@ -20,13 +20,25 @@ import (
 	"github.com/lnbench/lnbench/scenario"
 )
 
+// rootDir is resolved once, before any test runs: a few sequential tests
+// change the working directory, so ".." must not be read later.
+var rootDir, rootErr = filepath.Abs("..")
+
 func repoRoot(t *testing.T) string {
 	t.Helper()
-	dir, err := filepath.Abs("..")
-	if err != nil {
-		t.Fatal(err)
+	if rootErr != nil {
+		t.Fatal(rootErr)
 	}
-	return dir
+	return rootDir
+}
+
+// TestMain removes the lnbench binary the tests share.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if cliDir != "" {
+		os.RemoveAll(cliDir)
+	}
+	os.Exit(code)
 }
 
 // binaries returns the cached node build or fails with the fix.

@@ -16,6 +16,7 @@ import (
 // backend: 2 concurrency levels × 2 iterations × 30 payments, then checks the
 // raw records, the summary arithmetic and that nothing is left running.
 func TestLocalAlicePaysBob(t *testing.T) {
+	t.Parallel() // local processes on free ports, own work and artifacts folders
 	s := scenario.Default()
 	s.Params = []scenario.Param{{Name: "Concurrency", Values: []string{"5", "20"}}, {Name: "TotalPayments", Values: []string{"30"}}}
 	s.Job = scenario.Job{LaunchCount: 1, WarmupCount: 1, IterationCount: 2, InvocationCount: 1}

@@ -17,6 +17,7 @@ import (
 // promptly, names bob with the tail of its log, keeps what was measured and
 // leaves nothing running.
 func TestNodeCrashStopsTheRun(t *testing.T) {
+	t.Parallel() // local processes on free ports, own work and artifacts folders
 	binaries(t)
 	bin := buildCLI(t)
 	tmp, arts := t.TempDir(), artifactsDir(t)

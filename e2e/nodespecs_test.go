@@ -17,16 +17,15 @@ import (
 	"github.com/lnbench/lnbench/result"
 )
 
-// runCLI runs lnbench from the repository root (where images/ is) with
+// runCLI runs lnbench in process with the repository's images/ and
 // the local backend and returns the one run folder it made.
 func runCLI(t *testing.T, args ...string) string {
 	t.Helper()
 	arts := artifactsDir(t)
-	wd, _ := os.Getwd()
-	os.Chdir(repoRoot(t))
-	defer os.Chdir(wd)
 	var out, errb bytes.Buffer
-	args = append(args, "--backend", "local", "--artifacts", arts)
+	// --images instead of a chdir: the working directory is the whole
+	// process's, and parallel tests share it.
+	args = append(args, "--backend", "local", "--artifacts", arts, "--images", filepath.Join(repoRoot(t), "images"))
 	if err := cli.Run(context.Background(), &out, &errb, args); err != nil {
 		t.Fatalf("lnbench %v: %v\n%s", args, err, errb.String())
 	}
@@ -54,6 +53,7 @@ func readSummary(t *testing.T, dir string) report.Report {
 // each case exists once per spec, named by its Node label in summary.json,
 // summary.csv and results.bench, and the report describes both builds.
 func TestTwoSpecsOneRun(t *testing.T) {
+	t.Parallel() // local processes on free ports, own work and artifacts folders
 	dir := runCLI(t, "run", "--node", "lnd@v0.21.0-beta", "--node", "old=lnd@v0.20.2-beta", "--baseline", "old",
 		"--param", "Concurrency=5", "--param", "TotalPayments=20", "--quick")
 	rep := readSummary(t, dir)
@@ -151,6 +151,7 @@ func nodeVersions(t *testing.T, dir string) map[string]string {
 // node's log shows the version its spec names, and the report names every
 // node's spec.
 func TestMixedChain(t *testing.T) {
+	t.Parallel() // local processes on free ports, own work and artifacts folders
 	tmp := t.TempDir()
 	topo := filepath.Join(tmp, "mixed-chain.yml")
 	scen := filepath.Join(tmp, "mixed.yml")

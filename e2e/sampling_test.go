@@ -14,6 +14,7 @@ import (
 // TestIterationSampling profiles real lnd nodes over exactly each measured
 // iteration and checks the windows render LND's own packages.
 func TestIterationSampling(t *testing.T) {
+	t.Parallel() // local processes on free ports, own work and artifacts folders
 	binaries(t)
 	bin := buildCLI(t)
 	arts := artifactsDir(t)
@@ -65,6 +66,7 @@ sampling: {mode: iteration}
 // TestSoak runs a short soak with periodic sampling: drift verdict,
 // profiler cost and hot frames are reported.
 func TestSoak(t *testing.T) {
+	t.Parallel() // local processes on free ports, own work and artifacts folders
 	binaries(t)
 	bin := buildCLI(t)
 	arts := artifactsDir(t)

@@ -9,6 +9,7 @@ import (
 
 // The seed's three scenarios load with their published defaults.
 func TestSeedScenarioFiles(t *testing.T) {
+	t.Parallel() // reads files only
 	root := repoRoot(t)
 	tests := []struct {
 		file  string

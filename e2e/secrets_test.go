@@ -94,6 +94,7 @@ func nonLoopbackPorts(rel string, data []byte) []string {
 // TestScanArtifactsFindsEachKindOfSecret: the scanner is what keeps the
 // suite honest, so it is tested on planted secrets.
 func TestScanArtifactsFindsEachKindOfSecret(t *testing.T) {
+	t.Parallel() // reads files only
 	dir := t.TempDir()
 	plant := func(name, body string) {
 		os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755)

@@ -2,10 +2,12 @@ package e2e
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -16,20 +18,39 @@ import (
 // buildCLI compiles lnbench once per test binary.
 func buildCLI(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "lnbench")
-	cmd := exec.Command("go", "build", "-o", bin, "./cmd/lnbench")
-	cmd.Dir = repoRoot(t)
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0") // static: it also runs inside containers
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	cliOnce.Do(func() {
+		if cliDir, cliErr = os.MkdirTemp("", "lnbench-e2e-cli-"); cliErr != nil {
+			return
+		}
+		bin := filepath.Join(cliDir, "lnbench")
+		cmd := exec.Command("go", "build", "-o", bin, "./cmd/lnbench")
+		cmd.Dir = repoRoot(t)
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0") // static: it also runs inside containers
+		if out, err := cmd.CombinedOutput(); err != nil {
+			cliErr = fmt.Errorf("go build: %v\n%s", err, out)
+			return
+		}
+		cliBin = bin
+	})
+	if cliErr != nil {
+		t.Fatal(cliErr)
 	}
-	return bin
+	return cliBin
 }
+
+// One lnbench binary for the whole package (TestMain removes it): each
+// test building its own cost a link of a few seconds, over a dozen times.
+var (
+	cliOnce        sync.Once
+	cliDir, cliBin string
+	cliErr         error
+)
 
 // TestSignalTeardown interrupts real runs mid-measurement with SIGINT and
 // SIGTERM and checks that every process is gone, the exit is non-zero and
 // the payments measured so far are on disk with a summary.
 func TestSignalTeardown(t *testing.T) {
+	t.Parallel() // local processes on free ports, own work and artifacts folders
 	binaries(t)
 	bin := buildCLI(t)
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {

@@ -28,6 +28,7 @@ func measured(t *testing.T, dir string) map[string][]result.Record {
 // TestViaCarolCrossesCarols: payments really cross the carols — every route
 // has CarolsCount+1 hops and each carol forwarded every payment.
 func TestViaCarolCrossesCarols(t *testing.T) {
+	t.Parallel() // local processes on free ports, own work and artifacts folders
 	s := scenario.Default()
 	s.Name, s.Method, s.Topology = "AlicePaysBobViaCarol", "RunAlicePaysBobViaCarol", "AlicePaysBobViaCarol"
 	s.Params = []scenario.Param{{Name: "Concurrency", Values: []string{"10"}}, {Name: "TotalPayments", Values: []string{"20"}}, {Name: "CarolsCount", Values: []string{"2"}}}
@@ -57,6 +58,7 @@ func TestViaCarolCrossesCarols(t *testing.T) {
 // TestAlicesPayBobAndModes: two alices share the load; pregenerated and
 // keysend modes pay for real.
 func TestAlicesPayBobAndModes(t *testing.T) {
+	t.Parallel() // local processes on free ports, own work and artifacts folders
 	s := scenario.Default()
 	s.Name, s.Method, s.Topology = "AlicesPayBob", "RunAlicesPayBob", "AlicesPayBob"
 	s.Params = []scenario.Param{{Name: "AliceCount", Values: []string{"2"}}, {Name: "Concurrency", Values: []string{"6"}},
@@ -89,6 +91,7 @@ func TestAlicesPayBobAndModes(t *testing.T) {
 // first step breaks it and the sweep must stop there (deterministic,
 // unlike a bound near LND's real latency).
 func TestOpenLoopSweep(t *testing.T) {
+	t.Parallel() // local processes on free ports, own work and artifacts folders
 	s := scenario.Default()
 	s.Params = []scenario.Param{{Name: "TotalPayments", Values: []string{"40"}}, {Name: "Rate", Values: []string{"5", "400", "800"}}}
 	s.Job = scenario.Job{LaunchCount: 1, WarmupCount: 0, IterationCount: 1, InvocationCount: 1}

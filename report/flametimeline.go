@@ -33,6 +33,15 @@ type FlameRow struct {
 	Usage map[string]cost.Usage
 }
 
+// alignLine is how a window lies against the iteration it stands for, or
+// "" for a window that stands for none (periodic sampling).
+func alignLine(w traces.Window) string {
+	if a, ok := w.Alignment(); ok {
+		return a.String()
+	}
+	return ""
+}
+
 // fillUsage sets each row's per-actor usage over that actor's window.
 func fillUsage(rows []FlameRow, samples []usage.Sample, hostCores int) {
 	if len(samples) == 0 {
@@ -164,6 +173,7 @@ func writeDiff(out, actor string, ws []traces.Window) (string, error) {
 
 var timelineTmpl = template.Must(template.New("t").Funcs(template.FuncMap{
 	"window": func(r FlameRow, a string) traces.Window { return r.Windows[a] },
+	"align":  alignLine,
 	"usage": func(r FlameRow, a string) string {
 		if u, ok := r.Usage[a]; ok {
 			return UsageLine(u)
@@ -177,12 +187,15 @@ td.label{white-space:nowrap;font-size:90%}img{width:600px;display:block}</style>
 <h1>Flame graphs over time</h1>
 <p>One column per actor, one row per sampling window, time going down. Each row shows the
 payments per second completed while it was sampled; each graph, when resources were sampled,
-its actor's CPU (% of its limit, else of the host's cores) and fsync + fdatasync calls per second meanwhile. Click a graph to open it (zoom and search work there).</p>
+its actor's CPU (% of its limit, else of the host's cores) and fsync + fdatasync calls per second meanwhile.
+A window made for one iteration says how its profiled time lies against the iteration: pprof profiles
+in whole-second slices, so its start and end are off the iteration's by up to half a slice.
+Click a graph to open it (zoom and search work there).</p>
 {{if .Diffs}}<p>Differential, first → last window (red grew, blue shrank):
 {{range $a, $d := .Diffs}}<a href="{{$d}}">{{$a}}</a> {{end}}</p>{{end}}
 <table><tr><th>window</th>{{range .Actors}}<th>{{.}}</th>{{end}}</tr>
 {{range $r := .Rows}}<tr><td class="label">+{{printf "%.0f" $r.Elapsed}} s<br>{{$r.Label}}<br><b>{{printf "%.1f" $r.PaymentsPerSec}} payments/s</b><br>({{$r.Payments}} in {{printf "%.1f" ($r.End.Sub $r.Start).Seconds}} s)</td>
-{{range $a := $.Actors}}<td>{{with window $r $a}}{{if .SVG}}<a href="{{.SVG}}"><img src="{{.SVG}}" alt="{{.Actor}}"></a><small>{{with usage $r $a}}<b>{{.}}</b><br>{{end}}{{.Samples}} samples · <a href="{{.Profile}}">pprof</a> · <a href="{{.Folded}}">folded</a></small>{{end}}{{end}}</td>{{end}}</tr>
+{{range $a := $.Actors}}<td>{{with window $r $a}}{{if .SVG}}<a href="{{.SVG}}"><img src="{{.SVG}}" alt="{{.Actor}}"></a><small>{{with usage $r $a}}<b>{{.}}</b><br>{{end}}{{with align .}}{{.}}<br>{{end}}{{.Samples}} samples · <a href="{{.Profile}}">pprof</a> · <a href="{{.Folded}}">folded</a></small>{{end}}{{end}}</td>{{end}}</tr>
 {{end}}</table></body></html>
 `))
 
@@ -214,6 +227,9 @@ func writeFlameTimelineSVG(out string, rows []FlameRow, actors []string) error {
 					labelW+ai*cellW, y, cellW, cellH, win.SVG, win.SVG)
 				if u, ok := r.Usage[a]; ok {
 					fmt.Fprintf(&b, `<text x="%d" y="%d" font-size="12">%s</text>`+"\n", labelW+ai*cellW+10, y+16, template.HTMLEscapeString(UsageLine(u)))
+				}
+				if al := alignLine(win); al != "" {
+					fmt.Fprintf(&b, `<text x="%d" y="%d" font-size="11">%s</text>`+"\n", labelW+ai*cellW+10, y+30, template.HTMLEscapeString(al))
 				}
 			}
 		}

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -132,5 +133,42 @@ func TestFlameTimelineShowsUsage(t *testing.T) {
 	svg, _ := os.ReadFile(filepath.Join(dir, "flamegraphs-timeline.svg"))
 	if !strings.Contains(string(svg), ">CPU 98% of 0.5 · 280 syncs/s</text>") {
 		t.Errorf("flamegraphs-timeline.svg lacks bob's usage:\n%s", svg)
+	}
+}
+
+// TestFlameTimelineShowsAlignment: a window made for an iteration says how
+// its whole-second slices lie against the iteration, in the page and the
+// stacked SVG; a periodic window says nothing of the kind.
+func TestFlameTimelineShowsAlignment(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	dir := t.TempDir()
+	at := func(s float64) time.Time { return t0.Add(time.Duration(s * float64(time.Second))) }
+	for i, w := range []traces.Window{
+		{Actor: "alice", Label: "measure/Concurrency=5/0", Start: at(9.66), End: at(11.66), Want: &traces.Interval{Start: at(10), End: at(11.3)}},
+		{Actor: "alice", Label: "periodic", Start: at(60), End: at(61)},
+	} {
+		w.Folded = filepath.Join(traces.Dir("alice"), fmt.Sprint(i)+".folded")
+		w.SVG = filepath.Join(traces.Dir("alice"), fmt.Sprint(i)+".svg")
+		if err := os.MkdirAll(filepath.Join(dir, traces.Dir("alice")), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, w.Folded), []byte("main;pay 10\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := traces.Append(dir, w); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := WriteFlameTimeline(dir, nil, 2); err != nil {
+		t.Fatal(err)
+	}
+	want := "window -0.34 s / +0.36 s of the iteration&#39;s start / end: covers 100% of its 1.30 s, 0.70 s outside it"
+	html, _ := os.ReadFile(filepath.Join(dir, "flamegraphs.html"))
+	if strings.Count(string(html), strings.Replace(want, "+", "&#43;", 1)) != 1 || strings.Count(string(html), "of the iteration&#39;s start") != 1 {
+		t.Errorf("flamegraphs.html: want the iteration window's alignment once:\n%s", html)
+	}
+	svg, _ := os.ReadFile(filepath.Join(dir, "flamegraphs-timeline.svg"))
+	if strings.Count(string(svg), ">"+want+"</text>") != 1 {
+		t.Errorf("flamegraphs-timeline.svg lacks the alignment:\n%s", svg)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/lnbench/lnbench/scenario"
+	"github.com/lnbench/lnbench/traces"
 )
 
 // Config is one sampling session over a network's actors.
@@ -91,7 +92,7 @@ func (s *Session) Iteration(ctx context.Context, label string, from, to time.Tim
 			errs = append(errs, err)
 			continue
 		}
-		if _, err := s.cfg.Store.Save(t.Actor, label, first, last, p); err != nil {
+		if _, err := s.cfg.Store.SaveFor(t.Actor, label, first, last, &traces.Interval{Start: from, End: to}, p); err != nil {
 			errs = append(errs, err)
 		}
 	}

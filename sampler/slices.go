@@ -13,9 +13,13 @@ import (
 
 // Slicer profiles actors continuously in back-to-back slices, so a window
 // can be cut to any interval afterwards: Go's pprof endpoint takes a
-// duration up front and cannot be stopped at an event, so a measured
-// iteration's window is the merge of the slices inside it (to the slice's
-// resolution, 1 s by default).
+// duration up front, in whole seconds, and cannot be stopped at an event
+// (a cancelled request loses its profile), nor can a second CPU profile run
+// beside it, so a measured iteration's window is the merge of the slices
+// whose middle lies inside it: each end of the window is off the
+// iteration's by up to half a slice (1 s by default). The index records the
+// iteration with each window (traces.Window.Want) and reports print the
+// misalignment, rather than pretend the window is the iteration.
 type Slicer struct {
 	Targets []Target
 	Slice   time.Duration

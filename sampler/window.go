@@ -71,6 +71,13 @@ type Store struct {
 }
 
 func (s *Store) Save(actor, label string, start, end time.Time, p *profile.Profile) (traces.Window, error) {
+	return s.SaveFor(actor, label, start, end, nil, p)
+}
+
+// SaveFor is Save for a window that stands for an interval (an iteration):
+// the index records it, so reports can say how the profiled time lies
+// against it.
+func (s *Store) SaveFor(actor, label string, start, end time.Time, want *traces.Interval, p *profile.Profile) (traces.Window, error) {
 	dir := filepath.Join(s.Out, traces.Dir(actor))
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return traces.Window{}, err
@@ -83,7 +90,7 @@ func (s *Store) Save(actor, label string, start, end time.Time, p *profile.Profi
 	w := traces.Window{Actor: actor, Label: label, Start: start, End: end, Elapsed: elapsed,
 		Profile: filepath.Join(traces.Dir(actor), base+".pb.gz"),
 		Folded:  filepath.Join(traces.Dir(actor), base+".folded"),
-		SVG:     filepath.Join(traces.Dir(actor), base+".svg")}
+		SVG:     filepath.Join(traces.Dir(actor), base+".svg"), Want: want}
 	var buf bytes.Buffer
 	if err := p.Write(&buf); err != nil {
 		return w, err
@@ -104,7 +111,10 @@ func (s *Store) Save(actor, label string, start, end time.Time, p *profile.Profi
 		return w, err
 	}
 	var svg bytes.Buffer
-	title := fmt.Sprintf("%s, %s, +%.0f s (%.0f s window)", actor, label, elapsed, end.Sub(start).Seconds())
+	title := fmt.Sprintf("%s, %s, +%.0f s (%.2f s window)", actor, label, elapsed, end.Sub(start).Seconds())
+	if a, ok := w.Alignment(); ok {
+		title += "; " + a.String()
+	}
 	if err := flamegraph.Render(&svg, f, flamegraph.Options{Title: title}); err != nil {
 		return w, err
 	}
