@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -104,4 +105,22 @@ func mustTopo(t *testing.T, name string) topology.Topology {
 		t.Fatal(err)
 	}
 	return topo
+}
+
+// TestShippedFaultScenarios: the fault scenarios under bench/scenarios load
+// and their faults resolve on their topologies.
+func TestShippedFaultScenarios(t *testing.T) {
+	files, _ := filepath.Glob("../bench/scenarios/Fault*.yml")
+	if len(files) < 3 {
+		t.Fatalf("fault scenarios: %v", files)
+	}
+	for _, f := range files {
+		s, err := Load(f)
+		if err == nil {
+			err = s.CheckTopologies()
+		}
+		if err != nil || len(s.Faults) == 0 {
+			t.Errorf("%s: %v (faults %v)", f, err, s.Faults)
+		}
+	}
 }
