@@ -34,7 +34,18 @@ func TestComposeFaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := be.StartChain(ctx, backend.ChainSpec{RPCUser: "u", RPCPass: "p", MiningAddr: f.Address(), Nodes: 2}); err != nil {
+	cep, err := be.StartChain(ctx, backend.ChainSpec{RPCUser: "u", RPCPass: "p", MiningAddr: f.Address(), Nodes: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A recent block, so lnd counts itself synced and its server starts.
+	chain, err := btcd.Dial(cep.RPCHost, cep.CertPath, "u", "p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = chain.Mine(ctx, 1)
+	chain.Close()
+	if err != nil {
 		t.Fatal(err)
 	}
 	eps := map[string]backend.NodeEndpoint{}
