@@ -311,3 +311,21 @@ func containerIP(ctx context.Context, id string) (string, error) {
 	}
 	return ips[0], nil
 }
+
+// netemProbe adds a netem qdisc to the loopback of a throwaway network
+// namespace: it fails exactly when Impair's delay or loss would.
+const netemProbe = "tc qdisc add dev lo root netem delay 1ms"
+
+// CheckNetem tells, before a run starts anything, whether the engine's
+// kernel can delay and drop packets: it runs netemProbe in a helper with no
+// network (image: a node image, which has iproute2 from the base). The error
+// is one line saying what to do.
+func CheckNetem(ctx context.Context, runID, image string) error {
+	args := helperArgs(runID, "", "none", image)
+	args[slices.Index(args, "container:none")] = "none"
+	args[len(args)-1] = netemProbe
+	if _, err := docker(ctx, args...); err != nil {
+		return fmt.Errorf("network impairments: %s", explainTC(err.Error(), []string{"qdisc add dev lo root netem"}))
+	}
+	return nil
+}

@@ -117,6 +117,9 @@ func TestComposeFaults(t *testing.T) {
 	})
 
 	netemErr := be.Impair(ctx, "alice", "", backend.Impairment{Delay: 50 * time.Millisecond})
+	if probe := CheckNetem(ctx, be.RunID(), img); (probe == nil) != (netemErr == nil) {
+		t.Errorf("CheckNetem says %v, Impair %v", probe, netemErr)
+	}
 	if netemErr != nil {
 		if !strings.Contains(netemErr.Error(), "sch_netem") {
 			t.Fatalf("delay: %v", netemErr)

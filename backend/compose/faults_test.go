@@ -34,6 +34,9 @@ case "$1 $2" in
   esac ;;
 "run --rm")
   in=$(cat); printf '%s\n' "$in" | sed 's/^/  stdin: /' >> "` + log + `"
+  if [ -n "$FAKE_NETEM_IN_ARGS" ] && [[ "$*" == *netem* ]]; then
+    echo "Error: Specified qdisc kind is unknown." >&2; exit 2
+  fi
   if [ -n "$FAKE_NO_NETEM" ] && grep -q netem <<<"$in"; then
     n=$(grep -n netem <<<"$in" | head -1 | cut -d: -f1)
     echo "Error: Specified qdisc kind is unknown." >&2; echo "Command failed -:$n" >&2; exit 1
@@ -180,5 +183,24 @@ func TestImpairWithoutNetem(t *testing.T) {
 	// A rate limit alone needs no netem.
 	if err := b.Impair(t.Context(), "alice", "bob", backend.Impairment{RateKbit: 128}); err != nil {
 		t.Errorf("rate limit: %v", err)
+	}
+}
+
+func TestCheckNetem(t *testing.T) {
+	log := fakeDocker(t)
+	if err := CheckNetem(t.Context(), "R-1", "lnbench/lnd:fake"); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(log)
+	want := "run --rm -i --network none --cap-drop ALL --cap-add NET_ADMIN --security-opt no-new-privileges:true --read-only --user 0:0 " +
+		"--label lnbench.run=R-1 --label lnbench.role=netem-helper --entrypoint bash lnbench/lnd:fake -c " + netemProbe
+	if !strings.Contains(string(data), want) {
+		t.Errorf("calls:\n%s\nwant %q", data, want)
+	}
+	t.Setenv("FAKE_NO_NETEM", "1")
+	t.Setenv("FAKE_NETEM_IN_ARGS", "1")
+	err := CheckNetem(t.Context(), "R-1", "lnbench/lnd:fake")
+	if err == nil || !strings.Contains(err.Error(), "network impairments: the Docker host's kernel has no netem qdisc (sch_netem): run `sudo modprobe sch_netem`") {
+		t.Errorf("no netem: %v", err)
 	}
 }
