@@ -47,12 +47,8 @@ func (b *Backend) serviceContainer(ctx context.Context, op, name string) (string
 // Kill sends SIGKILL to the actor's container, as a crash would; the
 // container stays (exited) for its logs until teardown.
 func (b *Backend) Kill(ctx context.Context, name string) error {
-	id, err := b.serviceContainer(ctx, "kill", name)
-	if err != nil {
+	if err := b.dockerOn(ctx, "kill", name, "kill"); err != nil {
 		return err
-	}
-	if _, err := docker(ctx, "kill", id); err != nil {
-		return fmt.Errorf("kill %s: %w", name, err)
 	}
 	b.forgetImpairments(name) // its network namespace went with it
 	return nil
@@ -60,24 +56,22 @@ func (b *Backend) Kill(ctx context.Context, name string) error {
 
 // Pause freezes every process of the actor (the cgroup freezer).
 func (b *Backend) Pause(ctx context.Context, name string) error {
-	id, err := b.serviceContainer(ctx, "pause", name)
-	if err != nil {
-		return err
-	}
-	if _, err := docker(ctx, "pause", id); err != nil {
-		return fmt.Errorf("pause %s: %w", name, err)
-	}
-	return nil
+	return b.dockerOn(ctx, "pause", name, "pause")
 }
 
 // Resume thaws a paused actor.
 func (b *Backend) Resume(ctx context.Context, name string) error {
-	id, err := b.serviceContainer(ctx, "resume", name)
+	return b.dockerOn(ctx, "resume", name, "unpause")
+}
+
+// dockerOn runs `docker <command> <the actor's container>`.
+func (b *Backend) dockerOn(ctx context.Context, op, name, command string) error {
+	id, err := b.serviceContainer(ctx, op, name)
 	if err != nil {
 		return err
 	}
-	if _, err := docker(ctx, "unpause", id); err != nil {
-		return fmt.Errorf("resume %s: %w", name, err)
+	if _, err := docker(ctx, command, id); err != nil {
+		return fmt.Errorf("%s %s: %w", op, name, err)
 	}
 	return nil
 }

@@ -185,9 +185,19 @@ func TestComposeFaults(t *testing.T) {
 	})
 
 	t.Run("restart", func(t *testing.T) {
+		// An impairment outlives the restart: the new network namespace gets it too.
+		if err := be.Impair(ctx, "alice", "btcd", backend.Impairment{RateKbit: 100000}); err != nil {
+			t.Fatal(err)
+		}
 		start := time.Now()
 		ep, err := be.Restart(ctx, "alice")
 		if err != nil {
+			t.Fatal(err)
+		}
+		if q := qdiscs(t, ctx, be.RunID(), ids["alice"], img); !strings.Contains(q, "htb 1:") {
+			t.Errorf("impairment not re-applied after restart: %q", q)
+		}
+		if err := be.Clear(ctx, "alice", "btcd"); err != nil {
 			t.Fatal(err)
 		}
 		t.Logf("restart: TLS answers at %s (was %s) after %v", ep.RPCHost, eps["alice"].RPCHost, time.Since(start).Round(time.Millisecond))
