@@ -220,6 +220,11 @@ func executeScenario(cmd *cobra.Command, stdout, stderr io.Writer, s scenario.Sc
 			return runner.Run{}, err
 		}
 	}
+	if backendName == "compose" {
+		if err := checkNetem(ctx, s, bins.images[bins.chain]); err != nil {
+			return runner.Run{}, err
+		}
+	}
 	if backendName == "swarm" {
 		if err := distributeImages(ctx, cluster, bins, stderr); err != nil {
 			return runner.Run{}, err
@@ -327,6 +332,20 @@ func refuseFaults(s scenario.Scenario, backendName string) error {
 			return fmt.Errorf("fault %q: the swarm backend injects no faults; use --backend compose or local", f)
 		case backendName == "local" && f.Impairs():
 			return backend.ErrNeedsCompose{Fault: fmt.Sprintf("fault %q", f)}
+		}
+	}
+	return nil
+}
+
+// checkNetem refuses delay and loss faults before the run's folder exists
+// when the engine's kernel has no netem (a rate limit needs only HTB).
+func checkNetem(ctx context.Context, s scenario.Scenario, image string) error {
+	for _, f := range s.Faults {
+		if f.Kind == faults.Delay || f.Kind == faults.Loss {
+			if err := compose.CheckNetem(ctx, "netem-check", image); err != nil {
+				return fmt.Errorf("fault %q: %v", f, err)
+			}
+			return nil
 		}
 	}
 	return nil
