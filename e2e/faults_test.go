@@ -110,7 +110,7 @@ func TestRestartBobMidRun(t *testing.T) {
 	if len(rep.Cases) != 1 {
 		t.Errorf("report cases %d", len(rep.Cases))
 	}
-	for _, f := range []string{"report.md", "scenario.yml"} {
+	for _, f := range []string{"summary.md", "scenario.yml"} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
 			t.Errorf("%s: %v", f, err)
 		}
