@@ -90,6 +90,11 @@ type Backend struct {
 	upMu    sync.Mutex
 	spec    composefile.Spec
 	started map[string]bool
+
+	// faultMu serialises impairments; impaired is each actor's current
+	// set, re-applied whole on every change (see faults.go).
+	faultMu  sync.Mutex
+	impaired map[string]*impairments
 }
 
 // New generates and writes the compose file; nothing starts until StartChain.
@@ -340,8 +345,17 @@ func (b *Backend) StartChain(ctx context.Context, spec backend.ChainSpec) (backe
 		return backend.ChainEndpoint{}, fmt.Errorf("starting btcd: %w", err)
 	}
 	b.markStarted(composefile.ChainService)
-	cert := filepath.Join(b.opts.WorkDir, composefile.ChainService, "rpc.cert")
-	var host string
+	host, cert, err := b.waitChain(ctx)
+	if err != nil {
+		return backend.ChainEndpoint{}, err
+	}
+	return backend.ChainEndpoint{RPCHost: host, CertPath: cert, User: spec.RPCUser, Pass: spec.RPCPass, Args: args}, nil
+}
+
+// waitChain waits until btcd's RPC answers TLS on its published port and
+// returns that host:port and the certificate's path.
+func (b *Backend) waitChain(ctx context.Context) (host, cert string, err error) {
+	cert = filepath.Join(b.opts.WorkDir, composefile.ChainService, "rpc.cert")
 	_, err = b.waitReady(ctx, "chain", composefile.ChainService, func(id string) bool {
 		if !fileExists(cert) {
 			return false
@@ -352,10 +366,7 @@ func (b *Backend) StartChain(ctx context.Context, spec backend.ChainSpec) (backe
 		// rpcclient verifies the certificate for the IP it dials.
 		return host != "" && backend.TLSAnswers(host, cert, "127.0.0.1")
 	})
-	if err != nil {
-		return backend.ChainEndpoint{}, err
-	}
-	return backend.ChainEndpoint{RPCHost: host, CertPath: cert, User: spec.RPCUser, Pass: spec.RPCPass, Args: args}, nil
+	return host, cert, err
 }
 
 // StartSampler starts the profiling sidecar and returns the URL of its
@@ -420,18 +431,30 @@ func (b *Backend) StartNode(ctx context.Context, spec backend.NodeSpec) (backend
 		return backend.NodeEndpoint{}, fmt.Errorf("starting %s: %w", spec.Name, err)
 	}
 	b.markStarted(spec.Name)
-	dir := filepath.Join(b.opts.WorkDir, spec.Name)
+	return b.waitNode(ctx, b.nodeEndpoint(spec.Name, cfg.Args()))
+}
+
+// nodeEndpoint is where a node's credentials are on the bind mount and how
+// peers reach it; RPCHost is read back from Docker by waitNode.
+func (b *Backend) nodeEndpoint(name string, args []string) backend.NodeEndpoint {
+	dir := filepath.Join(b.opts.WorkDir, name)
 	ep := backend.NodeEndpoint{
-		Name:         spec.Name,
+		Name:         name,
 		TLSCertPath:  filepath.Join(dir, "tls.cert"),
 		MacaroonPath: filepath.Join(dir, "data", "chain", "bitcoin", "simnet", "admin.macaroon"),
-		PeerHost:     fmt.Sprintf("%s:%d", spec.Name, composefile.LndP2PPort),
-		Args:         cfg.Args(),
+		PeerHost:     fmt.Sprintf("%s:%d", name, composefile.LndP2PPort),
+		Args:         args,
 	}
 	if b.opts.Pprof {
-		ep.PprofHost = fmt.Sprintf("%s:%d", spec.Name, composefile.LndPprofPort)
+		ep.PprofHost = fmt.Sprintf("%s:%d", name, composefile.LndPprofPort)
 	}
-	_, err = b.waitReady(ctx, "node", spec.Name, func(id string) bool {
+	return ep
+}
+
+// waitNode waits until the node's credentials exist and its gRPC answers
+// TLS on the published port, and fills in RPCHost.
+func (b *Backend) waitNode(ctx context.Context, ep backend.NodeEndpoint) (backend.NodeEndpoint, error) {
+	_, err := b.waitReady(ctx, "node", ep.Name, func(id string) bool {
 		if !fileExists(ep.MacaroonPath) || !fileExists(ep.TLSCertPath) {
 			return false
 		}

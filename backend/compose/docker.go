@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"strings"
@@ -97,10 +98,20 @@ func run(ctx context.Context, name string, args ...string) (string, error) {
 
 // runEnv runs a command with extra environment variables.
 func runEnv(ctx context.Context, env []string, name string, args ...string) (string, error) {
+	return runCmd(ctx, env, nil, name, args...)
+}
+
+// dockerInput runs one docker command with stdin from a string.
+func dockerInput(ctx context.Context, stdin string, args ...string) (string, error) {
+	return runCmd(ctx, nil, strings.NewReader(stdin), "docker", args...)
+}
+
+func runCmd(ctx context.Context, env []string, stdin io.Reader, name string, args ...string) (string, error) {
 	cmd := exec.CommandContext(ctx, name, args...)
 	if env != nil {
 		cmd.Env = append(os.Environ(), env...)
 	}
+	cmd.Stdin = stdin
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	if err := cmd.Run(); err != nil {

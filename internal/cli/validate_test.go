@@ -67,6 +67,10 @@ func TestBadInputRefusedBeforeAnythingStarts(t *testing.T) {
 		{[]string{"run", "--node", "lnd@v0.21.0-beta", "--node", "lnd@v0.20.2-beta", "--baseline", "v0.19"}, `baseline "v0.19": name one of the node specs' labels (v0.21.0-beta, v0.20.2-beta)`},
 		{[]string{"run", "--node", "lnd@v0.21.0-beta", "--node", "lnd@v0.21.0-beta"}, `label "v0.21.0-beta" names two specs; give one a name`},
 		{[]string{"run", pinned}, `node "carol2" is neither a spec label of the scenario`},
+		{[]string{"run", "--fault", "restart carol at 1s"}, `no actor "carol"; name one of alice, bob, btcd, or a role (payer, payee, intermediary)`},
+		{[]string{"run", "--fault", "pause bob at 1s"}, `--fault: fault "pause bob at 1s": pause needs how long it lasts: add "for <duration>"`},
+		{[]string{"run", "--fault", "kill bob at iteration 10"}, "measured iterations are numbered 0 to 9"},
+		{[]string{"run", "--backend", "local", "--fault", "delay bob 50ms at 1s for 5s"}, `fault "delay bob 50ms at 1s for 5s" needs the compose backend`},
 	}
 	for _, tt := range tests {
 		artifacts := filepath.Join(dir, "artifacts")

@@ -1,0 +1,206 @@
+package compose
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lnbench/lnbench/backend"
+	"github.com/lnbench/lnbench/topology"
+)
+
+// fakeDocker puts a `docker` on PATH that logs each command line (and a
+// helper's stdin) to a file and answers like an engine with alice (cid-alice,
+// 172.18.0.2), bob (cid-bob, 172.18.0.3) and btcd running. A helper whose
+// stdin has a netem line fails as on a kernel without sch_netem when
+// $FAKE_NO_NETEM is set.
+func fakeDocker(t *testing.T) (log string) {
+	t.Helper()
+	dir := t.TempDir()
+	log = filepath.Join(dir, "calls")
+	script := `#!/bin/bash
+echo "$*" >> "` + log + `"
+case "$1 $2" in
+"compose version") echo 2.0.0 ;;
+"ps -aq")
+  for a in "$@"; do case "$a" in label=com.docker.compose.service=*) echo "cid-${a#*service=}" ;; esac; done ;;
+"inspect --format")
+  case "$3" in
+  *IPAddress*) case "$4" in cid-alice) echo "172.18.0.2 " ;; cid-bob) echo "172.18.0.3 " ;; *) echo "172.18.0.9 " ;; esac ;;
+  *Config.Image*) echo lnbench/lnd:fake ;;
+  *State.Status*) echo "running 0" ;;
+  esac ;;
+"run --rm")
+  in=$(cat); printf '%s\n' "$in" | sed 's/^/  stdin: /' >> "` + log + `"
+  if [ -n "$FAKE_NETEM_IN_ARGS" ] && [[ "$*" == *netem* ]]; then
+    echo "Error: Specified qdisc kind is unknown." >&2; exit 2
+  fi
+  if [ -n "$FAKE_NO_NETEM" ] && grep -q netem <<<"$in"; then
+    n=$(grep -n netem <<<"$in" | head -1 | cut -d: -f1)
+    echo "Error: Specified qdisc kind is unknown." >&2; echo "Command failed -:$n" >&2; exit 1
+  fi ;;
+esac
+exit 0
+`
+	if err := os.WriteFile(filepath.Join(dir, "docker"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
+	t.Setenv(ToolEnv, "v2")
+	return log
+}
+
+func fakeBackend(t *testing.T) (*Backend, func() string) {
+	t.Helper()
+	log := fakeDocker(t)
+	topo := topology.AlicePaysBob().WithDefaults("lnd", "v0.21.0-beta")
+	b, err := New(t.Context(), Options{RunID: "R-1", Network: "launch1", WorkDir: t.TempDir(), ArtifactsDir: t.TempDir(),
+		Topology: topo, NodeImages: map[string]string{"lnd/v0.21.0-beta": "lnbench/lnd:fake"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := func() string {
+		data, _ := os.ReadFile(log)
+		_ = os.Remove(log)
+		var out []string
+		for _, l := range strings.Split(strings.TrimRight(string(data), "\n"), "\n") {
+			if !strings.HasPrefix(l, "compose version") && l != "" {
+				out = append(out, l)
+			}
+		}
+		return strings.Join(out, "\n")
+	}
+	calls()
+	return b, calls
+}
+
+func TestFaultsDockerCommandLines(t *testing.T) {
+	b, calls := fakeBackend(t)
+	ctx := t.Context()
+	for _, c := range []struct {
+		name string
+		do   func() error
+		want string
+	}{
+		{"kill", func() error { return b.Kill(ctx, "bob") }, "kill cid-bob"},
+		{"pause", func() error { return b.Pause(ctx, "bob") }, "pause cid-bob"},
+		{"resume", func() error { return b.Resume(ctx, "bob") }, "unpause cid-bob"},
+	} {
+		if err := c.do(); err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		got := calls()
+		if !strings.HasSuffix(got, c.want) || strings.Count(got, "\n") != 1 {
+			t.Errorf("%s: calls\n%s\nwant a lookup then %q", c.name, got, c.want)
+		}
+	}
+
+	// A link impairment, then the whole interface on top: each change
+	// re-applies the actor's whole tree from one helper.
+	if err := b.Impair(ctx, "alice", "bob", backend.Impairment{Delay: 50 * time.Millisecond}); err != nil {
+		t.Fatal(err)
+	}
+	got := calls()
+	for _, want := range []string{
+		"ps -aq --filter label=com.docker.compose.project=" + b.Project() + " --filter label=com.docker.compose.service=bob",
+		"inspect --format {{range .NetworkSettings.Networks}}{{.IPAddress}} {{end}} cid-bob",
+		"inspect --format {{.Config.Image}} cid-alice",
+		"run --rm -i --network container:cid-alice --cap-drop ALL --cap-add NET_ADMIN",
+		"--label lnbench.run=R-1 --label lnbench.role=netem-helper --label lnbench.network=launch1 --entrypoint bash lnbench/lnd:fake -c " + tcScript,
+		"stdin: qdisc add dev eth0 parent 1:2 handle 12: netem delay 50ms",
+		"stdin: filter add dev eth0 parent 1: protocol ip prio 1 u32 match ip dst 172.18.0.3/32 flowid 1:2",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("impair alice~bob: no %q in\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "parent 1:1 handle") {
+		t.Errorf("link only, yet the default class is impaired:\n%s", got)
+	}
+	if err := b.Impair(ctx, "alice", "", backend.Impairment{LossPercent: 5}); err != nil {
+		t.Fatal(err)
+	}
+	if got := calls(); !strings.Contains(got, "parent 1:1 handle 11: netem loss 5%") || !strings.Contains(got, "dst 172.18.0.3/32") {
+		t.Errorf("whole interface on top of the link:\n%s", got)
+	}
+	if err := b.Clear(ctx, "alice", "bob"); err != nil {
+		t.Fatal(err)
+	}
+	if got := calls(); !strings.Contains(got, "netem loss 5%") || strings.Contains(got, "172.18.0.3") {
+		t.Errorf("clear the link, keep the whole-interface loss:\n%s", got)
+	}
+	if err := b.Clear(ctx, "alice", ""); err != nil {
+		t.Fatal(err)
+	}
+	if got := calls(); !strings.Contains(got, "run --rm") || strings.Contains(got, "stdin: qdisc") || strings.Contains(got, "stdin: class") {
+		t.Errorf("clear all: the helper only deletes the tree, got\n%s", got)
+	}
+	if len(b.impaired) != 0 {
+		t.Errorf("state left after clearing all: %v", b.impaired)
+	}
+}
+
+func TestFaultsRefuseBadTargetsBeforeDocker(t *testing.T) {
+	b, calls := fakeBackend(t)
+	ctx := t.Context()
+	for _, c := range []struct {
+		err  error
+		want string
+	}{
+		{b.Kill(ctx, "zed"), "kill zed: no such actor in this network (it has alice, bob, btcd)"},
+		{b.Impair(ctx, "alice", "zed", backend.Impairment{Delay: time.Millisecond}), "towards zed: no such actor"},
+		{b.Impair(ctx, "alice", "alice", backend.Impairment{Delay: time.Millisecond}), "two different actors"},
+		{b.Impair(ctx, "alice", "bob", backend.Impairment{LossPercent: 150}), "impair alice~bob: impairment loss 150%"},
+		{b.Impair(ctx, "alice", "", backend.Impairment{}), "sets nothing"},
+	} {
+		if c.err == nil || !strings.Contains(c.err.Error(), c.want) {
+			t.Errorf("got %v, want %q", c.err, c.want)
+		}
+	}
+	if got := calls(); strings.Contains(got, "run ") || strings.Contains(got, "kill") {
+		t.Errorf("refused faults ran docker:\n%s", got)
+	}
+}
+
+// Without sch_netem, Impair says what to do in one line and restores what
+// was there before (here: nothing, so the second helper only deletes).
+func TestImpairWithoutNetem(t *testing.T) {
+	b, calls := fakeBackend(t)
+	t.Setenv("FAKE_NO_NETEM", "1")
+	err := b.Impair(t.Context(), "alice", "", backend.Impairment{Delay: 50 * time.Millisecond})
+	if err == nil || !strings.Contains(err.Error(), "sudo modprobe sch_netem") || strings.Contains(err.Error(), "\n") {
+		t.Fatalf("want one line naming sch_netem, got %v", err)
+	}
+	got := calls()
+	if n := strings.Count(got, "run --rm"); n != 2 {
+		t.Errorf("want the failed helper and a restoring one, got %d:\n%s", n, got)
+	}
+	if len(b.impaired) != 0 {
+		t.Errorf("a failed impairment is recorded: %v", b.impaired)
+	}
+	// A rate limit alone needs no netem.
+	if err := b.Impair(t.Context(), "alice", "bob", backend.Impairment{RateKbit: 128}); err != nil {
+		t.Errorf("rate limit: %v", err)
+	}
+}
+
+func TestCheckNetem(t *testing.T) {
+	log := fakeDocker(t)
+	if err := CheckNetem(t.Context(), "R-1", "lnbench/lnd:fake"); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(log)
+	want := "run --rm -i --network none --cap-drop ALL --cap-add NET_ADMIN --security-opt no-new-privileges:true --read-only --user 0:0 " +
+		"--label lnbench.run=R-1 --label lnbench.role=netem-helper --entrypoint bash lnbench/lnd:fake -c " + netemProbe
+	if !strings.Contains(string(data), want) {
+		t.Errorf("calls:\n%s\nwant %q", data, want)
+	}
+	t.Setenv("FAKE_NO_NETEM", "1")
+	t.Setenv("FAKE_NETEM_IN_ARGS", "1")
+	err := CheckNetem(t.Context(), "R-1", "lnbench/lnd:fake")
+	if err == nil || !strings.Contains(err.Error(), "network impairments: the Docker host's kernel has no netem qdisc (sch_netem): run `sudo modprobe sch_netem`") {
+		t.Errorf("no netem: %v", err)
+	}
+}

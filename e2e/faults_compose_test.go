@@ -1,0 +1,164 @@
+package e2e
+
+// Network impairments through the real CLI on the compose backend: a fault
+// on Carol's link to Bob in AlicePaysBobViaCarol, applied by the runner at a
+// payment count and removed after its duration; the effect is read from
+// payments.jsonl around the fault's times in faults.jsonl. Delay and loss
+// need the Docker host's sch_netem: without it the run must refuse in one
+// line, leave nothing, and the test skips with that line.
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lnbench/lnbench/faults"
+	"github.com/lnbench/lnbench/result"
+)
+
+// faultRun runs AlicePaysBobViaCarol at concurrency 1 with one fault and
+// returns the measured payments and the fault's record; it skips when the
+// run refuses for want of netem.
+func faultRun(t *testing.T, name string, payments int, fault string) ([]result.Record, faults.Record) {
+	t.Helper()
+	bin := composeSetup(t)
+	scen := composeScenarioFile(t, fmt.Sprintf(`name: %s
+topology: AlicePaysBobViaCarol
+params: {Concurrency: [1], TotalPayments: [%d]}
+job: {WarmupCount: 0, IterationCount: 1}
+`, composeUniqueName(name), payments))
+	start := time.Now()
+	r := startCompose(t, bin, scen, "--fault", fault)
+	if !r.wait(3 * time.Minute) {
+		t.Fatalf("run did not finish in 3 min:\n%s", r.out.String())
+	}
+	if r.err != nil {
+		if strings.Contains(r.out.String(), "sch_netem") {
+			r.checkNothingLeft()
+			t.Skipf("this Docker host has no netem: %s", lineWith(r.out.String(), "sch_netem"))
+		}
+		t.Fatalf("lnbench run: %v\n%s", r.err, r.out.String())
+	}
+	t.Logf("run with %q in %v", fault, time.Since(start).Round(time.Second))
+	dir := r.dir()
+	r.checkNothingLeft()
+	var recs []result.Record
+	for _, rs := range measured(t, dir) {
+		recs = append(recs, rs...)
+	}
+	fs := readFaults(t, filepath.Join(dir, faults.FileName))
+	if len(fs) != 1 || fs[0].Error != "" || fs[0].Start.IsZero() {
+		t.Fatalf("faults.jsonl: %+v", fs)
+	}
+	return recs, fs[0]
+}
+
+func lineWith(out, s string) string {
+	for _, l := range strings.Split(out, "\n") {
+		if strings.Contains(l, s) {
+			return strings.TrimSpace(l)
+		}
+	}
+	return ""
+}
+
+func readFaults(t *testing.T, path string) []faults.Record {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []faults.Record
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		var r faults.Record
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// around splits succeeded payments into those that ran wholly before the
+// fault and wholly within it, and gives each part's median latency.
+func around(recs []result.Record, f faults.Record) (before, during time.Duration, nb, nd int) {
+	var b, d []time.Duration
+	for _, r := range recs {
+		if r.Status != result.Succeeded {
+			continue
+		}
+		lat := r.End.Sub(r.Start)
+		switch {
+		case r.End.Before(f.Start):
+			b = append(b, lat)
+		case !r.Start.Before(f.Start) && (f.End.IsZero() || r.End.Before(f.End)):
+			d = append(d, lat)
+		}
+	}
+	return median(b), median(d), len(b), len(d)
+}
+
+func median(ds []time.Duration) time.Duration {
+	if len(ds) == 0 {
+		return 0
+	}
+	slices.Sort(ds)
+	return ds[len(ds)/2]
+}
+
+// A 50 ms delay on Carol's egress to Bob: each payment crosses that link
+// carol→bob at least once on its critical path (update_add + commit_sig, then
+// revoke_and_ack before Bob settles), so the median shifts by one to three
+// delays.
+func TestComposeFaultDelayOnCarolsLink(t *testing.T) {
+	recs, f := faultRun(t, "CmpFaultDelay", 150, "delay carol1~bob 50ms after 40 payments for 6s")
+	before, during, nb, nd := around(recs, f)
+	shift := during - before
+	t.Logf("payment latency median %v (%d payments) before, %v (%d) during a 50 ms delay on carol1~bob: shift %v", before, nb, during, nd, shift)
+	if nb < 20 || nd < 10 {
+		t.Fatalf("too few payments around the fault to compare: %d before, %d during", nb, nd)
+	}
+	if shift < 40*time.Millisecond || shift > 160*time.Millisecond {
+		t.Errorf("shift %v, want 40-160 ms (one to three crossings of a 50 ms link)", shift)
+	}
+}
+
+// 5% loss on Carol's link: the run completes and every payment has an outcome.
+func TestComposeFaultLossOnCarolsLink(t *testing.T) {
+	recs, f := faultRun(t, "CmpFaultLoss", 120, "loss carol1~bob 5% after 30 payments for 6s")
+	if len(recs) != 120 {
+		t.Errorf("%d payments recorded, want 120", len(recs))
+	}
+	statuses := map[string]int{}
+	for _, r := range recs {
+		statuses[r.Status]++
+		if r.Status == "" {
+			t.Errorf("payment without an outcome: %+v", r)
+		}
+	}
+	before, during, nb, nd := around(recs, f)
+	t.Logf("outcomes %v; median %v (%d) before, %v (%d) during 5%% loss on carol1~bob", statuses, before, nb, during, nd)
+}
+
+// A rate limit needs no netem (the HTB class's rate), so this one runs on
+// every Linux host: 16 kbit on carol→bob makes each payment's messages
+// queue, and payments slow down while it lasts.
+func TestComposeFaultRateOnCarolsLink(t *testing.T) {
+	recs, f := faultRun(t, "CmpFaultRate", 150, "rate carol1~bob 16kbit after 40 payments for 6s")
+	before, during, nb, nd := around(recs, f)
+	t.Logf("payment latency median %v (%d payments) before, %v (%d) during 16 kbit on carol1~bob", before, nb, during, nd)
+	if nb < 20 || nd < 3 {
+		t.Fatalf("too few payments around the fault to compare: %d before, %d during", nb, nd)
+	}
+	if during < before+20*time.Millisecond {
+		t.Errorf("no slowdown at 16 kbit: %v before, %v during", before, during)
+	}
+}
