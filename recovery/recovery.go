@@ -92,13 +92,8 @@ type Fault struct {
 	Warnings           []string `json:"warnings,omitempty"`
 }
 
-// Label names the fault in one line: its spec, or kind and target.
-func (f Fault) Label() string {
-	if f.Spec != "" {
-		return f.Spec
-	}
-	return f.Kind + " " + f.Target
-}
+// Label names the fault in a few words: kind and target (Spec has the rest).
+func (f Fault) Label() string { return f.Kind + " " + f.Target }
 
 // Failures is every payment in flight during the fault that did not succeed.
 func (f Fault) Failures() int { return f.Failed + f.Errored + f.TimedOut + f.Aborted }
@@ -110,7 +105,7 @@ func Analyze(recs []result.Record, fs []faults.Record, p Params) []Fault {
 	for _, r := range recs {
 		byCase[r.Case] = append(byCase[r.Case], r)
 	}
-	out := make([]Fault, 0, len(fs))
+	var out []Fault
 	for _, fr := range fs {
 		pays := recs
 		if fr.Case != "" {

@@ -92,7 +92,7 @@ func TestDelayShiftsLatencyByItsSize(t *testing.T) {
 }
 
 func healthyCase(id string, workers int, m simulate.Model) simulate.Case {
-	return simulate.Case{ID: id, Origin: t0, Warmup: 0, IterLen: 10 * time.Second, Iterations: 3, Workers: workers,
+	return simulate.Case{ID: id, Origin: t0, Iterations: 3, PerIteration: 50 * workers, Workers: workers,
 		Latency: 200 * time.Millisecond, Model: m}
 }
 

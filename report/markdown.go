@@ -20,10 +20,11 @@ func Markdown(w io.Writer, r Report) error {
 	}
 	b.WriteString("\n## Payment latency (ms)\n\n")
 	writeMarkdownTable(&b, LatencyTable(r))
+	writeFaults(&b, r)
 	if len(r.Cases) > 0 {
 		b.WriteString("\n## Details\n")
 		for _, c := range r.Cases {
-			writeCaseDetails(&b, c)
+			writeCaseDetails(&b, c, CaseFaultLines(r, c.ID))
 		}
 	}
 	writeResources(&b, r)
@@ -98,8 +99,14 @@ func TimelineCaption(c Row) string {
 	return fmt.Sprintf("successful payments per second since the case started (%d s, peak %d/s)", len(c.Timeline), top)
 }
 
-func writeCaseDetails(b *strings.Builder, c Row) {
+func writeCaseDetails(b *strings.Builder, c Row, faultLines []string) {
 	fmt.Fprintf(b, "\n### %s\n\n%s.\n", c.ID, IterationLine(c))
+	if len(faultLines) > 0 {
+		b.WriteString("\nFaults injected:\n\n")
+		for _, l := range faultLines {
+			fmt.Fprintf(b, "- %s\n", l)
+		}
+	}
 	if hm := Heatmap(c.Case); len(hm) > 0 {
 		fmt.Fprintf(b, "\nLatency distribution:\n\n```\n%s\n```\n", strings.Join(hm, "\n"))
 	}

@@ -25,58 +25,85 @@ func Healthy(_ int, _ time.Time, normal time.Duration) Attempt {
 	return Attempt{Status: result.Succeeded, Latency: normal}
 }
 
-// Case is one case of a closed-loop run: Workers pay back to back, each
-// payment Latency plus up to 20 ms of deterministic jitter, from Warmup
-// before Origin (the first measured payment) through Iterations measured
-// iterations of IterLen each. Measurement starts afresh at Origin, the
-// workers 1 ms apart, as the harness starts an iteration.
+// Case is one case of a closed-loop run as the harness runs it: Workers
+// take payments from a shared count, PerIteration per iteration, each
+// payment Latency plus up to 20 ms of deterministic jitter. Warm-up pays
+// back to back for Warmup before Origin; measured iteration 0 starts at
+// Origin, each next one 50 ms after the last payment of the one before.
 type Case struct {
-	ID                  string
-	Origin              time.Time
-	Warmup, IterLen     time.Duration
-	Iterations, Workers int
-	Latency             time.Duration
-	Model               Model
+	ID                       string
+	Origin                   time.Time
+	Warmup                   time.Duration
+	Iterations, PerIteration int
+	Workers                  int
+	Latency                  time.Duration
+	Model                    Model
 }
 
-// Payments runs the case and returns its records in start order per worker.
+// Payments runs the case and returns its records.
 func (c Case) Payments() []result.Record {
 	var out []result.Record
-	stop := c.Origin.Add(time.Duration(c.Iterations) * c.IterLen)
-	seq := map[[2]int]int{}
-	for w := range c.Workers {
-		// Workers start 1 ms apart, as goroutines do.
-		t := c.Origin.Add(-c.Warmup + time.Duration(w)*time.Millisecond)
-		for n := 0; t.Before(stop); n++ {
-			normal := c.Latency + time.Duration((w*7+n*13)%20)*time.Millisecond
-			if t.Before(c.Origin) && t.Add(normal).After(c.Origin) {
-				t = c.Origin.Add(time.Duration(w) * time.Millisecond) // warm-up over: measurement starts afresh
-			}
-			a := c.Model(w, t, normal)
-			phase, it := result.Measure, int(t.Sub(c.Origin)/c.IterLen)
-			if t.Before(c.Origin) {
-				phase, it = result.Warmup, 0
-			}
-			key := [2]int{boolInt(phase == result.Measure), it}
-			r := result.Record{Case: c.ID, Phase: phase, Iteration: it, Worker: w, Seq: seq[key], Payer: "alice", Payee: "bob",
-				Mode: "invoice", Start: t, End: t.Add(a.Latency), PaymentNs: int64(a.Latency), Status: a.Status,
-				FailureReason: a.Reason, GRPCCode: a.Code}
-			if a.Status == result.Succeeded {
-				r.Hops, r.Parts, r.Attempts = 1, 1, 1
-			}
-			seq[key]++
-			out = append(out, r)
-			t = r.End.Add(2 * time.Millisecond) // the worker's own overhead
+	pay := func(phase string, it, seq, w, n int, t time.Time) result.Record {
+		normal := c.Latency + time.Duration((w*7+n*13)%20)*time.Millisecond
+		a := c.Model(w, t, normal)
+		r := result.Record{Case: c.ID, Phase: phase, Iteration: it, Worker: w, Seq: seq, Payer: "alice", Payee: "bob",
+			Mode: "invoice", Start: t, End: t.Add(a.Latency), PaymentNs: int64(a.Latency), Status: a.Status,
+			FailureReason: a.Reason, GRPCCode: a.Code}
+		if a.Status == result.Succeeded {
+			r.Hops, r.Parts, r.Attempts = 1, 1, 1
 		}
+		out = append(out, r)
+		return r
+	}
+	free := make([]time.Time, c.Workers) // when each worker takes its next payment
+	start := func(at time.Time) {
+		for w := range free {
+			free[w] = at.Add(time.Duration(w) * time.Millisecond) // goroutines start 1 ms apart
+		}
+	}
+	n := 0
+	start(c.Origin.Add(-c.Warmup))
+	for w := range free {
+		for seq := 0; ; seq++ {
+			if free[w].Add(c.Latency + 20*time.Millisecond).After(c.Origin) {
+				break
+			}
+			free[w] = pay(result.Warmup, 0, seq*c.Workers+w, w, n, free[w]).End.Add(2 * time.Millisecond)
+			n++
+		}
+	}
+	at := c.Origin
+	for it := range c.Iterations {
+		start(at)
+		last := at
+		for seq := range c.PerIteration {
+			w := 0
+			for i := range free {
+				if free[i].Before(free[w]) {
+					w = i
+				}
+			}
+			r := pay(result.Measure, it, seq, w, n, free[w])
+			n++
+			free[w] = r.End.Add(2 * time.Millisecond) // the worker's own overhead
+			if r.End.After(last) {
+				last = r.End
+			}
+		}
+		at = last.Add(50 * time.Millisecond)
 	}
 	return out
 }
 
-func boolInt(b bool) int {
-	if b {
-		return 1
+// IterationAt is the measured iteration running at t (-1 before the first).
+func IterationAt(recs []result.Record, caseID string, t time.Time) int {
+	it := -1
+	for _, r := range recs {
+		if r.Case == caseID && r.Phase == result.Measure && !r.Start.After(t) && r.Iteration > it {
+			it = r.Iteration
+		}
 	}
-	return 0
+	return it
 }
 
 // Restart models bob restarted at start, answering RPCs again at end and
@@ -117,23 +144,23 @@ func Delay(start, end time.Time, d time.Duration) Model {
 }
 
 // Fixture is the standard faulted run: two cases of 3 measured iterations
-// of 10 s after a 5 s warm-up, 200 ms payments. Concurrency=4 has bob
-// restarted 12 s into measurement, back after 5 s, channels active 1.5 s
-// later; Concurrency=8 has a 50 ms delay on bob from 10 s to 20 s. The
-// cases start 60 s apart from t0.
+// of 300 payments after a 5 s warm-up, 200 ms payments, 60 s apart from
+// t0. Concurrency=4 has bob restarted 12 s into measurement, back after
+// 5 s, channels active 1.5 s later; Concurrency=8 has a 50 ms delay on bob
+// from 10 s to 20 s.
 func Fixture(t0 time.Time) ([]result.Record, []faults.Record) {
 	o1, o2 := t0, t0.Add(60*time.Second)
 	rs, re, ra := o1.Add(12*time.Second), o1.Add(17*time.Second), o1.Add(18500*time.Millisecond)
 	ds, de := o2.Add(10*time.Second), o2.Add(20*time.Second)
-	base := Case{Warmup: 5 * time.Second, IterLen: 10 * time.Second, Iterations: 3, Latency: 200 * time.Millisecond}
+	base := Case{Warmup: 5 * time.Second, Iterations: 3, PerIteration: 300, Latency: 200 * time.Millisecond}
 	c1, c2 := base, base
-	c1.ID, c1.Origin, c1.Workers, c1.Model = "Concurrency=4", o1, 4, Restart(rs, re, ra)
-	c2.ID, c2.Origin, c2.Workers, c2.Model = "Concurrency=8", o2, 8, Delay(ds, de, 50*time.Millisecond)
+	c1.ID, c1.Origin, c1.Workers, c1.Model = "Concurrency=4/TotalPayments=300", o1, 4, Restart(rs, re, ra)
+	c2.ID, c2.Origin, c2.Workers, c2.Model = "Concurrency=8/TotalPayments=300", o2, 8, Delay(ds, de, 50*time.Millisecond)
 	recs := append(c1.Payments(), c2.Payments()...)
 	fs := []faults.Record{
-		{Network: "launch1", Case: c1.ID, Iteration: 1, Kind: faults.Restart, Target: "bob", Spec: "restart bob at 12s",
+		{Network: "launch1", Case: c1.ID, Iteration: IterationAt(recs, c1.ID, rs), Kind: faults.Restart, Target: "bob", Spec: "restart bob at 12s",
 			Start: rs, End: re, ChannelsActive: ra},
-		{Network: "launch2", Case: c2.ID, Iteration: 1, Kind: faults.Delay, Target: "bob", Spec: "delay bob 50ms at 10s for 10s",
+		{Network: "launch2", Case: c2.ID, Iteration: IterationAt(recs, c2.ID, ds), Kind: faults.Delay, Target: "bob", Spec: "delay bob 50ms at 10s for 10s",
 			Start: ds, End: de},
 	}
 	return recs, fs
