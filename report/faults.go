@@ -93,10 +93,7 @@ func writeFaults(b *strings.Builder, r Report) {
 	b.WriteString("\n## Faults\n\n")
 	t := FaultsTable(r)
 	writeMarkdownTable(b, t)
-	b.WriteString("\n")
-	for _, l := range t.Legend {
-		fmt.Fprintf(b, "    %s\n", l)
-	}
+	writeLegend(b, t.Legend)
 	if notes := FaultNotes(r); len(notes) > 0 {
 		b.WriteString("\n")
 		for _, n := range notes {

@@ -14,10 +14,7 @@ func Markdown(w io.Writer, r Report) error {
 	fmt.Fprintf(&b, "# %s\n\n```\n%s\n```\n\n", r.Scenario.Name, strings.Join(EnvBlock(r), "\n"))
 	t := SummaryTable(r)
 	writeMarkdownTable(&b, t)
-	b.WriteString("\n")
-	for _, l := range t.Legend {
-		fmt.Fprintf(&b, "    %s\n", l)
-	}
+	writeLegend(&b, t.Legend)
 	b.WriteString("\n## Payment latency (ms)\n\n")
 	writeMarkdownTable(&b, LatencyTable(r))
 	writeFaults(&b, r)
@@ -172,6 +169,15 @@ func writeMarkdownTable(b *strings.Builder, t Table) {
 	}
 }
 
+// writeLegend writes a table's legend after a blank line, indented so
+// markdown shows it as preformatted text.
+func writeLegend(b *strings.Builder, legend []string) {
+	b.WriteString("\n")
+	for _, l := range legend {
+		fmt.Fprintf(b, "    %s\n", l)
+	}
+}
+
 // Text writes the table for a terminal: aligned columns, no markdown pipes noise.
 func Text(w io.Writer, r Report) error {
 	t := SummaryTable(r)
@@ -212,6 +218,14 @@ func Text(w io.Writer, r Report) error {
 		line(row)
 	}
 	writeResourceVerdicts(&b, r)
+	if len(r.Faults) > 0 {
+		b.WriteString("\nFaults:\n")
+		for _, c := range r.Cases {
+			for _, l := range CaseFaultLines(r, c.ID) {
+				fmt.Fprintf(&b, "  %s: %s\n", c.ID, l)
+			}
+		}
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
