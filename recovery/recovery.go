@@ -8,6 +8,7 @@ package recovery
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/lnbench/lnbench/faults"
@@ -92,28 +93,52 @@ type Fault struct {
 	Warnings           []string `json:"warnings,omitempty"`
 }
 
-// Label names the fault in a few words: kind and target (Spec has the rest).
-func (f Fault) Label() string { return f.Kind + " " + f.Target }
+// Label names the fault in a few words: its spec without the trigger and
+// duration ("delay bob 50ms"), the report giving those as numbers; kind
+// and target when there is no spec.
+func (f Fault) Label() string {
+	if f.Spec == "" {
+		return f.Kind + " " + f.Target
+	}
+	label := f.Spec
+	for _, sep := range []string{" at ", " after ", " for "} {
+		label, _, _ = strings.Cut(label, sep)
+	}
+	return label
+}
 
 // Failures is every payment in flight during the fault that did not succeed.
 func (f Fault) Failures() int { return f.Failed + f.Errored + f.TimedOut + f.Aborted }
 
 // Analyze gives each fault, in order, its figures from the payments of its
-// case (all payments when the record names no case).
+// case; a record naming no case belongs to the case running at its start.
 func Analyze(recs []result.Record, fs []faults.Record, p Params) []Fault {
 	byCase := map[string][]result.Record{}
+	var order []string
 	for _, r := range recs {
+		if _, ok := byCase[r.Case]; !ok {
+			order = append(order, r.Case)
+		}
 		byCase[r.Case] = append(byCase[r.Case], r)
 	}
 	var out []Fault
 	for _, fr := range fs {
-		pays := recs
-		if fr.Case != "" {
-			pays = byCase[fr.Case]
+		if fr.Case == "" {
+			fr.Case = caseAt(byCase, order, fr.Start)
 		}
-		out = append(out, analyzeOne(fr, pays, p))
+		out = append(out, analyzeOne(fr, byCase[fr.Case], p))
 	}
 	return out
+}
+
+// caseAt is the case whose payments span t ("" when none does).
+func caseAt(byCase map[string][]result.Record, order []string, t time.Time) string {
+	for _, id := range order {
+		if _, first, last := span(byCase[id]); !t.Before(first) && !t.After(last) {
+			return id
+		}
+	}
+	return ""
 }
 
 func analyzeOne(fr faults.Record, pays []result.Record, p Params) Fault {

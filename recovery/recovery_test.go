@@ -152,6 +152,21 @@ func TestRestartChannelsNeverActive(t *testing.T) {
 	}
 }
 
+func TestRecordWithoutCase(t *testing.T) {
+	a := healthyCase("C=1", 1, simulate.Healthy)
+	b := healthyCase("C=2", 2, simulate.Healthy)
+	b.Origin = t0.Add(time.Hour)
+	recs := append(a.Payments(), b.Payments()...)
+	f := Analyze(recs, []faults.Record{{Kind: faults.Delay, Target: "bob", Spec: "delay bob 50ms jitter 5ms at 15s for 2s",
+		Start: b.Origin.Add(15 * time.Second), End: b.Origin.Add(17 * time.Second)}}, Default)[0]
+	if f.Case != "C=2" || f.StartOffset != 15 {
+		t.Errorf("case %q at %v, want C=2 at 15", f.Case, f.StartOffset)
+	}
+	if l := f.Label(); l != "delay bob 50ms jitter 5ms" {
+		t.Errorf("label %q", l)
+	}
+}
+
 func TestNoPaymentsAndInjectionError(t *testing.T) {
 	f := Analyze(nil, []faults.Record{{Case: "C=9", Kind: faults.Delay, Target: "carol", Start: t0, Error: "tc: RTNETLINK answers: Operation not permitted"}}, Default)[0]
 	if !hasWarning(f, "injection failed: tc: RTNETLINK") || !hasWarning(f, `no payments recorded for case "C=9"`) || f.Recovery != NotMeasured {

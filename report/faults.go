@@ -29,16 +29,18 @@ func LoadFaults(dir string, rep *Report, recs []result.Record) {
 
 // FaultsTable is one row per injected fault with its recovery figures.
 func FaultsTable(r Report) Table {
-	t := Table{Header: []string{"Case", "Iteration", "Kind", "Target", "Start (s)", "Duration (s)", "Failed", "Stalled", "Aborted",
+	t := Table{Header: []string{"Case", "Iteration", "Fault", "Start (s)", "Duration (s)", "Failed", "Stalled", "Aborted",
 		"Before (payments/s)", "Recovery (s)", "Channels active (s)", "p50 before/during/after (ms)"}}
 	for _, f := range r.Faults {
-		t.Rows = append(t.Rows, []string{f.Case, iterationCell(f.Iteration), f.Kind, f.Target, fmt.Sprintf("%.1f", f.StartOffset),
+		t.Rows = append(t.Rows, []string{f.Case, iterationCell(f.Iteration), f.Label(), fmt.Sprintf("%.1f", f.StartOffset),
 			optCell(f.Duration, "%.1f", "no end"), fmt.Sprint(f.Failed + f.Errored + f.TimedOut), optCell(f.Stalled, "%d", "NA"),
 			fmt.Sprint(f.Aborted), optCell(f.BeforePerSec, "%.1f", "NA"), recoveryCell(f), channelsCell(f),
 			strings.Join([]string{optCell(f.LatencyBefore.P50, "%.0f", "NA"), optCell(f.LatencyDuring.P50, "%.0f", "NA"), optCell(f.LatencyAfter.P50, "%.0f", "NA")}, "/")})
 	}
 	p := recovery.Default
 	t.Legend = []string{
+		"Fault      : kind, target and size of the fault (the spec as written is in faults.csv and summary.json)",
+		"Iteration  : the measured iteration the fault began in (–: in the warm-up or between iterations)",
 		"Start      : seconds since the case's first measured payment started (the throughput timeline's axis); Duration until the fault ended",
 		"Failed     : payments in flight during the fault that failed, returned an RPC error or timed out; Aborted: stopped by the harness",
 		"             (during: from its start until its end, or until a restarted node's channels were active again when later)",
@@ -136,7 +138,7 @@ func channelsCell(f recovery.Fault) string {
 
 func iterationCell(i int) string {
 	if i < 0 {
-		return "warm-up"
+		return "–" // warm-up, or between iterations
 	}
 	return fmt.Sprint(i)
 }

@@ -51,9 +51,9 @@ func TestFaultsGolden(t *testing.T) {
 	golden(t, "faults.csv.golden", csv.Bytes())
 	for _, want := range []string{
 		// 12 RPC errors and 10 NO_ROUTE; the 2 payments hung over the restart stalled.
-		"| Concurrency=4/TotalPayments=300 | 0 | restart | bob | 12.0 | 5.0 | 22 | 2 | 0 | 19.2 | 3.2 | 1.5 (6.5) | 208/NA/210 |",
+		"| Concurrency=4/TotalPayments=300 | 0 | restart bob | 12.0 | 5.0 | 22 | 2 | 0 | 19.2 | 3.2 | 1.5 (6.5) | 208/NA/210 |",
 		// The 50 ms delay moves the median by 50 ms and back.
-		"| Concurrency=8/TotalPayments=300 | 1 | delay | bob | 10.0 | 10.0 | 0 | 0 | 0 | 37.2 | 0.0 |  | 208/258/208 |",
+		"| Concurrency=8/TotalPayments=300 | 1 | delay bob 50ms | 10.0 | 10.0 | 0 | 0 | 0 | 37.2 | 0.0 |  | 208/258/208 |",
 		"Faults injected:\n\n- restart bob at 12.0 s for 5.0 s (iteration 0): 22 failed, 2 stalled, 0 aborted; throughput back within 10% 3.2 s after its end; channels active 1.5 s after",
 		"- restart bob (Concurrency=4/TotalPayments=300, 12.0 s): latency during the fault: 0 successful payment(s)",
 	} {
@@ -71,7 +71,7 @@ func TestFaultsHTML(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := b.String()
-	for _, want := range []string{"<h2>Faults</h2>", "<td>restart</td>", "<li>restart bob at 12.0 s", `fill="firebrick"`} {
+	for _, want := range []string{"<h2>Faults</h2>", "<td>restart bob</td>", "<li>restart bob at 12.0 s", `fill="firebrick"`} {
 		if !strings.Contains(s, want) {
 			t.Errorf("HTML lacks %q", want)
 		}

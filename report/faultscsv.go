@@ -13,7 +13,7 @@ import (
 // a figure the analysis could not give (its warning is in summary.json).
 func FaultsCSV(w io.Writer, r Report) error {
 	cw := csv.NewWriter(w)
-	if err := cw.Write([]string{"Network", "Case", "Iteration", "Kind", "Target", "Spec", "Start", "StartOffset_s", "EndOffset_s", "Duration_s",
+	if err := cw.Write([]string{"Network", "Case", "Iteration", "Kind", "Target", "Spec", "Label", "Start", "StartOffset_s", "EndOffset_s", "Duration_s",
 		"EffectEndOffset_s", "Failed", "Errored", "TimedOut", "Aborted", "Stalled", "StallThreshold_ms", "BeforePaymentsPerSec", "BeforeWindow_s",
 		"Recovery", "Recovery_s", "ChannelsActiveAfterEnd_s", "ChannelsActiveAfterStart_s",
 		"LatencyBefore_n", "LatencyBeforeP50_ms", "LatencyBeforeP99_ms", "LatencyDuring_n", "LatencyDuringP50_ms", "LatencyDuringP99_ms",
@@ -38,7 +38,7 @@ func FaultsCSV(w io.Writer, r Report) error {
 		if f.EffectEnd.IsZero() {
 			effect = f.StartOffset
 		}
-		row := []string{f.Network, f.Case, strconv.Itoa(f.Iteration), f.Kind, f.Target, f.Spec, f.Start.UTC().Format(time.RFC3339Nano),
+		row := []string{f.Network, f.Case, strconv.Itoa(f.Iteration), f.Kind, f.Target, f.Spec, f.Label(), f.Start.UTC().Format(time.RFC3339Nano),
 			g(f.StartOffset), na(f.EndOffset), na(f.Duration), g(effect), strconv.Itoa(f.Failed), strconv.Itoa(f.Errored),
 			strconv.Itoa(f.TimedOut), strconv.Itoa(f.Aborted), stalled, na(f.StallThresholdMs), na(f.BeforePerSec), g(f.BeforeSeconds),
 			f.Recovery, na(f.RecoverySeconds), na(f.ChannelsAfterEnd), na(f.ChannelsAfterStart)}

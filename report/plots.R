@@ -168,7 +168,7 @@ if (file.exists(ffile)) {
     fl$xmin <- fl$StartOffset_s - 0.5
     fl$xmax <- ifelse(is.na(fl$EndOffset_s), last[fl$Case] + 0.5, fl$EndOffset_s - 0.5)
     fl$xeff <- pmax(fl$xmax, fl$EffectEndOffset_s - 0.5)
-    fl$label <- paste(fl$Kind, fl$Target)
+    fl$label <- if ("Label" %in% names(fl)) fl$Label else paste(fl$Kind, fl$Target)
     rec <- fl[!is.na(fl$Recovery_s), ]
     rec$x <- rec$EndOffset_s + rec$Recovery_s - 0.5
     fault_layers <- list(
