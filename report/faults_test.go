@@ -244,3 +244,20 @@ func TestRPlotShadesFaults(t *testing.T) {
 		t.Error("faults.csv did not change the throughput timeline")
 	}
 }
+
+func TestSparklineFaults(t *testing.T) {
+	perSec := make([]int, 70)
+	for i := range perSec {
+		perSec[i] = 5
+	}
+	got := SparklineFaults(perSec, 60, [][2]float64{{2.5, 4}, {58, 1 << 30}})
+	want := []string{
+		"   0s │" + strings.Repeat("█", 60),
+		"fault │  ^^" + strings.Repeat(" ", 54) + "^^",
+		"  60s │" + strings.Repeat("█", 10),
+		"fault │" + strings.Repeat("^", 10),
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

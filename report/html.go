@@ -80,7 +80,7 @@ func HTML(w io.Writer, r Report, plots []Plot) error {
 	}
 	for _, c := range r.Cases {
 		data.Cases = append(data.Cases, htmlCase{Row: c, Line: IterationLine(c), Caption: TimelineCaption(c),
-			Iterations: iterationTable(c), Heatmap: Heatmap(c.Case), Sparkline: Sparkline(c.Timeline, 60),
+			Iterations: iterationTable(c), Heatmap: Heatmap(c.Case), Sparkline: SparklineFaults(c.Timeline, 60, faultSpans(r, c.ID)),
 			Timeline: c.Timeline, TimelineSVG: barsSVG(c.Timeline, 640, 80, faultSpans(r, c.ID)), Faults: CaseFaultLines(r, c.ID)})
 	}
 	return htmlTmpl.Execute(w, data)

@@ -21,7 +21,7 @@ func Markdown(w io.Writer, r Report) error {
 	if len(r.Cases) > 0 {
 		b.WriteString("\n## Details\n")
 		for _, c := range r.Cases {
-			writeCaseDetails(&b, c, CaseFaultLines(r, c.ID))
+			writeCaseDetails(&b, r, c)
 		}
 	}
 	writeResources(&b, r)
@@ -96,9 +96,9 @@ func TimelineCaption(c Row) string {
 	return fmt.Sprintf("successful payments per second since the case started (%d s, peak %d/s)", len(c.Timeline), top)
 }
 
-func writeCaseDetails(b *strings.Builder, c Row, faultLines []string) {
+func writeCaseDetails(b *strings.Builder, r Report, c Row) {
 	fmt.Fprintf(b, "\n### %s\n\n%s.\n", c.ID, IterationLine(c))
-	if len(faultLines) > 0 {
+	if faultLines := CaseFaultLines(r, c.ID); len(faultLines) > 0 {
 		b.WriteString("\nFaults injected:\n\n")
 		for _, l := range faultLines {
 			fmt.Fprintf(b, "- %s\n", l)
@@ -108,7 +108,7 @@ func writeCaseDetails(b *strings.Builder, c Row, faultLines []string) {
 		fmt.Fprintf(b, "\nLatency distribution:\n\n```\n%s\n```\n", strings.Join(hm, "\n"))
 	}
 	if len(c.Timeline) > 0 {
-		fmt.Fprintf(b, "\nThroughput, %s:\n\n```\n%s\n```\n", TimelineCaption(c), strings.Join(Sparkline(c.Timeline, 60), "\n"))
+		fmt.Fprintf(b, "\nThroughput, %s:\n\n```\n%s\n```\n", TimelineCaption(c), strings.Join(SparklineFaults(c.Timeline, 60, faultSpans(r, c.ID)), "\n"))
 	}
 }
 

@@ -81,3 +81,31 @@ func Sparkline(perSec []int, width int) []string {
 	}
 	return lines
 }
+
+// SparklineFaults is Sparkline with, under each row a fault touches, a
+// row marking the seconds it lasted (spans in seconds on the same axis).
+func SparklineFaults(perSec []int, width int, spans [][2]float64) []string {
+	rows := Sparkline(perSec, width)
+	if len(spans) == 0 {
+		return rows
+	}
+	var out []string
+	for r, row := range rows {
+		out = append(out, row)
+		var b strings.Builder
+		marked := false
+		for i := r * width; i < min((r+1)*width, len(perSec)); i++ {
+			c := " "
+			for _, s := range spans {
+				if float64(i+1) > s[0] && float64(i) < s[1] {
+					c, marked = "^", true
+				}
+			}
+			b.WriteString(c)
+		}
+		if marked {
+			out = append(out, "fault │"+strings.TrimRight(b.String(), " "))
+		}
+	}
+	return out
+}
