@@ -147,9 +147,17 @@ func analyzeOne(fr faults.Record, pays []result.Record, p Params) Fault {
 	if fr.Error != "" {
 		warn("injection failed: %s", fr.Error)
 	}
+	if fr.Start.IsZero() {
+		warn("no start recorded: the fault never took effect")
+		return f
+	}
 	if len(pays) == 0 {
 		warn("no payments recorded for case %q: nothing to measure", fr.Case)
 		return f
+	}
+	if !fr.End.IsZero() && fr.End.Before(fr.Start) {
+		warn("end %s before start %s: end ignored", fr.End.Format(time.RFC3339Nano), fr.Start.Format(time.RFC3339Nano))
+		fr.End = time.Time{}
 	}
 	origin, first, last := span(pays)
 	sec := func(t time.Time) float64 { return t.Sub(origin).Seconds() }
@@ -217,6 +225,8 @@ func analyzeOne(fr faults.Record, pays []result.Record, p Params) Fault {
 		f.Recovery = NotRecovered
 		if t, ok := recoveredAt(pays, fr.End, last, *f.BeforePerSec, p); ok {
 			f.Recovery, f.RecoverySeconds = Recovered, ptr(t.Sub(fr.End).Seconds())
+		} else {
+			warn("throughput not back within %.0f%% by the case's last payment, %.1f s after the fault's end", 100*p.Tolerance, last.Sub(fr.End).Seconds())
 		}
 	}
 	return f

@@ -107,8 +107,8 @@ func TestNeverRecovered(t *testing.T) {
 	}
 	recs := healthyCase("C=4", 4, m).Payments()
 	f := Analyze(recs, []faults.Record{{Case: "C=4", Kind: faults.Loss, Target: "carol", Start: start, End: t0.Add(15 * time.Second)}}, Default)[0]
-	if f.Recovery != NotRecovered || f.RecoverySeconds != nil {
-		t.Errorf("recovery %s %v, want %q", f.Recovery, f.RecoverySeconds, NotRecovered)
+	if f.Recovery != NotRecovered || f.RecoverySeconds != nil || !hasWarning(f, "not back within 10% by the case's last payment") {
+		t.Errorf("recovery %s %v, want %q; warnings %q", f.Recovery, f.RecoverySeconds, NotRecovered, f.Warnings)
 	}
 }
 
@@ -164,6 +164,21 @@ func TestRecordWithoutCase(t *testing.T) {
 	}
 	if l := f.Label(); l != "delay bob 50ms jitter 5ms" {
 		t.Errorf("label %q", l)
+	}
+}
+
+func TestBadTimes(t *testing.T) {
+	recs := healthyCase("C=2", 2, simulate.Healthy).Payments()
+	fs := []faults.Record{
+		{Case: "C=2", Kind: faults.Pause, Target: "bob", Error: "docker pause: no such container"},
+		{Case: "C=2", Kind: faults.Pause, Target: "bob", Start: t0.Add(15 * time.Second), End: t0.Add(14 * time.Second)},
+	}
+	got := Analyze(recs, fs, Default)
+	if !hasWarning(got[0], "never took effect") || got[0].BeforePerSec != nil {
+		t.Errorf("no start: %+v", got[0])
+	}
+	if !hasWarning(got[1], "before start") || got[1].Duration != nil || got[1].Recovery != NotMeasured {
+		t.Errorf("end before start: %+v", got[1])
 	}
 }
 

@@ -261,3 +261,38 @@ func TestSparklineFaults(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// A fault that never took effect is listed but drawn nowhere; a kill runs
+// to the end of its case.
+func TestFaultWithoutStartIsNotDrawn(t *testing.T) {
+	r, recs, fs := faultFixture()
+	kill := faults.Record{Case: fs[1].Case, Kind: faults.Kill, Target: "carol", Spec: "kill carol at 22s", Start: fs[1].Start.Add(12e9)}
+	fs = append(fs, kill, faults.Record{Case: fs[0].Case, Kind: faults.Pause, Target: "carol", Spec: "pause carol at 30s for 5s", Error: "docker pause: no such container"})
+	r.Faults = recovery.Analyze(recs, fs, recovery.Default)
+	if spans := faultSpans(r, fs[0].Case); len(spans) != 1 {
+		t.Errorf("spans %v, want the restart's only", spans)
+	}
+	if spans := faultSpans(r, kill.Case); len(spans) != 2 || spans[1][0] != 22 || spans[1][1] < 1e6 {
+		t.Errorf("spans %v, want the delay's and the kill's to the end", spans)
+	}
+	var b bytes.Buffer
+	if err := FaultsCSV(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+	if last := lines[len(lines)-1]; !strings.Contains(last, ",pause carol,NA,NA,NA,NA,NA,") || !strings.HasSuffix(last, ",docker pause: no such container") {
+		t.Errorf("row %q", last)
+	}
+	if testing.Short() {
+		return
+	}
+	needR(t)
+	dir := t.TempDir()
+	writeCSVs(t, dir, r, recs)
+	if err := os.WriteFile(filepath.Join(dir, FaultsCSVName), b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := RunR(context.Background(), dir); err != nil {
+		t.Fatal(err)
+	}
+}

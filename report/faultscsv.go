@@ -33,13 +33,15 @@ func FaultsCSV(w io.Writer, r Report) error {
 		if f.Stalled != nil {
 			stalled = strconv.Itoa(*f.Stalled)
 		}
-		// The effect end is as far from Start as from the case's origin.
-		effect := f.StartOffset + f.EffectEnd.Sub(f.Start).Seconds()
-		if f.EffectEnd.IsZero() {
-			effect = f.StartOffset
+		start, offset, effect := "NA", "NA", "NA" // never took effect: nothing to draw
+		if !f.Start.IsZero() {
+			start, offset = f.Start.UTC().Format(time.RFC3339Nano), g(f.StartOffset)
 		}
-		row := []string{f.Network, f.Case, strconv.Itoa(f.Iteration), f.Kind, f.Target, f.Spec, f.Label(), f.Start.UTC().Format(time.RFC3339Nano),
-			g(f.StartOffset), na(f.EndOffset), na(f.Duration), g(effect), strconv.Itoa(f.Failed), strconv.Itoa(f.Errored),
+		if !f.Start.IsZero() && !f.EffectEnd.IsZero() {
+			effect = g(f.StartOffset + f.EffectEnd.Sub(f.Start).Seconds()) // as far from Start as from the origin
+		}
+		row := []string{f.Network, f.Case, strconv.Itoa(f.Iteration), f.Kind, f.Target, f.Spec, f.Label(), start,
+			offset, na(f.EndOffset), na(f.Duration), effect, strconv.Itoa(f.Failed), strconv.Itoa(f.Errored),
 			strconv.Itoa(f.TimedOut), strconv.Itoa(f.Aborted), stalled, na(f.StallThresholdMs), na(f.BeforePerSec), g(f.BeforeSeconds),
 			f.Recovery, na(f.RecoverySeconds), na(f.ChannelsAfterEnd), na(f.ChannelsAfterStart)}
 		row = append(append(append(append(row, lat(f.LatencyBefore)...), lat(f.LatencyDuring)...), lat(f.LatencyAfter)...), f.Error)

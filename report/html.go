@@ -135,7 +135,7 @@ func barsSVG(counts []int, w, h int, spans [][2]float64) template.HTML {
 func faultSpans(r Report, caseID string) [][2]float64 {
 	var out [][2]float64
 	for _, f := range r.Faults {
-		if f.Case != caseID {
+		if f.Case != caseID || f.Start.IsZero() { // never took effect
 			continue
 		}
 		end := float64(1 << 30) // clipped to the chart

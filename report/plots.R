@@ -161,13 +161,13 @@ fault_layers <- list()
 ffile <- file.path(dir, "faults.csv")
 if (file.exists(ffile)) {
   fl <- read.csv(ffile, stringsAsFactors = FALSE, na.strings = "NA")
-  fl <- fl[fl$Case %in% levels(tl$case), ]
+  fl <- fl[fl$Case %in% levels(tl$case) & !is.na(fl$StartOffset_s), ]
   if (nrow(fl) > 0) {
     last <- tapply(tl$second, as.character(tl$case), max)
     fl$case <- factor(fl$Case, levels = levels(tl$case))
     fl$xmin <- fl$StartOffset_s - 0.5
     fl$xmax <- ifelse(is.na(fl$EndOffset_s), last[fl$Case] + 0.5, fl$EndOffset_s - 0.5)
-    fl$xeff <- pmax(fl$xmax, fl$EffectEndOffset_s - 0.5)
+    fl$xeff <- pmax(fl$xmax, fl$EffectEndOffset_s - 0.5, na.rm = TRUE)
     fl$label <- if ("Label" %in% names(fl)) fl$Label else paste(fl$Kind, fl$Target)
     rec <- fl[!is.na(fl$Recovery_s), ]
     rec$x <- rec$EndOffset_s + rec$Recovery_s - 0.5
