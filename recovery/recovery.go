@@ -157,7 +157,7 @@ func analyzeOne(fr faults.Record, pays []result.Record, p Params) Fault {
 	}
 	if !fr.End.IsZero() && fr.End.Before(fr.Start) {
 		warn("end %s before start %s: end ignored", fr.End.Format(time.RFC3339Nano), fr.Start.Format(time.RFC3339Nano))
-		fr.End = time.Time{}
+		fr.End, f.End = time.Time{}, time.Time{}
 	}
 	origin, first, last := span(pays)
 	sec := func(t time.Time) float64 { return t.Sub(origin).Seconds() }
@@ -182,14 +182,22 @@ func analyzeOne(fr faults.Record, pays []result.Record, p Params) Fault {
 		warn("the restarted node's channels were not seen active again within the run")
 	}
 	countFailures(&f, pays)
-
 	bStart := fr.Start.Add(-p.Before)
 	if bStart.Before(first) {
 		bStart = first
 	}
 	f.BeforeSeconds = fr.Start.Sub(bStart).Seconds()
-	f.LatencyBefore = latencyOf(pays, func(r result.Record) bool { return !r.Start.Before(bStart) && r.End.Before(fr.Start) }, p.MinLatency)
-	f.LatencyDuring = latencyOf(pays, func(r result.Record) bool { return !r.Start.Before(fr.Start) && !r.End.After(f.EffectEnd) }, p.MinLatency)
+	measureLatency(&f, pays, bStart, p, warn)
+	countStalled(&f, pays, p, warn)
+	measureThroughput(&f, pays, bStart, last, p, warn)
+	return f
+}
+
+// measureLatency fills the latency before (payments in [bStart, Start)),
+// wholly during [Start, EffectEnd], and started within Before after it.
+func measureLatency(f *Fault, pays []result.Record, bStart time.Time, p Params, warn func(string, ...any)) {
+	f.LatencyBefore = latencyOf(pays, func(r result.Record) bool { return !r.Start.Before(bStart) && r.End.Before(f.Start) }, p.MinLatency)
+	f.LatencyDuring = latencyOf(pays, func(r result.Record) bool { return !r.Start.Before(f.Start) && !r.End.After(f.EffectEnd) }, p.MinLatency)
 	aEnd := f.EffectEnd.Add(p.Before)
 	f.LatencyAfter = latencyOf(pays, func(r result.Record) bool { return !r.Start.Before(f.EffectEnd) && r.Start.Before(aEnd) }, p.MinLatency)
 	for i, l := range []Latency{f.LatencyBefore, f.LatencyDuring, f.LatencyAfter} {
@@ -197,39 +205,48 @@ func analyzeOne(fr faults.Record, pays []result.Record, p Params) Fault {
 			warn("latency %s the fault: %d successful payment(s), too few for percentiles (need %d)", []string{"before", "during", "after"}[i], l.N, p.MinLatency)
 		}
 	}
+}
 
-	if med := f.LatencyBefore.P50; med != nil {
-		thr := p.StallFactor * *med
-		f.StallThresholdMs = &thr
-		n := 0
-		for _, r := range pays {
-			if r.Status == result.Succeeded && inFlight(r, fr.Start, f.EffectEnd) && ms(r.Latency()) > thr {
-				n++
-			}
-		}
-		f.Stalled = &n
-	} else {
+// countStalled counts the succeeded payments in flight during the fault
+// that took longer than StallFactor × the median before it.
+func countStalled(f *Fault, pays []result.Record, p Params, warn func(string, ...any)) {
+	med := f.LatencyBefore.P50
+	if med == nil {
 		warn("no pre-fault median latency: stalled payments not counted")
+		return
 	}
+	thr := p.StallFactor * *med
+	n := 0
+	for _, r := range pays {
+		if r.Status == result.Succeeded && inFlight(r, f.Start, f.EffectEnd) && ms(r.Latency()) > thr {
+			n++
+		}
+	}
+	f.StallThresholdMs, f.Stalled = &thr, &n
+}
 
-	okBefore := successesIn(pays, bStart, fr.Start)
+// measureThroughput fills the throughput before the fault and, when the
+// fault ended, the time until it was back.
+func measureThroughput(f *Fault, pays []result.Record, bStart, last time.Time, p Params, warn func(string, ...any)) {
+	okBefore := successesIn(pays, bStart, f.Start)
 	switch {
 	case f.BeforeSeconds < p.Window.Seconds():
 		warn("the case started %.1f s before the fault, less than one %.0f s window: no pre-fault throughput", f.BeforeSeconds, p.Window.Seconds())
+		return
 	case okBefore < p.MinBaseline:
 		warn("%d successful payment(s) in the %.1f s before the fault, too few for a pre-fault throughput (need %d)", okBefore, f.BeforeSeconds, p.MinBaseline)
-	default:
-		f.BeforePerSec = ptr(float64(okBefore) / f.BeforeSeconds)
+		return
 	}
-	if f.BeforePerSec != nil && !fr.End.IsZero() {
-		f.Recovery = NotRecovered
-		if t, ok := recoveredAt(pays, fr.End, last, *f.BeforePerSec, p); ok {
-			f.Recovery, f.RecoverySeconds = Recovered, ptr(t.Sub(fr.End).Seconds())
-		} else {
-			warn("throughput not back within %.0f%% by the case's last payment, %.1f s after the fault's end", 100*p.Tolerance, last.Sub(fr.End).Seconds())
-		}
+	f.BeforePerSec = ptr(float64(okBefore) / f.BeforeSeconds)
+	if f.End.IsZero() {
+		return
 	}
-	return f
+	f.Recovery = NotRecovered
+	if t, ok := recoveredAt(pays, f.End, last, *f.BeforePerSec, p); ok {
+		f.Recovery, f.RecoverySeconds = Recovered, ptr(t.Sub(f.End).Seconds())
+	} else {
+		warn("throughput not back within %.0f%% by the case's last payment, %.1f s after the fault's end", 100*p.Tolerance, last.Sub(f.End).Seconds())
+	}
 }
 
 func ptr[T any](v T) *T { return &v }
