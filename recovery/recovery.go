@@ -144,12 +144,15 @@ func caseAt(byCase map[string][]result.Record, order []string, t time.Time) stri
 func analyzeOne(fr faults.Record, pays []result.Record, p Params) Fault {
 	f := Fault{Record: fr, Recovery: NotMeasured}
 	warn := func(format string, a ...any) { f.Warnings = append(f.Warnings, fmt.Sprintf(format, a...)) }
+	if fr.Start.IsZero() { // never took effect: the error says why
+		if fr.Error == "" {
+			fr.Error = "no start recorded: the fault never took effect"
+		}
+		warn("%s", fr.Error)
+		return f
+	}
 	if fr.Error != "" {
 		warn("injection failed: %s", fr.Error)
-	}
-	if fr.Start.IsZero() {
-		warn("no start recorded: the fault never took effect")
-		return f
 	}
 	if len(pays) == 0 {
 		warn("no payments recorded for case %q: nothing to measure", fr.Case)

@@ -174,7 +174,7 @@ func TestBadTimes(t *testing.T) {
 		{Case: "C=2", Kind: faults.Pause, Target: "bob", Start: t0.Add(15 * time.Second), End: t0.Add(14 * time.Second)},
 	}
 	got := Analyze(recs, fs, Default)
-	if !hasWarning(got[0], "never took effect") || got[0].BeforePerSec != nil {
+	if len(got[0].Warnings) != 1 || !hasWarning(got[0], "docker pause: no such container") || got[0].BeforePerSec != nil {
 		t.Errorf("no start: %+v", got[0])
 	}
 	if !hasWarning(got[1], "before start") || got[1].Duration != nil || got[1].Recovery != NotMeasured {

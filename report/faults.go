@@ -32,7 +32,11 @@ func FaultsTable(r Report) Table {
 	t := Table{Header: []string{"Case", "Iteration", "Fault", "Start (s)", "Duration (s)", "Failed", "Stalled", "Aborted",
 		"Before (payments/s)", "Recovery (s)", "Channels active (s)", "p50 before/during/after (ms)"}}
 	for _, f := range r.Faults {
-		t.Rows = append(t.Rows, []string{f.Case, iterationCell(f.Iteration), f.Label(), fmt.Sprintf("%.1f", f.StartOffset),
+		start := fmt.Sprintf("%.1f", f.StartOffset)
+		if f.Start.IsZero() {
+			start = "not injected"
+		}
+		t.Rows = append(t.Rows, []string{f.Case, iterationCell(f.Iteration), f.Label(), start,
 			optCell(f.Duration, "%.1f", "no end"), fmt.Sprint(f.Failed + f.Errored + f.TimedOut), optCell(f.Stalled, "%d", "NA"),
 			fmt.Sprint(f.Aborted), optCell(f.BeforePerSec, "%.1f", "NA"), recoveryCell(f), channelsCell(f),
 			strings.Join([]string{optCell(f.LatencyBefore.P50, "%.0f", "NA"), optCell(f.LatencyDuring.P50, "%.0f", "NA"), optCell(f.LatencyAfter.P50, "%.0f", "NA")}, "/")})
@@ -60,8 +64,12 @@ func FaultsTable(r Report) Table {
 func FaultNotes(r Report) []string {
 	var out []string
 	for _, f := range r.Faults {
+		at := fmt.Sprintf(", %.1f s", f.StartOffset)
+		if f.Start.IsZero() {
+			at = ""
+		}
 		for _, w := range f.Warnings {
-			out = append(out, fmt.Sprintf("%s (%s, %.1f s): %s", f.Label(), f.Case, f.StartOffset, w))
+			out = append(out, fmt.Sprintf("%s (%s%s): %s", f.Label(), f.Case, at, w))
 		}
 	}
 	return out
@@ -72,6 +80,10 @@ func CaseFaultLines(r Report, caseID string) []string {
 	var out []string
 	for _, f := range r.Faults {
 		if f.Case != caseID {
+			continue
+		}
+		if f.Start.IsZero() {
+			out = append(out, fmt.Sprintf("%s: %s", f.Label(), f.Error))
 			continue
 		}
 		l := fmt.Sprintf("%s at %.1f s", f.Label(), f.StartOffset)

@@ -266,8 +266,8 @@ func TestSparklineFaults(t *testing.T) {
 // to the end of its case.
 func TestFaultWithoutStartIsNotDrawn(t *testing.T) {
 	r, recs, fs := faultFixture()
-	kill := faults.Record{Case: fs[1].Case, Kind: faults.Kill, Target: "carol", Spec: "kill carol at 22s", Start: fs[1].Start.Add(12e9)}
-	fs = append(fs, kill, faults.Record{Case: fs[0].Case, Kind: faults.Pause, Target: "carol", Spec: "pause carol at 30s for 5s", Error: "docker pause: no such container"})
+	kill := faults.Record{Case: fs[1].Case, Kind: faults.Kill, Target: "carol", Spec: "kill carol at 22s", Iteration: 1, Start: fs[1].Start.Add(12e9)}
+	fs = append(fs, kill, faults.Record{Case: fs[0].Case, Kind: faults.Pause, Target: "carol", Spec: "pause carol at 30s for 5s", Iteration: -1, Error: "docker pause: no such container"})
 	r.Faults = recovery.Analyze(recs, fs, recovery.Default)
 	if spans := faultSpans(r, fs[0].Case); len(spans) != 1 {
 		t.Errorf("spans %v, want the restart's only", spans)
@@ -282,6 +282,16 @@ func TestFaultWithoutStartIsNotDrawn(t *testing.T) {
 	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
 	if last := lines[len(lines)-1]; !strings.Contains(last, ",pause carol,NA,NA,NA,NA,NA,") || !strings.HasSuffix(last, ",docker pause: no such container") {
 		t.Errorf("row %q", last)
+	}
+	var md bytes.Buffer
+	if err := Markdown(&md, r); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"| 1 | kill carol | 22.0 | no end |", "| – | pause carol | not injected |",
+		"- pause carol (Concurrency=4/TotalPayments=300): docker pause: no such container\n", "- pause carol: docker pause: no such container\n"} {
+		if !strings.Contains(md.String(), want) {
+			t.Errorf("markdown lacks %q", want)
+		}
 	}
 	if testing.Short() {
 		return
