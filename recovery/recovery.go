@@ -152,7 +152,7 @@ func analyzeOne(fr faults.Record, pays []result.Record, p Params) Fault {
 		return f
 	}
 	if fr.Error != "" {
-		warn("injection failed: %s", fr.Error)
+		warn("%s", fr.Error) // the runner words it: "kill: …", "clearing delay: …"
 	}
 	if len(pays) == 0 {
 		warn("no payments recorded for case %q: nothing to measure", fr.Case)
@@ -181,9 +181,9 @@ func analyzeOne(fr faults.Record, pays []result.Record, p Params) Fault {
 		if fr.ChannelsActive.After(f.EffectEnd) {
 			f.EffectEnd = fr.ChannelsActive
 		}
-	} else if fr.Kind == faults.Restart {
-		warn("the restarted node's channels were not seen active again within the run")
 	}
+	// A restart without ChannelsActive is the chain (no channels) or a node
+	// whose channels did not come back: the runner's Error says which.
 	countFailures(&f, pays)
 	bStart := fr.Start.Add(-p.Before)
 	if bStart.Before(first) {

@@ -146,9 +146,13 @@ func TestKillHasNoEnd(t *testing.T) {
 
 func TestRestartChannelsNeverActive(t *testing.T) {
 	recs := healthyCase("C=2", 2, simulate.Healthy).Payments()
-	f := Analyze(recs, []faults.Record{{Case: "C=2", Kind: faults.Restart, Target: "bob", Start: t0.Add(15 * time.Second), End: t0.Add(16 * time.Second)}}, Default)[0]
-	if f.ChannelsAfterEnd != nil || !hasWarning(f, "channels were not seen active again") {
+	f := Analyze(recs, []faults.Record{{Case: "C=2", Kind: faults.Restart, Target: "bob", Start: t0.Add(15 * time.Second), End: t0.Add(16 * time.Second),
+		Error: "channels of the restarted node not all active within 2m0s: context deadline exceeded"}}, Default)[0]
+	if f.ChannelsAfterEnd != nil || f.ChannelsAfterStart != nil || !hasWarning(f, "channels of the restarted node not all active") {
 		t.Errorf("restart without channels: %+v", f)
+	}
+	if !f.EffectEnd.Equal(t0.Add(16*time.Second)) || f.Recovery != Recovered {
+		t.Errorf("effect end %v, recovery %s", f.EffectEnd, f.Recovery)
 	}
 }
 
@@ -184,7 +188,7 @@ func TestBadTimes(t *testing.T) {
 
 func TestNoPaymentsAndInjectionError(t *testing.T) {
 	f := Analyze(nil, []faults.Record{{Case: "C=9", Kind: faults.Delay, Target: "carol", Start: t0, Error: "tc: RTNETLINK answers: Operation not permitted"}}, Default)[0]
-	if !hasWarning(f, "injection failed: tc: RTNETLINK") || !hasWarning(f, `no payments recorded for case "C=9"`) || f.Recovery != NotMeasured {
+	if !hasWarning(f, "tc: RTNETLINK") || !hasWarning(f, `no payments recorded for case "C=9"`) || f.Recovery != NotMeasured {
 		t.Errorf("warnings %q", f.Warnings)
 	}
 }

@@ -143,7 +143,7 @@ func channelsCell(f recovery.Fault) string {
 	case f.ChannelsAfterStart != nil:
 		return fmt.Sprintf("NA (%.1f)", *f.ChannelsAfterStart)
 	case f.Kind == faults.Restart:
-		return "never"
+		return "NA"
 	}
 	return ""
 }
