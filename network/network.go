@@ -37,6 +37,8 @@ type Network struct {
 	Phases    []Phase
 
 	mu sync.Mutex // guards the maps while nodes start in parallel
+	// drivers dial a restarted node again (Redial).
+	drivers node.Drivers
 }
 
 // Options tune setup.
@@ -96,7 +98,7 @@ func Up(ctx context.Context, be backend.Backend, topo topology.Topology, opts Op
 			return nil, fmt.Errorf("node %s: %w", nd.Name, err)
 		}
 	}
-	n := &Network{Topology: topo, Nodes: map[string]node.Node{}, Endpoints: map[string]backend.NodeEndpoint{}, PubKeys: map[string]string{}}
+	n := &Network{Topology: topo, Nodes: map[string]node.Node{}, Endpoints: map[string]backend.NodeEndpoint{}, PubKeys: map[string]string{}, drivers: opts.Drivers}
 	steps := []struct {
 		name string
 		fn   func(context.Context) error
@@ -176,7 +178,7 @@ func (n *Network) startNodes(ctx context.Context, be backend.Backend, opts Optio
 				return err
 			}
 			n.mu.Lock()
-			n.Nodes[nd.Name], n.Endpoints[nd.Name] = client, ep
+			n.Nodes[nd.Name], n.Endpoints[nd.Name] = &handle{n: client}, ep
 			n.mu.Unlock()
 			if err := client.WaitReady(gctx); err != nil {
 				return fmt.Errorf("node %s not ready: %w", nd.Name, err)

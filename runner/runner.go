@@ -17,6 +17,7 @@ import (
 
 	"github.com/lnbench/lnbench/backend"
 	"github.com/lnbench/lnbench/envinfo"
+	"github.com/lnbench/lnbench/faults"
 	"github.com/lnbench/lnbench/footprint"
 	"github.com/lnbench/lnbench/load"
 	"github.com/lnbench/lnbench/network"
@@ -194,6 +195,13 @@ func Execute(ctx context.Context, opts Options, run Run) (rep report.Report, err
 	if err != nil {
 		return rep, err
 	}
+	var fw *faults.Writer
+	if len(s.Faults) > 0 {
+		if fw, err = faults.Create(filepath.Join(run.Dir, faults.FileName)); err != nil {
+			return rep, err
+		}
+		defer fw.Close()
+	}
 	cpu0 := cpuSeconds()
 	defer func() {
 		os.RemoveAll(filepath.Join(opts.WorkRoot, run.ID))
@@ -235,7 +243,7 @@ func Execute(ctx context.Context, opts Options, run Run) (rep report.Report, err
 		}
 		p.cases = cases
 		logf("network %d/%d (%s): %s", ni+1, len(plans), p.name, p.topo)
-		err := runNetwork(ctx, opts, run, p, w, &rep, sw, configs)
+		err := runNetwork(ctx, opts, run, p, w, fw, &rep, sw, configs)
 		if err != nil {
 			return rep, err
 		}
@@ -253,7 +261,7 @@ func skipSwept(sw *sweep.Sweep, rep *report.Report, c caseRun) bool {
 	return true
 }
 
-func runNetwork(ctx context.Context, opts Options, run Run, p networkPlan, w *result.Writer, rep *report.Report,
+func runNetwork(ctx context.Context, opts Options, run Run, p networkPlan, w *result.Writer, fw *faults.Writer, rep *report.Report,
 	sw *sweep.Sweep, configs map[string]backend.NodeConfig) (err error) {
 	s := opts.Scenario
 	storage := p.cases[0].c.Storage()
@@ -321,14 +329,28 @@ func runNetwork(ctx context.Context, opts Options, run Run, p networkPlan, w *re
 		return err
 	}
 	defer rs.stop()
+	var fn *faultNet
+	if fw != nil {
+		if fn, err = newFaultNet(be, net, fw, p.name, s.Faults, func(f string, a ...any) { fmt.Fprintf(opts.Log, f+"\n", a...) }); err != nil {
+			return err
+		}
+	}
 	for _, c := range p.cases {
 		if skipSwept(sw, rep, c) {
 			continue
 		}
 		opts.Progress.Case(caseIndex(rep, c), countCases(s), c.c.ID())
-		caseCtx, stopWatch := watchServices(ctx, be, opts.watchTicks)
+		var cf *caseFaults
+		var expect *expected
+		if fn != nil {
+			if cf, err = fn.forCase(c.c.ID()); err != nil {
+				return err
+			}
+			expect = fn.expect
+		}
+		caseCtx, stopWatch := watchServices(ctx, be, opts.watchTicks, expect)
 		rs.startCase(caseCtx, c.c)
-		err := runCase(caseCtx, opts, net, c, w, prof, rs)
+		err := runCase(caseCtx, opts, net, c, w, prof, rs, cf)
 		rs.endCase(caseCtx)
 		stopWatch()
 		if cause := context.Cause(caseCtx); ctx.Err() == nil && errors.Is(cause, errServiceDied) {
@@ -342,7 +364,7 @@ func runNetwork(ctx context.Context, opts Options, run Run, p networkPlan, w *re
 	return nil
 }
 
-func runCase(ctx context.Context, opts Options, net *network.Network, cr caseRun, w *result.Writer, prof sampler.Controller, rs *resourceSampler) error {
+func runCase(ctx context.Context, opts Options, net *network.Network, cr caseRun, w *result.Writer, prof sampler.Controller, rs *resourceSampler, cf *caseFaults) error {
 	s := opts.Scenario
 	progress := opts.Progress
 	c := cr.c
@@ -357,7 +379,13 @@ func runCase(ctx context.Context, opts Options, net *network.Network, cr caseRun
 		t.Pairs = append(t.Pairs, load.Pair{Payer: net.Nodes[p.Payer], Payee: net.Nodes[p.Payee], PayeePubKey: net.PubKeys[p.Payee]})
 	}
 	conc, totalPay := wl.Concurrency, wl.TotalPayments
-	sink := func(r result.Record) error { return w.Write(r) }
+	sink := func(r result.Record) error {
+		err := w.Write(r)
+		if cf != nil && r.Phase == result.Measure {
+			cf.payment()
+		}
+		return err
+	}
 	batch := func(b load.Batch, pre *load.Prepared) (load.BatchResult, error) {
 		if wl.OpenLoop() {
 			return load.RunOpen(ctx, t, load.OpenBatch{Batch: b, Pacer: load.ConstantRate{PerSecond: wl.PerSecond(len(net.Topology.Routes()))}}, pre, sink)
@@ -376,6 +404,12 @@ func runCase(ctx context.Context, opts Options, net *network.Network, cr caseRun
 			var from, to time.Time
 			ok, failed := 0, 0
 			rs.iteration(ctx, phase, offset+i)
+			if cf != nil && phase == result.Measure {
+				if i == 0 {
+					cf.begin(ctx)
+				}
+				cf.iteration(i)
+			}
 			for inv := 0; inv < s.Job.InvocationCount; inv++ {
 				pre, err := load.Prepare(ctx, t, totalPay)
 				if err != nil {
@@ -403,6 +437,9 @@ func runCase(ctx context.Context, opts Options, net *network.Network, cr caseRun
 			}
 		}
 		return nil
+	}
+	if cf != nil {
+		defer cf.finish()
 	}
 	if err := iterate(result.Warmup, s.Job.WarmupCount, cr.launch*s.Job.WarmupCount, 0); err != nil {
 		return err
@@ -481,9 +518,9 @@ var errServiceDied = errors.New("a service of the network died")
 
 // watchServices cancels the returned context when the backend reports a
 // dead service: a node crashing mid-run would otherwise leave payments
-// in flight forever. The cause names the service and its log tail. It asks
+// in flight forever. Actors down by an injected fault (expect) are not dead. The cause names the service and its log tail. It asks
 // the backend on every tick (every 3 s when ticks is nil).
-func watchServices(ctx context.Context, be backend.Backend, ticks <-chan time.Time) (context.Context, func()) {
+func watchServices(ctx context.Context, be backend.Backend, ticks <-chan time.Time, expect *expected) (context.Context, func()) {
 	d, ok := be.(backend.Diagnoser)
 	cctx, cancel := context.WithCancelCause(ctx)
 	if !ok {
@@ -503,7 +540,15 @@ func watchServices(ctx context.Context, be backend.Backend, ticks <-chan time.Ti
 			case <-cctx.Done():
 				return
 			case <-ticks:
-				if dead := d.Dead(cctx); len(dead) > 0 {
+				since := time.Now()
+				var dead []string
+				for _, desc := range d.Dead(cctx) {
+					// A fault injected on purpose is no death to stop for.
+					if expect == nil || !expect.ignores(desc, since) {
+						dead = append(dead, desc)
+					}
+				}
+				if len(dead) > 0 {
 					cancel(fmt.Errorf("%w: %s", errServiceDied, strings.Join(dead, "; ")))
 					return
 				}

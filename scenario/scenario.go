@@ -14,6 +14,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/lnbench/lnbench/faults"
 	"github.com/lnbench/lnbench/nodespec"
 	"github.com/lnbench/lnbench/resources"
 	"github.com/lnbench/lnbench/strictyaml"
@@ -85,6 +86,8 @@ type Scenario struct {
 	Source       string   `json:"source,omitempty"`
 	Sweep        *Sweep   `json:"sweep,omitempty"`
 	Sampling     Sampling `json:"sampling"`
+	// Faults are injected during each case's measured iterations (package faults).
+	Faults []faults.Spec `json:"faults,omitempty"`
 }
 
 // Sweep raises one param step by step (its values in file order) and stops
@@ -109,6 +112,7 @@ type file struct {
 	ReuseNetwork bool      `yaml:"reuse_network"`
 	Sweep        *Sweep    `yaml:"sweep"`
 	Sampling     Sampling  `yaml:"sampling"`
+	Faults       yaml.Node `yaml:"faults"`
 }
 
 // DefaultJob finishes the default run in a few minutes on 2 cores.
@@ -186,6 +190,9 @@ func Parse(data []byte) (Scenario, error) {
 		return Scenario{}, err
 	}
 	s.Nodes, s.Baseline = nodes, f.Baseline
+	if s.Faults, err = parseFaults(f.Faults); err != nil {
+		return Scenario{}, err
+	}
 	if baseline != "" {
 		if f.Baseline != "" && f.Baseline != baseline {
 			return Scenario{}, fmt.Errorf("baseline %q: nodes marks %s as the baseline; keep one", f.Baseline, baseline)
@@ -382,8 +389,10 @@ func (s Scenario) CheckTopologies() error {
 			return err
 		}
 	}
-	_, err := s.AllSpecs()
-	return err
+	if _, err := s.AllSpecs(); err != nil {
+		return err
+	}
+	return s.CheckFaults()
 }
 
 // Generated tells whether the scenario's networks come from a generator.
@@ -471,6 +480,12 @@ func (s Scenario) YAML() []byte {
 	}
 	if sw := s.Sweep; sw != nil {
 		fmt.Fprintf(&b, "sweep:\n  param: %s\n  max_p99_ms: %g\n  max_error_rate: %g\n", sw.Param, sw.MaxP99Ms, sw.MaxErrorRate)
+	}
+	if len(s.Faults) > 0 {
+		b.WriteString("faults:\n")
+		for _, f := range s.Faults {
+			fmt.Fprintf(&b, "  - %q\n", f.String())
+		}
 	}
 	return []byte(b.String())
 }

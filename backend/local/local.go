@@ -37,6 +37,8 @@ type Backend struct {
 	mu    sync.Mutex // guards every field below
 	procs map[string]*proc
 	order []string
+	// eps are the nodes' endpoints, returned again after a restart.
+	eps   map[string]backend.NodeEndpoint
 	chain backend.ChainEndpoint
 	// btcdHost is the chain RPC as the nodes reach it.
 	btcdHost string
@@ -50,7 +52,7 @@ func New(opts Options) (*Backend, error) {
 	if err := os.MkdirAll(opts.WorkDir, 0o700); err != nil {
 		return nil, fmt.Errorf("run folder: %v", err)
 	}
-	return &Backend{opts: opts, procs: map[string]*proc{}}, nil
+	return &Backend{opts: opts, procs: map[string]*proc{}, eps: map[string]backend.NodeEndpoint{}}, nil
 }
 
 func (b *Backend) Name() string  { return "local" }
@@ -90,15 +92,17 @@ func (b *Backend) StartChain(ctx context.Context, spec backend.ChainSpec) (backe
 		return backend.ChainEndpoint{}, err
 	}
 	p.dataDir = cfg.DataDir
+	p.ready = func() bool { return fileExists(cfg.RPCCert) && tcpOpen(cfg.RPCListen) }
 	b.track(p)
 	wctx, cancel := context.WithTimeoutCause(ctx, b.opts.StartTimeout, fmt.Errorf("start timeout %v", b.opts.StartTimeout))
 	defer cancel()
-	if err := p.waitReady(wctx, "chain", func() bool { return fileExists(cfg.RPCCert) && tcpOpen(cfg.RPCListen) }); err != nil {
+	if err := p.waitReady(wctx, "chain", p.ready); err != nil {
 		return backend.ChainEndpoint{}, err
 	}
 	ep := backend.ChainEndpoint{RPCHost: cfg.RPCListen, CertPath: cfg.RPCCert, User: spec.RPCUser, Pass: spec.RPCPass, Args: args}
 	b.mu.Lock()
 	b.btcdHost, b.chain = cfg.RPCListen, ep
+	b.eps["btcd"] = backend.NodeEndpoint{Name: "btcd", RPCHost: cfg.RPCListen, TLSCertPath: cfg.RPCCert, PeerHost: cfg.P2PListen, Args: args}
 	b.mu.Unlock()
 	return ep, nil
 }
@@ -150,19 +154,21 @@ func (b *Backend) StartNode(ctx context.Context, spec backend.NodeSpec) (backend
 	if err != nil {
 		return backend.NodeEndpoint{}, err
 	}
-	p.dataDir, p.pprofHost = dir, cfg.PprofListen
-	b.track(p)
 	ep := backend.NodeEndpoint{
 		Name: spec.Name, RPCHost: cfg.RPCListen,
 		TLSCertPath:  filepath.Join(dir, "tls.cert"),
 		MacaroonPath: filepath.Join(dir, "data", "chain", "bitcoin", "simnet", "admin.macaroon"),
 		PeerHost:     cfg.P2PListen, PprofHost: cfg.PprofListen, Args: args,
 	}
+	p.dataDir, p.pprofHost = dir, cfg.PprofListen
+	p.ready = func() bool { return fileExists(ep.MacaroonPath) && fileExists(ep.TLSCertPath) && tcpOpen(ep.RPCHost) }
+	b.track(p)
+	b.mu.Lock()
+	b.eps[spec.Name] = ep
+	b.mu.Unlock()
 	wctx, cancel := context.WithTimeoutCause(ctx, b.opts.StartTimeout, fmt.Errorf("start timeout %v", b.opts.StartTimeout))
 	defer cancel()
-	if err := p.waitReady(wctx, "node", func() bool {
-		return fileExists(ep.MacaroonPath) && fileExists(ep.TLSCertPath) && tcpOpen(ep.RPCHost)
-	}); err != nil {
+	if err := p.waitReady(wctx, "node", p.ready); err != nil {
 		return backend.NodeEndpoint{}, err
 	}
 	return ep, nil

@@ -24,11 +24,18 @@ type proc struct {
 	out     *os.File
 	// dataDir and pprofHost describe the actor for resource sampling.
 	dataDir, pprofHost string
+	// bin, args and env start it again (a restart fault).
+	bin  string
+	args []string
+	env  []string
+	// ready tells whether it answers again after a start.
+	ready func() bool
 }
 
 // startProc starts bin with the harness's environment plus env ("NAME=value").
 func startProc(name, bin string, args []string, logPath string, env ...string) (*proc, error) {
-	out, err := os.Create(logPath)
+	// Appending: a restarted process's log follows its first life's.
+	out, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		return nil, err
 	}
@@ -43,7 +50,7 @@ func startProc(name, bin string, args []string, logPath string, env ...string) (
 		out.Close()
 		return nil, fmt.Errorf("start %s: %v", name, err)
 	}
-	p := &proc{name: name, cmd: cmd, logPath: logPath, done: make(chan struct{}), out: out}
+	p := &proc{name: name, cmd: cmd, logPath: logPath, done: make(chan struct{}), out: out, bin: bin, args: args, env: env}
 	go func() {
 		p.err = cmd.Wait()
 		out.Close()

@@ -17,6 +17,7 @@ import (
 	"github.com/lnbench/lnbench/backend/compose"
 	"github.com/lnbench/lnbench/backend/local"
 	"github.com/lnbench/lnbench/backend/swarm"
+	"github.com/lnbench/lnbench/faults"
 	"github.com/lnbench/lnbench/report"
 	"github.com/lnbench/lnbench/runner"
 	"github.com/lnbench/lnbench/scenario"
@@ -43,6 +44,7 @@ type runFlags struct {
 	baseline     string
 	yes          bool
 	swarmEngines string
+	faults       []string
 }
 
 func runCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -70,6 +72,7 @@ func runCmd(stdout, stderr io.Writer) *cobra.Command {
 	fl.StringVar(&f.history, "history", "", "append one row per case to DIR/history.csv, to follow a series of runs")
 	fl.Float64Var(&f.cpus, "cpus", 0, "compose: CPU limit per actor container (e.g. 1.5; 0 = none)")
 	fl.StringVar(&f.memory, "memory", "", "compose: memory limit per actor container (e.g. 512m; empty = none)")
+	fl.StringArrayVar(&f.faults, "fault", nil, "inject a fault during measurement, added to the scenario's (repeatable), e.g. \"restart bob at 10s\", \"pause bob at 5s for 5s\"")
 	return cmd
 }
 
@@ -140,6 +143,13 @@ func loadScenario(args []string, f runFlags) (scenario.Scenario, error) {
 	if f.memory != "" {
 		s.Node.Memory = f.memory
 	}
+	for _, text := range f.faults {
+		spec, err := faults.Parse(text)
+		if err != nil {
+			return s, fmt.Errorf("--fault: %v", err)
+		}
+		s.Faults = append(s.Faults, spec)
+	}
 	return s, checkScenario(s)
 }
 
@@ -175,6 +185,9 @@ func executeScenario(cmd *cobra.Command, stdout, stderr io.Writer, s scenario.Sc
 		if err := refuseLocalLimits(s); err != nil {
 			return runner.Run{}, err
 		}
+	}
+	if err := refuseFaults(s, backendName); err != nil {
+		return runner.Run{}, err
 	}
 	images, err := findImages(f.images)
 	if err != nil {
@@ -300,6 +313,20 @@ func refuseLocalLimits(s scenario.Scenario) error {
 	for _, c := range s.Cases() {
 		if topo, err := s.CaseTopology(c); err == nil && topo.HasLimits() {
 			return fmt.Errorf("topology %s: nodes' cpus/memory limit containers: use --backend compose, or drop them for local processes", topo.Name)
+		}
+	}
+	return nil
+}
+
+// refuseFaults refuses faults the backend cannot inject: impairments need
+// a container's own interface (compose), and swarm injects none.
+func refuseFaults(s scenario.Scenario, backendName string) error {
+	for _, f := range s.Faults {
+		switch {
+		case backendName == "swarm":
+			return fmt.Errorf("fault %q: the swarm backend injects no faults; use --backend compose or local", f)
+		case backendName == "local" && f.Impairs():
+			return backend.ErrNeedsCompose{Fault: fmt.Sprintf("fault %q", f)}
 		}
 	}
 	return nil
