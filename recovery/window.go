@@ -68,11 +68,13 @@ func successesIn(pays []result.Record, from, to time.Time) int {
 // recoveredAt slides a Window-long window from end in Steps and returns
 // the start of the first one whose successful payments/s reach
 // (1−Tolerance) × before; false when none does before the case's last
-// payment (the window must fit within the case).
+// payment (the window must fit within the case). Only payments started
+// after the fault's end count: those it held up finish in a burst when
+// it ends, which is backlog, not recovered throughput.
 func recoveredAt(pays []result.Record, end, last time.Time, before float64, p Params) (time.Time, bool) {
 	var ends []time.Time // successes' ends, sorted: each window is two binary searches
 	for _, r := range pays {
-		if r.Status == result.Succeeded && !r.End.Before(end) {
+		if r.Status == result.Succeeded && !r.Start.Before(end) {
 			ends = append(ends, r.End)
 		}
 	}

@@ -250,10 +250,10 @@ func TestSparklineFaults(t *testing.T) {
 	for i := range perSec {
 		perSec[i] = 5
 	}
-	got := SparklineFaults(perSec, 60, [][2]float64{{2.5, 4}, {58, 1 << 30}})
+	got := SparklineFaults(perSec, 60, []faultSpan{{2.5, 4, 6.2}, {58, 1 << 30, 1 << 30}})
 	want := []string{
 		"   0s │" + strings.Repeat("█", 60),
-		"fault │  ^^" + strings.Repeat(" ", 54) + "^^",
+		"fault │  ^^~~~" + strings.Repeat(" ", 51) + "^^",
 		"  60s │" + strings.Repeat("█", 10),
 		"fault │" + strings.Repeat("^", 10),
 	}
@@ -272,7 +272,10 @@ func TestFaultWithoutStartIsNotDrawn(t *testing.T) {
 	if spans := faultSpans(r, fs[0].Case); len(spans) != 1 {
 		t.Errorf("spans %v, want the restart's only", spans)
 	}
-	if spans := faultSpans(r, kill.Case); len(spans) != 2 || spans[1][0] != 22 || spans[1][1] < 1e6 {
+	if spans := faultSpans(r, fs[0].Case); spans[0] != (faultSpan{12, 17, 18.5}) {
+		t.Errorf("restart span %v, want 12–17 then channels until 18.5", spans[0])
+	}
+	if spans := faultSpans(r, kill.Case); len(spans) != 2 || spans[1].From != 22 || spans[1].To < 1e6 {
 		t.Errorf("spans %v, want the delay's and the kill's to the end", spans)
 	}
 	var b bytes.Buffer

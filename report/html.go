@@ -104,7 +104,7 @@ func iterationTable(c Row) Table {
 // barsSVG draws counts as a bar chart: the fallback for the throughput
 // timeline when R is not installed, each fault's span (seconds on the
 // same axis) shaded behind the bars. Only numbers are interpolated.
-func barsSVG(counts []int, w, h int, spans [][2]float64) template.HTML {
+func barsSVG(counts []int, w, h int, spans []faultSpan) template.HTML {
 	top := 0
 	for _, n := range counts {
 		top = max(top, n)
@@ -115,11 +115,15 @@ func barsSVG(counts []int, w, h int, spans [][2]float64) template.HTML {
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" role="img">`, w, h, w, h)
 	bw := float64(w) / float64(len(counts))
-	for _, s := range spans {
-		x0, x1 := max(0, s[0]*bw), min(float64(w), s[1]*bw)
+	shade := func(from, to, opacity float64) {
+		x0, x1 := max(0, from*bw), min(float64(w), to*bw)
 		if x1 > x0 {
-			fmt.Fprintf(&b, `<rect x="%.2f" y="0" width="%.2f" height="%d" fill="firebrick" fill-opacity="0.2"></rect>`, x0, x1-x0, h)
+			fmt.Fprintf(&b, `<rect x="%.2f" y="0" width="%.2f" height="%d" fill="firebrick" fill-opacity="%.2f"></rect>`, x0, x1-x0, h, opacity)
 		}
+	}
+	for _, s := range spans {
+		shade(s.From, s.To, 0.2)
+		shade(s.To, s.Effect, 0.08)
 	}
 	for i, n := range counts {
 		bh := float64(h-12) * float64(n) / float64(top)
@@ -130,19 +134,25 @@ func barsSVG(counts []int, w, h int, spans [][2]float64) template.HTML {
 	return template.HTML(b.String())
 }
 
-// faultSpans are the intervals of the case's faults in seconds since its
-// first measured payment; a fault without an end runs to the case's end.
-func faultSpans(r Report, caseID string) [][2]float64 {
-	var out [][2]float64
+// faultSpan is a fault's interval in seconds on a case's timeline: From
+// its start To its end, then on until Effect (a restarted node's channels
+// active again; Effect = To when nothing followed).
+type faultSpan struct{ From, To, Effect float64 }
+
+// faultSpans are the spans of the case's faults that took effect; a fault
+// without an end runs past the end of any chart.
+func faultSpans(r Report, caseID string) []faultSpan {
+	var out []faultSpan
 	for _, f := range r.Faults {
 		if f.Case != caseID || f.Start.IsZero() { // never took effect
 			continue
 		}
-		end := float64(1 << 30) // clipped to the chart
+		s := faultSpan{From: f.StartOffset, To: 1 << 30, Effect: 1 << 30}
 		if f.EndOffset != nil {
-			end = *f.EndOffset
+			s.To = *f.EndOffset
+			s.Effect = max(s.To, f.StartOffset+f.EffectEnd.Sub(f.Start).Seconds())
 		}
-		out = append(out, [2]float64{f.StartOffset, end})
+		out = append(out, s)
 	}
 	return out
 }

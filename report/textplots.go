@@ -83,8 +83,9 @@ func Sparkline(perSec []int, width int) []string {
 }
 
 // SparklineFaults is Sparkline with, under each row a fault touches, a
-// row marking the seconds it lasted (spans in seconds on the same axis).
-func SparklineFaults(perSec []int, width int, spans [][2]float64) []string {
+// row marking the seconds it lasted (^) and those until a restarted node's
+// channels were active again (~).
+func SparklineFaults(perSec []int, width int, spans []faultSpan) []string {
 	rows := Sparkline(perSec, width)
 	if len(spans) == 0 {
 		return rows
@@ -96,9 +97,13 @@ func SparklineFaults(perSec []int, width int, spans [][2]float64) []string {
 		marked := false
 		for i := r * width; i < min((r+1)*width, len(perSec)); i++ {
 			c := " "
+			in := func(from, to float64) bool { return float64(i+1) > from && float64(i) < to }
 			for _, s := range spans {
-				if float64(i+1) > s[0] && float64(i) < s[1] {
+				switch {
+				case in(s.From, s.To):
 					c, marked = "^", true
+				case in(s.To, s.Effect) && c == " ":
+					c, marked = "~", true
 				}
 			}
 			b.WriteString(c)
