@@ -37,10 +37,10 @@ type Record struct {
 	// End is when the fault was over: the impairment removed, the paused
 	// actor resumed, the restarted node's RPC answering again. Zero for a
 	// kill, or when the run ended first.
-	End time.Time `json:"end,omitempty"`
+	End time.Time `json:"end,omitzero"`
 	// ChannelsActive is when a restarted node had every channel active
 	// again (zero when not a restart, or never within the run).
-	ChannelsActive time.Time `json:"channels_active,omitempty"`
+	ChannelsActive time.Time `json:"channels_active,omitzero"`
 	// Error says why the injection or its removal failed ("" if it did not).
 	Error string `json:"error,omitempty"`
 }

@@ -45,6 +45,7 @@ type htmlCase struct {
 	Heatmap, Sparkline []string
 	Timeline           []int
 	TimelineSVG        template.HTML
+	Faults             []string
 }
 
 // HTML writes a self-contained page: tables, the PNG plots as data: URIs,
@@ -62,8 +63,13 @@ func HTML(w io.Writer, r Report, plots []Plot) error {
 		Resources               []ResourceSection
 		ResourceLegend          []string
 		Overhead                []string
+		Faults                  Table
+		FaultNotes              []string
 	}{R: r, Env: EnvBlock(r), Summary: SummaryTable(r), Latency: LatencyTable(r), Setup: setupTable(r),
 		Warnings: AllWarnings(r), CPUShare: 100 * r.HarnessCPUShare(), Resources: ResourceSections(r)}
+	if len(r.Faults) > 0 {
+		data.Faults, data.FaultNotes = FaultsTable(r), FaultNotes(r)
+	}
 	data.ResourceLegend = resourceLegend(data.Resources)
 	for _, o := range r.SamplingOverhead {
 		data.Overhead = append(data.Overhead, OverheadLine(o))
@@ -74,8 +80,8 @@ func HTML(w io.Writer, r Report, plots []Plot) error {
 	}
 	for _, c := range r.Cases {
 		data.Cases = append(data.Cases, htmlCase{Row: c, Line: IterationLine(c), Caption: TimelineCaption(c),
-			Iterations: iterationTable(c), Heatmap: Heatmap(c.Case), Sparkline: Sparkline(c.Timeline, 60),
-			Timeline: c.Timeline, TimelineSVG: barsSVG(c.Timeline, 640, 80)})
+			Iterations: iterationTable(c), Heatmap: Heatmap(c.Case), Sparkline: SparklineFaults(c.Timeline, 60, faultSpans(r, c.ID)),
+			Timeline: c.Timeline, TimelineSVG: barsSVG(c.Timeline, 640, 80, faultSpans(r, c.ID)), Faults: CaseFaultLines(r, c.ID)})
 	}
 	return htmlTmpl.Execute(w, data)
 }
@@ -96,8 +102,9 @@ func iterationTable(c Row) Table {
 }
 
 // barsSVG draws counts as a bar chart: the fallback for the throughput
-// timeline when R is not installed. Only numbers are interpolated.
-func barsSVG(counts []int, w, h int) template.HTML {
+// timeline when R is not installed, each fault's span (seconds on the
+// same axis) shaded behind the bars. Only numbers are interpolated.
+func barsSVG(counts []int, w, h int, spans []faultSpan) template.HTML {
 	top := 0
 	for _, n := range counts {
 		top = max(top, n)
@@ -108,6 +115,16 @@ func barsSVG(counts []int, w, h int) template.HTML {
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" role="img">`, w, h, w, h)
 	bw := float64(w) / float64(len(counts))
+	shade := func(from, to, opacity float64) {
+		x0, x1 := max(0, from*bw), min(float64(w), to*bw)
+		if x1 > x0 {
+			fmt.Fprintf(&b, `<rect x="%.2f" y="0" width="%.2f" height="%d" fill="firebrick" fill-opacity="%.2f"></rect>`, x0, x1-x0, h, opacity)
+		}
+	}
+	for _, s := range spans {
+		shade(s.From, s.To, 0.2)
+		shade(s.To, s.Effect, 0.08)
+	}
 	for i, n := range counts {
 		bh := float64(h-12) * float64(n) / float64(top)
 		fmt.Fprintf(&b, `<rect x="%.2f" y="%.2f" width="%.2f" height="%.2f" fill="steelblue"><title>%d s: %d</title></rect>`,
@@ -115,4 +132,27 @@ func barsSVG(counts []int, w, h int) template.HTML {
 	}
 	fmt.Fprintf(&b, `<text x="2" y="10" font-size="10">peak %d/s</text></svg>`, top)
 	return template.HTML(b.String())
+}
+
+// faultSpan is a fault's interval in seconds on a case's timeline: From
+// its start To its end, then on until Effect (a restarted node's channels
+// active again; Effect = To when nothing followed).
+type faultSpan struct{ From, To, Effect float64 }
+
+// faultSpans are the spans of the case's faults that took effect; a fault
+// without an end runs past the end of any chart.
+func faultSpans(r Report, caseID string) []faultSpan {
+	var out []faultSpan
+	for _, f := range r.Faults {
+		if f.Case != caseID || f.Start.IsZero() { // never took effect
+			continue
+		}
+		s := faultSpan{From: f.StartOffset, To: 1 << 30, Effect: 1 << 30}
+		if f.EndOffset != nil {
+			s.To = *f.EndOffset
+			s.Effect = max(s.To, f.StartOffset+f.EffectEnd.Sub(f.Start).Seconds())
+		}
+		out = append(out, s)
+	}
+	return out
 }

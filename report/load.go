@@ -44,6 +44,7 @@ func Load(dir string) (Report, []result.Record, error) {
 	}
 	Summarize(&rep, recs)
 	LoadResources(dir, &rep, recs)
+	LoadFaults(dir, &rep, recs)
 	// Folders written before the analysis warnings had their own field
 	// stored them among the run's: drop those copies, they are recomputed.
 	rep.Warnings = slices.DeleteFunc(rep.Warnings, func(w string) bool { return slices.Contains(rep.AnalysisWarnings, w) })

@@ -14,16 +14,14 @@ func Markdown(w io.Writer, r Report) error {
 	fmt.Fprintf(&b, "# %s\n\n```\n%s\n```\n\n", r.Scenario.Name, strings.Join(EnvBlock(r), "\n"))
 	t := SummaryTable(r)
 	writeMarkdownTable(&b, t)
-	b.WriteString("\n")
-	for _, l := range t.Legend {
-		fmt.Fprintf(&b, "    %s\n", l)
-	}
+	writeLegend(&b, t.Legend)
 	b.WriteString("\n## Payment latency (ms)\n\n")
 	writeMarkdownTable(&b, LatencyTable(r))
+	writeFaults(&b, r)
 	if len(r.Cases) > 0 {
 		b.WriteString("\n## Details\n")
 		for _, c := range r.Cases {
-			writeCaseDetails(&b, c)
+			writeCaseDetails(&b, r, c)
 		}
 	}
 	writeResources(&b, r)
@@ -98,13 +96,19 @@ func TimelineCaption(c Row) string {
 	return fmt.Sprintf("successful payments per second since the case started (%d s, peak %d/s)", len(c.Timeline), top)
 }
 
-func writeCaseDetails(b *strings.Builder, c Row) {
+func writeCaseDetails(b *strings.Builder, r Report, c Row) {
 	fmt.Fprintf(b, "\n### %s\n\n%s.\n", c.ID, IterationLine(c))
+	if faultLines := CaseFaultLines(r, c.ID); len(faultLines) > 0 {
+		b.WriteString("\nFaults injected:\n\n")
+		for _, l := range faultLines {
+			fmt.Fprintf(b, "- %s\n", l)
+		}
+	}
 	if hm := Heatmap(c.Case); len(hm) > 0 {
 		fmt.Fprintf(b, "\nLatency distribution:\n\n```\n%s\n```\n", strings.Join(hm, "\n"))
 	}
 	if len(c.Timeline) > 0 {
-		fmt.Fprintf(b, "\nThroughput, %s:\n\n```\n%s\n```\n", TimelineCaption(c), strings.Join(Sparkline(c.Timeline, 60), "\n"))
+		fmt.Fprintf(b, "\nThroughput, %s:\n\n```\n%s\n```\n", TimelineCaption(c), strings.Join(SparklineFaults(c.Timeline, 60, faultSpans(r, c.ID)), "\n"))
 	}
 }
 
@@ -165,6 +169,15 @@ func writeMarkdownTable(b *strings.Builder, t Table) {
 	}
 }
 
+// writeLegend writes a table's legend after a blank line, indented so
+// markdown shows it as preformatted text.
+func writeLegend(b *strings.Builder, legend []string) {
+	b.WriteString("\n")
+	for _, l := range legend {
+		fmt.Fprintf(b, "    %s\n", l)
+	}
+}
+
 // Text writes the table for a terminal: aligned columns, no markdown pipes noise.
 func Text(w io.Writer, r Report) error {
 	t := SummaryTable(r)
@@ -205,6 +218,14 @@ func Text(w io.Writer, r Report) error {
 		line(row)
 	}
 	writeResourceVerdicts(&b, r)
+	if len(r.Faults) > 0 {
+		b.WriteString("\nFaults:\n")
+		for _, c := range r.Cases {
+			for _, l := range CaseFaultLines(r, c.ID) {
+				fmt.Fprintf(&b, "  %s: %s\n", c.ID, l)
+			}
+		}
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }

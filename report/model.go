@@ -13,6 +13,7 @@ import (
 	"github.com/lnbench/lnbench/cost"
 	"github.com/lnbench/lnbench/costcurve"
 	"github.com/lnbench/lnbench/envinfo"
+	"github.com/lnbench/lnbench/recovery"
 	"github.com/lnbench/lnbench/scenario"
 	"github.com/lnbench/lnbench/usage"
 )
@@ -59,6 +60,9 @@ type Report struct {
 	Resources []cost.Case `json:"resources,omitempty"`
 	// SamplingOverhead compares cases run with ResourceSampling on and off.
 	SamplingOverhead []SamplingOverhead `json:"sampling_overhead,omitempty"`
+	// Faults are the faults injected during the run with their recovery
+	// figures, recomputed from faults.jsonl by LoadFaults.
+	Faults []recovery.Fault `json:"faults,omitempty"`
 }
 
 // Placement is the engine (swarm node) that ran one service of a network.

@@ -1,8 +1,9 @@
 #!/usr/bin/env Rscript
 # lnbench plots. Written by lnbench next to the files it reads: summary.csv
 # and measurements.csv (the CSV exporter's output, as BenchmarkDotNet's R
-# exporter reads its CSV exporter's), and resources-timeline.csv when the
-# run sampled resources. Writes plot-*.png into the same folder.
+# exporter reads its CSV exporter's), resources-timeline.csv when the
+# run sampled resources and faults.csv when it injected faults.
+# Writes plot-*.png into the same folder.
 #   Rscript plots.R [DIR]
 # Needs R and ggplot2 only (Debian: r-base-core r-cran-ggplot2); no network.
 suppressPackageStartupMessages(library(ggplot2))
@@ -150,7 +151,41 @@ tl <- do.call(rbind, lapply(split(m, m$case, drop = TRUE), function(d) {
   data.frame(case = d$case[1], second = seq_along(n) - 1, payments = n)
 }))
 tl$Node <- factor(node_of[as.character(tl$case)], levels = nodes)
-g <- ggplot(tl, aes(x = second, y = payments))
+# Injected faults (faults.csv, written when the run had any): each fault's
+# interval shaded and labelled in its case's panel, lighter until a
+# restarted node's channels were active again, a dashed line where
+# throughput was back within 10%. A fault with no end (a kill) runs to the
+# end of the panel. fault_layers(shift) draws them at x = T + shift: bar s
+# counts payments completed in [s, s+1) and is centred on s, so on the
+# throughput timeline a time T sits at x = T - 0.5; the resource
+# timelines plot times as they are.
+fault_layers <- function(shift) list()
+ffile <- file.path(dir, "faults.csv")
+if (file.exists(ffile)) {
+  fl <- read.csv(ffile, stringsAsFactors = FALSE, na.strings = "NA")
+  fl <- fl[fl$Case %in% levels(tl$case) & !is.na(fl$StartOffset_s), ]
+  if (nrow(fl) > 0) {
+    last <- tapply(tl$second, as.character(tl$case), max)
+    fl$case <- factor(fl$Case, levels = levels(tl$case))
+    fl$xmin <- fl$StartOffset_s
+    fl$xmax <- ifelse(is.na(fl$EndOffset_s), last[fl$Case] + 1, fl$EndOffset_s)
+    fl$xeff <- pmax(fl$xmax, fl$EffectEndOffset_s, na.rm = TRUE)
+    fl$label <- if ("Label" %in% names(fl)) fl$Label else paste(fl$Kind, fl$Target)
+    rec <- fl[!is.na(fl$Recovery_s), ]
+    rec$x <- rec$EndOffset_s + rec$Recovery_s
+    fault_layers <- function(shift) {
+      at <- function(d) transform(d, xmin = xmin + shift, xmax = xmax + shift, xeff = xeff + shift)
+      l <- list(
+        geom_rect(data = at(fl), aes(xmin = xmax, xmax = xeff, ymin = -Inf, ymax = Inf), inherit.aes = FALSE, fill = "firebrick", alpha = 0.08),
+        geom_rect(data = at(fl), aes(xmin = xmin, xmax = xmax, ymin = -Inf, ymax = Inf), inherit.aes = FALSE, fill = "firebrick", alpha = 0.2),
+        geom_text(data = at(fl), aes(x = xmin, y = Inf, label = label), inherit.aes = FALSE, hjust = -0.05, vjust = 1.4, size = 3, colour = "firebrick"))
+      if (nrow(rec) > 0) l <- c(l, list(
+        geom_vline(data = transform(rec, x = x + shift), aes(xintercept = x), linetype = "dashed", colour = "darkgreen")))
+      l
+    }
+  }
+}
+g <- ggplot(tl, aes(x = second, y = payments)) + fault_layers(-0.5)
 g <- if (multi) g + geom_col(aes(fill = Node), width = 1) else g + geom_col(fill = "steelblue", width = 1)
 g <- g + facet_wrap(~case, ncol = 1, scales = "free_x") +
   labs(title = "Throughput over time", x = "seconds since the case started", y = "payments/s")
@@ -174,7 +209,7 @@ if (file.exists(rfile)) {
   span <- span[span$case %in% unique(rt$case), ]
   timeline <- function(d, y, title, ylab, ref) {
     g <- ggplot(d, aes(x = second, y = .data[[y]], colour = actor)) +
-      geom_blank(data = span, aes(x = second), inherit.aes = FALSE)
+      geom_blank(data = span, aes(x = second), inherit.aes = FALSE) + fault_layers(0)
     if (!is.null(ref)) g <- g + geom_hline(yintercept = ref, linetype = "dashed", colour = "grey50")
     g + geom_step(direction = "vh") +
       facet_wrap(~case, ncol = 1, scales = "free_x", drop = TRUE) +

@@ -299,10 +299,7 @@ func writeResources(b *strings.Builder, r Report) {
 		}
 	}
 	if legend := resourceLegend(secs); len(legend) > 0 {
-		b.WriteString("\n")
-		for _, l := range legend {
-			fmt.Fprintf(b, "    %s\n", l)
-		}
+		writeLegend(b, legend)
 	}
 	if len(r.SamplingOverhead) > 0 {
 		b.WriteString("\n## Sampling overhead\n\n")

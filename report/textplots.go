@@ -81,3 +81,36 @@ func Sparkline(perSec []int, width int) []string {
 	}
 	return lines
 }
+
+// SparklineFaults is Sparkline with, under each row a fault touches, a
+// row marking the seconds it lasted (^) and those until a restarted node's
+// channels were active again (~).
+func SparklineFaults(perSec []int, width int, spans []faultSpan) []string {
+	rows := Sparkline(perSec, width)
+	if len(spans) == 0 {
+		return rows
+	}
+	var out []string
+	for r, row := range rows {
+		out = append(out, row)
+		var b strings.Builder
+		marked := false
+		for i := r * width; i < min((r+1)*width, len(perSec)); i++ {
+			c := " "
+			in := func(from, to float64) bool { return float64(i+1) > from && float64(i) < to }
+			for _, s := range spans {
+				switch {
+				case in(s.From, s.To):
+					c, marked = "^", true
+				case in(s.To, s.Effect) && c == " ":
+					c, marked = "~", true
+				}
+			}
+			b.WriteString(c)
+		}
+		if marked {
+			out = append(out, "fault │"+strings.TrimRight(b.String(), " "))
+		}
+	}
+	return out
+}

@@ -39,6 +39,9 @@ func WriteAll(dir string, rep Report, recs []result.Record, log io.Writer) error
 			return err
 		}
 	}
+	if err := writeOptional(dir, len(rep.Faults) > 0, output{FaultsCSVName, func(w io.Writer) error { return FaultsCSV(w, rep) }}); err != nil {
+		return err
+	}
 	if err := writeCostCurveFiles(dir, rep); err != nil {
 		return err
 	}
@@ -73,20 +76,25 @@ func writeFiles(dir string, outputs ...output) error {
 }
 
 // writeCostCurveFiles writes the cost curve CSVs when the run has a curve
-// and removes stale ones when it has none (a report regenerated after the
-// analysis changed).
+// and removes stale ones when it has none.
 func writeCostCurveFiles(dir string, rep Report) error {
-	if len(rep.CostCurves) == 0 {
-		for _, name := range []string{CostCurveFile, CostCurveFitFile} {
-			if err := os.Remove(filepath.Join(dir, name)); err != nil && !os.IsNotExist(err) {
-				return err
-			}
-		}
-		return nil
-	}
 	c := rep.CostCurves
-	return writeFiles(dir,
+	return writeOptional(dir, len(c) > 0,
 		output{CostCurveFile, func(w io.Writer) error { return CostCurveRowsCSV(w, c) }},
 		output{CostCurveFitFile, func(w io.Writer) error { return CostCurveFitCSV(w, c) }},
 	)
+}
+
+// writeOptional writes the outputs when want, else removes stale copies
+// (a report regenerated after the analysis or the inputs changed).
+func writeOptional(dir string, want bool, outputs ...output) error {
+	if want {
+		return writeFiles(dir, outputs...)
+	}
+	for _, o := range outputs {
+		if err := os.Remove(filepath.Join(dir, o.name)); err != nil && !os.IsNotExist(err) {
+			return err
+		}
+	}
+	return nil
 }

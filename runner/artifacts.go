@@ -57,6 +57,7 @@ func writeReports(dir string, rep *report.Report, log io.Writer) error {
 	}
 	report.Summarize(rep, recs)
 	report.LoadResources(dir, rep, recs)
+	report.LoadFaults(dir, rep, recs)
 	return report.WriteAll(dir, *rep, recs, log)
 }
 

@@ -5,13 +5,14 @@
 package usage
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"sync"
 	"time"
+
+	"github.com/lnbench/lnbench/jsonl"
 )
 
 // FileName is the stream's name in the artifacts folder.
@@ -111,39 +112,10 @@ func (w *Writer) Close() error { return w.f.Close() }
 
 // Read parses a resources.jsonl stream. A torn last line (a killed
 // harness) is dropped; any other bad line is an error naming it.
-func Read(r io.Reader) ([]Sample, error) {
-	var out []Sample
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	line := 0
-	var pending error
-	for sc.Scan() {
-		line++
-		if pending != nil {
-			return nil, pending
-		}
-		var s Sample
-		if err := json.Unmarshal(sc.Bytes(), &s); err != nil {
-			pending = fmt.Errorf("%s line %d: %v", FileName, line, err)
-			continue
-		}
-		out = append(out, s)
-	}
-	return out, sc.Err()
-}
+func Read(r io.Reader) ([]Sample, error) { return jsonl.Read[Sample](r, FileName) }
 
 // Load reads path; a missing file is no samples.
-func Load(path string) ([]Sample, error) {
-	f, err := os.Open(path)
-	if os.IsNotExist(err) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return Read(f)
-}
+func Load(path string) ([]Sample, error) { return jsonl.Load[Sample](path, FileName) }
 
 // DiskProbe is the sync rate of the filesystem holding node data dirs:
 // 4 KiB writes each followed by fdatasync, in a loop for Seconds.
