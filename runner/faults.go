@@ -28,6 +28,9 @@ type faultNet struct {
 	actors faults.Actors
 	expect *expected
 	logf   func(string, ...any)
+	// restarted is told of each actor that was restarted (the resource
+	// sampler follows its new processes); nil: nobody listens.
+	restarted func(ctx context.Context, actor string)
 }
 
 func newFaultNet(be backend.Backend, net *network.Network, w *faults.Writer, name string, specs []faults.Spec, logf func(string, ...any)) (*faultNet, error) {
@@ -250,6 +253,9 @@ func (cf *caseFaults) restart(ctx context.Context, actor string, rec *faults.Rec
 	if err != nil {
 		rec.Error = "restart: " + firstLine(err.Error())
 		return
+	}
+	if cf.fn.restarted != nil {
+		cf.fn.restarted(rctx, actor)
 	}
 	if actor == faults.Chain {
 		rec.End = time.Now().UTC() // btcd answers: the nodes reconnect on their own

@@ -334,6 +334,7 @@ func runNetwork(ctx context.Context, opts Options, run Run, p networkPlan, w *re
 		if fn, err = newFaultNet(be, net, fw, p.name, s.Faults, func(f string, a ...any) { fmt.Fprintf(opts.Log, f+"\n", a...) }); err != nil {
 			return err
 		}
+		fn.restarted = rs.follow
 	}
 	for _, c := range p.cases {
 		if skipSwept(sw, rep, c) {

@@ -37,6 +37,9 @@ type resourceSampler struct {
 	iter     int
 	actors   []backend.Actor
 	counters map[string]*syncs.Counter
+	// syncBase is what an actor's earlier counters counted before it was
+	// restarted: its syncs stay cumulative over the case.
+	syncBase map[string]int64
 	failed   map[string]bool // actors whose read error was logged
 
 	stopOnce sync.Once
@@ -90,7 +93,7 @@ func (r *resourceSampler) startCase(ctx context.Context, c scenario.Case) {
 	actors = append(actors, backend.Actor{Name: usage.RoleHarness, Role: usage.RoleHarness, PID: os.Getpid()})
 	counters := r.attachSyncs(actors)
 	r.mu.Lock()
-	r.on, r.caseID, r.phase, r.iter, r.actors, r.counters = true, c.ID(), "", 0, actors, counters
+	r.on, r.caseID, r.phase, r.iter, r.actors, r.counters, r.syncBase = true, c.ID(), "", 0, actors, counters, map[string]int64{}
 	r.mu.Unlock()
 	r.snapshot(ctx, true)
 }
@@ -163,7 +166,7 @@ func (r *resourceSampler) snapshot(ctx context.Context, dataDirs bool) {
 		r.mu.Unlock()
 		return
 	}
-	actors, counters := r.actors, r.counters
+	actors, counters, base := r.actors, r.counters, r.syncBase
 	caseID, phase, iter := r.caseID, r.phase, r.iter
 	r.mu.Unlock()
 	samples, err := collect.Snapshot(ctx, actors)
@@ -178,7 +181,7 @@ func (r *resourceSampler) snapshot(ctx context.Context, dataDirs bool) {
 		s.Network, s.Case, s.Phase, s.Iteration = r.network, caseID, phase, iter
 		if c := counters[s.Actor]; c != nil {
 			if n, err := c.Count(); err == nil {
-				s.Syncs, s.SyncsCounted = n, true
+				s.Syncs, s.SyncsCounted = base[s.Actor]+n, true
 			}
 		}
 		if dataDirs && dirs[s.Actor] != "" {
@@ -188,6 +191,62 @@ func (r *resourceSampler) snapshot(ctx context.Context, dataDirs bool) {
 			r.logOnce(err)
 			return
 		}
+	}
+}
+
+// follow takes up an actor that was restarted (a fault): its processes
+// are new, so it is listed again and its sync counter attached anew,
+// counting on from where the old one stopped. CPU counters restart from
+// zero; package cost reads a decrease as a reset.
+func (r *resourceSampler) follow(ctx context.Context, name string) {
+	r.mu.Lock()
+	on := r.on
+	r.mu.Unlock()
+	if !on || r.lister == nil {
+		return
+	}
+	listed, err := r.lister.Actors(ctx)
+	if err != nil {
+		r.logOnce(err)
+		return
+	}
+	for _, a := range listed {
+		if a.Name != name {
+			continue
+		}
+		fresh := r.attachSyncs([]backend.Actor{a})
+		r.mu.Lock()
+		if !r.on {
+			r.mu.Unlock()
+			for _, c := range fresh {
+				c.Close()
+			}
+			return
+		}
+		actors := append([]backend.Actor(nil), r.actors...)
+		for i := range actors {
+			if actors[i].Name == name {
+				actors[i] = a
+			}
+		}
+		r.actors = actors
+		counters := map[string]*syncs.Counter{}
+		for k, v := range r.counters {
+			counters[k] = v
+		}
+		if old := counters[name]; old != nil {
+			if n, err := old.Count(); err == nil {
+				r.syncBase[name] += n
+			}
+			old.Close()
+		}
+		delete(counters, name)
+		if c := fresh[name]; c != nil {
+			counters[name] = c
+		}
+		r.counters = counters
+		r.mu.Unlock()
+		return
 	}
 }
 
