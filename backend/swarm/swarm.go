@@ -465,6 +465,16 @@ func fileExists(path string) bool {
 	return err == nil && st.Size() > 0
 }
 
+// Where is the engine and container running a service's task.
+func (b *Backend) Where(ctx context.Context, service string) (Engine, string, error) {
+	t, err := b.taskOf(ctx, service)
+	if err != nil || t.Container == "" {
+		return Engine{}, "", fmt.Errorf("%s: no running task (%v)", service, err)
+	}
+	e, err := b.engineOf(t)
+	return e, t.Container, err
+}
+
 // StopNode stops one node's container on its engine (SIGTERM, SIGKILL
 // after 15 s); with restart_policy none, swarm does not start it again.
 func (b *Backend) StopNode(ctx context.Context, name string) error {
