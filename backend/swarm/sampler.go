@@ -129,11 +129,17 @@ func copyArtifacts(ctx context.Context, e Engine, container, dst string) error {
 	if _, err := docker(ctx, e.Host, "cp", container+":"+composefile.ContainerArtifacts+"/.", tmp); err != nil {
 		return err
 	}
-	return filepath.WalkDir(tmp, func(p string, d fs.DirEntry, err error) error {
+	return mergeArtifacts(tmp, dst)
+}
+
+// mergeArtifacts adds the files under src to dst, appending src's
+// traces.jsonl to dst's (the windows of several samplers share one index).
+func mergeArtifacts(src, dst string) error {
+	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
-		rel, err := filepath.Rel(tmp, p)
+		rel, err := filepath.Rel(src, p)
 		if err != nil {
 			return err
 		}
