@@ -89,15 +89,8 @@ func (s Spec) stackValidate(st Stack) error {
 		return fmt.Errorf("stack file: nothing is bind-mounted on swarm (the engines are other machines): lnbench comes in the images (imagebuild.EnsureTool), traces are copied out")
 	}
 	if s.Sampler {
-		if !s.Pprof {
-			return fmt.Errorf("stack file: the sampler needs the nodes' pprof endpoints; enable Pprof too")
-		}
-		f, ok := s.Fragments[RoleSampler]
-		if !ok {
-			return fmt.Errorf("stack file: fragment %s is not loaded", FragmentFiles[RoleSampler])
-		}
-		if len(f.Published) != 1 || !f.publishes(SamplerControlPort) {
-			return fmt.Errorf("stack file: %s must publish only its control port as \"127.0.0.1::%d\" (pprof stays inside the network)", FragmentFiles[RoleSampler], SamplerControlPort)
+		if err := s.checkSampler("stack file"); err != nil {
+			return err
 		}
 	}
 	if st.ChainCert == "" || st.ChainKey == "" {

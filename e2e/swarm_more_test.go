@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/lnbench/lnbench/backend/swarm"
-	"github.com/lnbench/lnbench/flamegraph"
 	"github.com/lnbench/lnbench/runs"
 	"github.com/lnbench/lnbench/traces"
 )
@@ -80,20 +79,10 @@ func TestSwarmProfiling(t *testing.T) {
 	if err != nil {
 		t.Fatalf("traces index: %v", err)
 	}
+	checkWindows(t, run, ws)
 	per := map[string]int{}
 	for _, w := range ws {
 		per[w.Actor]++
-		if strings.Contains(w.Label, "warmup") || w.Samples == 0 {
-			t.Errorf("bad window %+v", w)
-		}
-		svg, err := os.ReadFile(filepath.Join(run, w.SVG))
-		if err != nil || !strings.Contains(string(svg), "github.com/lightningnetwork/lnd/") {
-			t.Errorf("%s does not show LND's packages (%v)", w.SVG, err)
-		}
-		f, err := flamegraph.ReadFile(filepath.Join(run, w.Profile))
-		if err != nil || f.Total() != w.Samples {
-			t.Errorf("pprof %s: %v, %d samples vs index %d", w.Profile, err, f.Total(), w.Samples)
-		}
 	}
 	for _, a := range []string{"alice", "carol1", "bob"} {
 		if per[a] != iterations {

@@ -296,16 +296,7 @@ func mustEngines(t *testing.T, path string) []swarm.Engine {
 func TestSwarmEngineLost(t *testing.T) {
 	bin := composeSetup(t)
 	engines, _ := testbedUp(t, 3)
-	dir := t.TempDir()
-	topo := filepath.Join(dir, "topology.yml")
-	if err := os.WriteFile(topo, []byte(`name: LostEngine
-nodes: [{name: alice, placement: lnbe-1}, {name: carol1, placement: lnbe-2}, {name: bob, placement: lnbe-3}]
-channels: [{from: alice, to: carol1}, {from: carol1, to: bob}]
-payers: [alice]
-payee: bob
-`), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	topo := swarmTopology(t, "LostEngine")
 	scen := composeScenarioFile(t, fmt.Sprintf("name: %s\ntopology: %s\nparams: {Concurrency: [5], TotalPayments: [20000]}\njob: {WarmupCount: 0, IterationCount: 1}\n",
 		composeUniqueName("SwarmLost"), topo))
 	arts := t.TempDir()

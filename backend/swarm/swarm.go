@@ -60,12 +60,12 @@ type Options struct {
 	// Sampler adds one sampler service per engine hosting nodes (the
 	// images must carry lnbench: imagebuild.EnsureTool); SamplerArgs are
 	// its sampling flags, as for compose.
-	Sampler     bool
-	SamplerArgs []string
-	Cluster     Cluster
-	FragmentsDir  string
-	StartTimeout  time.Duration
-	Log           io.Writer
+	Sampler      bool
+	SamplerArgs  []string
+	Cluster      Cluster
+	FragmentsDir string
+	StartTimeout time.Duration
+	Log          io.Writer
 }
 
 // Backend is the swarm backend of one network.
