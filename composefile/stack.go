@@ -127,6 +127,9 @@ func (s Spec) BuildStack(st Stack) (File, error) {
 		s.Sampler = true
 		place := cloneMap(st.Placement)
 		for _, sm := range StackSamplers(s, st) {
+			if _, taken := f.Services[sm.Service]; taken {
+				return File{}, fmt.Errorf("stack file: node %s has the name of engine %s's sampler service; rename the node", sm.Service, sm.Engine)
+			}
 			f.Services[sm.Service] = s.samplerService(sm)
 			place[sm.Service] = sm.Engine
 			isSampler[sm.Service] = true
