@@ -187,19 +187,28 @@ func (s Spec) validate() error {
 		return fmt.Errorf("compose: %s must publish lnd's gRPC port as \"127.0.0.1::%d\"", FragmentFiles[RoleLND], LndRPCPort)
 	}
 	if s.Sampler {
-		if !s.Pprof {
-			return fmt.Errorf("compose: the sampler needs the nodes' pprof endpoints; enable Pprof too")
-		}
-		f, ok := s.Fragments[RoleSampler]
-		if !ok {
-			return fmt.Errorf("compose: fragment %s is not loaded", FragmentFiles[RoleSampler])
-		}
-		if len(f.Published) != 1 || !f.publishes(SamplerControlPort) {
-			return fmt.Errorf("compose: %s must publish only its control port as \"127.0.0.1::%d\" (pprof stays inside the network)", FragmentFiles[RoleSampler], SamplerControlPort)
+		if err := s.checkSampler("compose"); err != nil {
+			return err
 		}
 		if s.Tool == "" || s.Artifacts == "" {
 			return fmt.Errorf("compose: the sampler needs Tool (a static lnbench) and Artifacts mounted")
 		}
+	}
+	return nil
+}
+
+// checkSampler checks what any sampler needs: pprof on, and the fragment
+// loaded, publishing only its control port.
+func (s Spec) checkSampler(what string) error {
+	if !s.Pprof {
+		return fmt.Errorf("%s: the sampler needs the nodes' pprof endpoints; enable Pprof too", what)
+	}
+	f, ok := s.Fragments[RoleSampler]
+	if !ok {
+		return fmt.Errorf("%s: fragment %s is not loaded", what, FragmentFiles[RoleSampler])
+	}
+	if len(f.Published) != 1 || !f.publishes(SamplerControlPort) {
+		return fmt.Errorf("%s: %s must publish only its control port as \"127.0.0.1::%d\" (pprof stays inside the network)", what, FragmentFiles[RoleSampler], SamplerControlPort)
 	}
 	return nil
 }

@@ -17,13 +17,25 @@ import (
 // VIPs need the engines' iptables, which a swarm of engines may not have),
 // never restarted (a dead node must fail the run, as in compose), limits as
 // deploy resources, one attachable overlay network. Nothing is bind-mounted
-// (the engines are other machines): node data live in the containers and
-// the harness copies tls.cert and admin.macaroon out through the engine
-// that runs each task. btcd's RPC certificate and key, made by the harness,
-// reach the containers as a swarm config and a swarm secret. Published ports
-// use swarm's host mode (on the engine that runs the task, host port chosen
-// by Docker); swarm cannot bind them to one address, so the engines' hosts
+// (the engines are other machines): node data live in named volumes on the
+// engine that runs each task (labelled with the run, so the sweep removes
+// them) and the harness copies tls.cert and admin.macaroon out through that
+// engine. btcd's RPC certificate and key, made by the harness, reach the
+// containers as a swarm config and a swarm secret. Published ports use
+// swarm's host mode (on the engine that runs the task, host port chosen by
+// Docker); swarm cannot bind them to one address, so the engines' hosts
 // must keep them to the test network (see README "Real machines").
+//
+// The compose hardening is carried as far as `docker stack deploy` takes
+// it (measured with CLI 28.2 against engine 20.10): cap_drop, read_only and
+// init reach the service; tmpfs becomes a tmpfs mount (the `tmpfs:` key is
+// dropped without a word); security_opt (no-new-privileges) is ignored by
+// stack deploy, so it is left out.
+//
+// Profiling: the images carry lnbench (see imagebuild.EnsureTool), and one
+// sampler service runs on each engine that hosts nodes, reaching the pprof
+// endpoints of that engine's nodes over the overlay and writing windows to
+// its own /artifacts volume, which the harness copies out at the end.
 
 // StackVersion is the compose file format of stack files.
 const StackVersion = "3.8"
@@ -73,8 +85,13 @@ func shortHash(s string) string {
 
 // StackSpec checks what only stack files need.
 func (s Spec) stackValidate(st Stack) error {
-	if s.Sampler || s.Tool != "" || s.Artifacts != "" {
-		return fmt.Errorf("stack file: the sampler sidecar and the mounted lnbench need host folders, which swarm engines on other machines do not have; profiling is not supported on swarm yet")
+	if s.Tool != "" || s.Artifacts != "" {
+		return fmt.Errorf("stack file: nothing is bind-mounted on swarm (the engines are other machines): lnbench comes in the images (imagebuild.EnsureTool), traces are copied out")
+	}
+	if s.Sampler {
+		if err := s.checkSampler("stack file"); err != nil {
+			return err
+		}
 	}
 	if st.ChainCert == "" || st.ChainKey == "" {
 		return fmt.Errorf("stack file: btcd's RPC certificate and key files are not set")
@@ -99,9 +116,25 @@ func (s Spec) BuildStack(st Stack) (File, error) {
 	if s.User == "" {
 		s.User = "0:0" // unused: stack services run as the image's user
 	}
+	samplers := s.Sampler
+	s.Sampler = false // Build's sidecar reads host mounts; the stack has its own
 	f, err := s.Build()
 	if err != nil {
 		return File{}, err
+	}
+	isSampler := map[string]bool{}
+	if samplers {
+		s.Sampler = true
+		place := cloneMap(st.Placement)
+		for _, sm := range StackSamplers(s, st) {
+			if _, taken := f.Services[sm.Service]; taken {
+				return File{}, fmt.Errorf("stack file: node %s has the name of engine %s's sampler service; rename the node", sm.Service, sm.Engine)
+			}
+			f.Services[sm.Service] = s.samplerService(sm)
+			place[sm.Service] = sm.Engine
+			isSampler[sm.Service] = true
+		}
+		st.Placement = place
 	}
 	runLabels := map[string]string{backend.Label: s.RunID}
 	if s.Network != "" {
@@ -138,12 +171,29 @@ func (s Spec) BuildStack(st Stack) (File, error) {
 		svc.CPUs, svc.MemLimit = 0, ""
 		svc.DependsOn = nil // stack deploy ignores it; the harness orders starts
 		svc.User = ""
+		// Named volumes on the task's engine replace the bind mounts (/data,
+		// and /artifacts where sample-loop.sh and the sampler write); the
+		// tmpfs key becomes a mount, and security_opt, which stack deploy
+		// ignores, goes.
 		svc.Volumes = nil
-		// Data live in the task's writable layer (nothing is bind-mounted)
-		// and stack deploy ignores security_opt: the compose hardening
-		// (read-only root, no capabilities) is not carried over until it is
-		// verified on swarm.
-		svc.CapDrop, svc.ReadOnly, svc.SecurityOpt, svc.Tmpfs = nil, false, nil, nil
+		for _, m := range []struct{ vol, target string }{{"data", ContainerData}, {"artifacts", ContainerArtifacts}} {
+			if m.vol == "artifacts" && name == ChainService {
+				continue
+			}
+			if m.vol == "data" && isSampler[name] {
+				continue
+			}
+			vol := name + "_" + m.vol
+			if f.Volumes == nil {
+				f.Volumes = map[string]Volume{}
+			}
+			f.Volumes[vol] = Volume{Labels: cloneMap(runLabels)}
+			svc.Volumes = append(svc.Volumes, Mount{Type: "volume", Source: vol, Target: m.target})
+		}
+		for _, t := range svc.Tmpfs {
+			svc.Volumes = append(svc.Volumes, Mount{Type: "tmpfs", Target: t})
+		}
+		svc.SecurityOpt, svc.Tmpfs = nil, nil
 		var ports []Port
 		for _, p := range svc.Ports {
 			m := publishRe.FindStringSubmatch(p.Short)
@@ -154,15 +204,76 @@ func (s Spec) BuildStack(st Stack) (File, error) {
 			ports = append(ports, Port{Long: PortLong{Target: target, Mode: "host", Protocol: "tcp"}})
 		}
 		svc.Ports = ports
-		if name == ChainService {
+		switch {
+		case name == ChainService:
 			svc.Configs = []FileRef{{Source: ChainCertConfig, Target: path.Join(ContainerData, "rpc.cert")}}
 			svc.Secrets = []FileRef{{Source: ChainKeySecret, Target: path.Join(ContainerData, "rpc.key")}}
-		} else {
+		case isSampler[name]:
+		default:
 			svc.Configs = []FileRef{{Source: ChainCertConfig, Target: path.Join(ContainerChain, "rpc.cert")}}
 		}
 		f.Services[name] = svc
 	}
+	for vol := range f.Volumes {
+		svc := strings.TrimSuffix(strings.TrimSuffix(vol, "_data"), "_artifacts")
+		if _, ok := f.Services[svc]; !ok {
+			delete(f.Volumes, vol)
+		}
+	}
 	return f, nil
+}
+
+// StackSampler is the sampler service of one engine: it profiles the nodes
+// placed there.
+type StackSampler struct {
+	Service, Engine string
+	Targets         []string // node names, sorted
+}
+
+// StackSamplers lists one sampler per engine that hosts nodes, in engine
+// order; none unless the spec has the sampler on.
+func StackSamplers(s Spec, st Stack) []StackSampler {
+	if !s.Sampler {
+		return nil
+	}
+	by := map[string][]string{}
+	for _, n := range s.Nodes {
+		if e := st.Placement[n.Name]; e != "" {
+			by[e] = append(by[e], n.Name)
+		}
+	}
+	var out []StackSampler
+	for e, names := range by {
+		sort.Strings(names)
+		out = append(out, StackSampler{Service: SamplerService + "-" + strings.Trim(projectBad.ReplaceAllString(strings.ToLower(e), "-"), "-_"), Engine: e, Targets: names})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Engine < out[j].Engine })
+	return out
+}
+
+// samplerService is the sampler of one engine, from the sampler fragment:
+// the run's image (with lnbench in it), the control port published on its
+// engine, and one --target per node placed there.
+func (s Spec) samplerService(sm StackSampler) Service {
+	svc := s.Fragments[RoleSampler].Service.clone()
+	svc.Image = s.ChainImage
+	svc.Hostname = sm.Service
+	svc.Networks = []string{NetworkName}
+	labels := cloneMap(svc.Labels)
+	if labels == nil {
+		labels = map[string]string{}
+	}
+	labels[backend.Label] = s.RunID
+	if s.Network != "" {
+		labels[NetworkLabel] = s.Network
+	}
+	svc.Labels = labels
+	harden(&svc)
+	svc.Command = append([]string{"--listen", fmt.Sprintf("0.0.0.0:%d", SamplerControlPort), "--out", ContainerArtifacts}, s.SamplerArgs...)
+	for _, n := range sm.Targets {
+		svc.Command = append(svc.Command, "--target", fmt.Sprintf("%s=http://%s:%d", n, n, LndPprofPort))
+	}
+	return svc
 }
 
 // GenerateStack renders the stack file: a header comment, then the YAML.

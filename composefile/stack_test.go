@@ -30,6 +30,11 @@ func TestStackGolden(t *testing.T) {
 			s := specFor(t, topology.AlicePaysBobViaCarol(1))
 			return s, stackFor(s)
 		}},
+		{"stack-alice-carol1-bob-sampler.yml", func(t *testing.T) (Spec, Stack) {
+			s := specFor(t, topology.AlicePaysBobViaCarol(1))
+			s.Pprof, s.Sampler, s.SamplerArgs = true, true, []string{"--mode", "periodic", "--every", "300s", "--window", "60s"}
+			return s, stackFor(s)
+		}},
 		{"stack-alice-pays-bob-limits-partial.yml", func(t *testing.T) (Spec, Stack) {
 			s := specFor(t, topology.AlicePaysBob())
 			s.Network = "launch1/Concurrency=5"
@@ -99,8 +104,26 @@ func TestStackShape(t *testing.T) {
 		if d.Labels["lnbench.run"] != s.RunID || svc.Labels["lnbench.run"] != s.RunID {
 			t.Errorf("%s: labels %v / %v", name, d.Labels, svc.Labels)
 		}
-		if len(svc.Volumes) != 0 || svc.User != "" || len(svc.DependsOn) != 0 {
-			t.Errorf("%s: volumes %v user %q depends_on %v", name, svc.Volumes, svc.User, svc.DependsOn)
+		if svc.User != "" || len(svc.DependsOn) != 0 {
+			t.Errorf("%s: user %q depends_on %v", name, svc.User, svc.DependsOn)
+		}
+		// The compose hardening, as far as stack deploy carries it.
+		if len(svc.CapDrop) != 1 || svc.CapDrop[0] != "ALL" || svc.ReadOnly != (name != "btcd") || len(svc.SecurityOpt) != 0 || len(svc.Tmpfs) != 0 {
+			t.Errorf("%s: cap_drop %v read_only %v security_opt %v tmpfs %v", name, svc.CapDrop, svc.ReadOnly, svc.SecurityOpt, svc.Tmpfs)
+		}
+		// No bind mount: named volumes labelled with the run, and /tmp a tmpfs.
+		targets := map[string]string{}
+		for _, m := range svc.Volumes {
+			targets[m.Target] = m.Type
+			if m.Type == "bind" {
+				t.Errorf("%s: bind mount %+v", name, m)
+			}
+			if m.Type == "volume" && f.Volumes[m.Source].Labels["lnbench.run"] != s.RunID {
+				t.Errorf("%s: volume %s is not labelled with the run: %+v", name, m.Source, f.Volumes[m.Source])
+			}
+		}
+		if targets["/data"] != "volume" || targets["/tmp"] != "tmpfs" || (targets["/artifacts"] != "volume") != (name == "btcd") {
+			t.Errorf("%s: mounts %v", name, targets)
 		}
 		if len(svc.Ports) != 1 || svc.Ports[0].Long.Mode != "host" || svc.Ports[0].Long.Published != 0 || svc.Ports[0].Short != "" {
 			t.Errorf("%s: ports %+v", name, svc.Ports)
@@ -123,9 +146,76 @@ func TestStackRefusals(t *testing.T) {
 	}
 	st = stackFor(s)
 	s.Pprof, s.Sampler, s.Tool, s.Artifacts = true, true, "/x/lnbench", "/x/art"
-	if _, err := s.BuildStack(st); err == nil || !strings.Contains(err.Error(), "sampler") {
-		t.Errorf("sampler: %v", err)
+	if _, err := s.BuildStack(st); err == nil || !strings.Contains(err.Error(), "nothing is bind-mounted") {
+		t.Errorf("host mounts: %v", err)
 	}
+	s.Tool, s.Artifacts, s.Pprof = "", "", false
+	if _, err := s.BuildStack(st); err == nil || !strings.Contains(err.Error(), "pprof") {
+		t.Errorf("sampler without pprof: %v", err)
+	}
+}
+
+// TestStackSamplers checks one sampler per engine hosting nodes, pinned
+// there, profiling exactly that engine's nodes, with its control port
+// published in host mode and its windows in a labelled volume.
+func TestStackSamplers(t *testing.T) {
+	s := specFor(t, topology.AlicePaysBobViaCarol(2)) // alice, bob, carol1, carol2
+	st := stackFor(s)
+	st.Placement["carol2"] = "lnbe-1"
+	s.Pprof, s.Sampler, s.SamplerArgs = true, true, []string{"--mode", "iteration"}
+	f, err := s.BuildStack(st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][]string{}
+	for _, n := range s.Nodes {
+		e := st.Placement[n.Name]
+		want["sampler-"+e] = append(want["sampler-"+e], "--target", n.Name+"=http://"+n.Name+":6060")
+	}
+	for svc, targets := range want {
+		sm, ok := f.Services[svc]
+		if !ok {
+			t.Errorf("no %s; services %v", svc, keys(f.Services))
+			continue
+		}
+		engine := strings.TrimPrefix(svc, "sampler-")
+		if sm.Deploy == nil || sm.Deploy.Placement.Constraints[0] != "node.hostname == "+engine {
+			t.Errorf("%s: deploy %+v", svc, sm.Deploy)
+		}
+		cmd := strings.Join(sm.Command, " ")
+		if !strings.Contains(cmd, "--listen 0.0.0.0:7070 --out /artifacts --mode iteration") {
+			t.Errorf("%s: command %s", svc, cmd)
+		}
+		if n := strings.Count(cmd, "--target"); n != len(targets)/2 {
+			t.Errorf("%s: %d targets, want %v: %s", svc, n, targets, cmd)
+		}
+		if len(sm.Ports) != 1 || sm.Ports[0].Long.Target != 7070 || sm.Ports[0].Long.Mode != "host" {
+			t.Errorf("%s: ports %+v", svc, sm.Ports)
+		}
+		if len(sm.Volumes) == 0 || sm.Volumes[0].Target != "/artifacts" || f.Volumes[sm.Volumes[0].Source].Labels["lnbench.run"] != s.RunID {
+			t.Errorf("%s: volumes %+v", svc, sm.Volumes)
+		}
+		if sm.Labels["lnbench.role"] != "sampler" || sm.Labels["lnbench.run"] != s.RunID || !sm.ReadOnly {
+			t.Errorf("%s: labels %v read_only %v", svc, sm.Labels, sm.ReadOnly)
+		}
+	}
+	if got := len(StackSamplers(s, st)); got != len(want) {
+		t.Errorf("StackSamplers: %d, want %d", got, len(want))
+	}
+	// A partial file keeps only the named services and their volumes.
+	st.Services = []string{"btcd", "alice"}
+	f, _ = s.BuildStack(st)
+	if len(f.Services) != 2 || len(f.Volumes) != 3 {
+		t.Errorf("partial: services %v volumes %v", keys(f.Services), f.Volumes)
+	}
+}
+
+func keys[V any](m map[string]V) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
 }
 
 func TestStackName(t *testing.T) {

@@ -80,8 +80,8 @@ type RestartPolicy struct {
 	Condition string `yaml:"condition"`
 }
 
-// Volume is a top-level named volume (none today: node data are bind
-// mounts; any volume would carry the run label too).
+// Volume is a top-level named volume (stack files only: compose node data
+// are bind mounts); it carries the run label, by which every engine is swept.
 type Volume struct {
 	Labels map[string]string `yaml:"labels,omitempty"`
 }
@@ -131,7 +131,7 @@ type Healthcheck struct {
 // Mount is a volume entry in the long syntax.
 type Mount struct {
 	ReadOnly bool   `yaml:"read_only,omitempty"`
-	Source   string `yaml:"source"`
+	Source   string `yaml:"source,omitempty"` // none for tmpfs
 	Target   string `yaml:"target"`
 	Type     string `yaml:"type"`
 }

@@ -43,19 +43,7 @@ sampling: {mode: iteration}
 	if len(ws) != 4 {
 		t.Fatalf("%d windows, want 4: %+v", len(ws), ws)
 	}
-	for _, w := range ws {
-		if strings.Contains(w.Label, "warmup") || w.Samples == 0 {
-			t.Errorf("bad window %+v", w)
-		}
-		svg, err := os.ReadFile(filepath.Join(dir, w.SVG))
-		if err != nil || !strings.Contains(string(svg), "github.com/lightningnetwork/lnd/") {
-			t.Errorf("%s does not show LND's packages (%v)", w.SVG, err)
-		}
-		f, err := flamegraph.ReadFile(filepath.Join(dir, w.Profile))
-		if err != nil || f.Total() != w.Samples {
-			t.Errorf("pprof %s: %v, %d samples vs index %d", w.Profile, err, f.Total(), w.Samples)
-		}
-	}
+	checkWindows(t, dir, ws)
 	for _, f := range []string{"Alice_traces", "Bob_traces", "flamegraphs.html", "flamegraphs-timeline.svg", "Alice_traces/diff-first-last.svg"} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
 			t.Errorf("missing %s", f)
@@ -92,5 +80,24 @@ func TestSoak(t *testing.T) {
 	ws, _ := traces.ReadIndex(dirs[0])
 	if len(ws) < 4 {
 		t.Errorf("%d periodic windows in 40 s at 10 s period for 2 actors", len(ws))
+	}
+}
+
+// checkWindows checks each indexed window: measured (not warm-up), with
+// samples, its SVG showing LND's packages, its pprof matching the index.
+func checkWindows(t *testing.T, dir string, ws []traces.Window) {
+	t.Helper()
+	for _, w := range ws {
+		if strings.Contains(w.Label, "warmup") || w.Samples == 0 {
+			t.Errorf("bad window %+v", w)
+		}
+		svg, err := os.ReadFile(filepath.Join(dir, w.SVG))
+		if err != nil || !strings.Contains(string(svg), "github.com/lightningnetwork/lnd/") {
+			t.Errorf("%s does not show LND's packages (%v)", w.SVG, err)
+		}
+		f, err := flamegraph.ReadFile(filepath.Join(dir, w.Profile))
+		if err != nil || f.Total() != w.Samples {
+			t.Errorf("pprof %s: %v, %d samples vs index %d", w.Profile, err, f.Total(), w.Samples)
+		}
 	}
 }

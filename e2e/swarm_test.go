@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -31,12 +32,8 @@ func testbedUp(t *testing.T, n int) (string, time.Duration) {
 			t.Skipf("needs %s (not installed)", tool)
 		}
 	}
-	if out, _ := exec.Command("ip", "-o", "link", "show").Output(); strings.Contains(string(out), " lnbe-") {
-		t.Skip("a testbed is already up on this machine (scripts/testbed-engines.sh down removes it)")
-	}
-	state := filepath.Join(t.TempDir(), "engines")
 	script := filepath.Join(repoRoot(t), "scripts", "testbed-engines.sh")
-	testbed := func(args ...string) error {
+	testbedIn := func(state string, args ...string) error {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 		defer cancel()
 		cmd := exec.CommandContext(ctx, script, args...)
@@ -47,7 +44,34 @@ func testbedUp(t *testing.T, n int) (string, time.Duration) {
 		t.Logf("testbed-engines.sh %s:\n%s", strings.Join(args, " "), out.String())
 		return err
 	}
+	// A testbed left by an e2e process that died (go test's -timeout
+	// panics without cleanups) is removed; any other one is not ours.
+	if data, err := os.ReadFile(testbedOwnerFile); err == nil {
+		var pid int
+		var stale string
+		if _, err := fmt.Sscanf(string(data), "%d %s", &pid, &stale); err == nil && syscall.Kill(pid, 0) != nil {
+			testbedIn(stale, "down")
+			os.RemoveAll(filepath.Dir(stale))
+			os.Remove(testbedOwnerFile)
+		}
+	}
+	if out, _ := exec.Command("ip", "-o", "link", "show").Output(); strings.Contains(string(out), " lnbe-") {
+		t.Skip("a testbed is already up on this machine (scripts/testbed-engines.sh down removes it)")
+	}
+	// Not t.TempDir: a test binary killed by its timeout leaves it for the
+	// next run's stale check above.
+	base, err := os.MkdirTemp("", "lnbench-e2e-testbed-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	state := filepath.Join(base, "engines")
+	if err := os.WriteFile(testbedOwnerFile, []byte(fmt.Sprintf("%d %s\n", os.Getpid(), state)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	testbed := func(args ...string) error { return testbedIn(state, args...) }
 	t.Cleanup(func() {
+		defer os.Remove(testbedOwnerFile)
+		defer os.RemoveAll(base)
 		if err := testbed("down"); err != nil {
 			t.Errorf("testbed down: %v", err)
 		}
@@ -61,6 +85,10 @@ func testbedUp(t *testing.T, n int) (string, time.Duration) {
 	}
 	return filepath.Join(state, "engines"), time.Since(start)
 }
+
+// testbedOwnerFile names the e2e process that brought the testbed up and
+// its state folder, so that a later run can remove what a killed one left.
+const testbedOwnerFile = "/run/lnbench-e2e-testbed"
 
 // lnbenchRun runs the CLI to the end and returns its combined output.
 func lnbenchRun(t *testing.T, bin string, timeout time.Duration, env []string, args ...string) (string, error) {
@@ -268,16 +296,7 @@ func mustEngines(t *testing.T, path string) []swarm.Engine {
 func TestSwarmEngineLost(t *testing.T) {
 	bin := composeSetup(t)
 	engines, _ := testbedUp(t, 3)
-	dir := t.TempDir()
-	topo := filepath.Join(dir, "topology.yml")
-	if err := os.WriteFile(topo, []byte(`name: LostEngine
-nodes: [{name: alice, placement: lnbe-1}, {name: carol1, placement: lnbe-2}, {name: bob, placement: lnbe-3}]
-channels: [{from: alice, to: carol1}, {from: carol1, to: bob}]
-payers: [alice]
-payee: bob
-`), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	topo := swarmTopology(t, "LostEngine")
 	scen := composeScenarioFile(t, fmt.Sprintf("name: %s\ntopology: %s\nparams: {Concurrency: [5], TotalPayments: [20000]}\njob: {WarmupCount: 0, IterationCount: 1}\n",
 		composeUniqueName("SwarmLost"), topo))
 	arts := t.TempDir()

@@ -57,10 +57,15 @@ type Options struct {
 	Limits        map[string]composefile.Limits
 	DefaultLimits composefile.Limits
 	Pprof         bool
-	Cluster       Cluster
-	FragmentsDir  string
-	StartTimeout  time.Duration
-	Log           io.Writer
+	// Sampler adds one sampler service per engine hosting nodes (the
+	// images must carry lnbench: imagebuild.EnsureTool); SamplerArgs are
+	// its sampling flags, as for compose.
+	Sampler      bool
+	SamplerArgs  []string
+	Cluster      Cluster
+	FragmentsDir string
+	StartTimeout time.Duration
+	Log          io.Writer
 }
 
 // Backend is the swarm backend of one network.
@@ -112,7 +117,8 @@ func New(ctx context.Context, opts Options) (*Backend, error) {
 		b.file = filepath.Join(opts.ArtifactsDir, "stack."+strings.TrimSuffix(strings.TrimPrefix(composefile.FileName(opts.Network), "docker-compose."), ".yml")+".yml")
 	}
 	spec := composefile.Spec{RunID: opts.RunID, Network: opts.Network, Project: b.stack, WorkDir: opts.WorkDir, User: "0:0",
-		ChainImage: opts.ChainImage, Limits: opts.Limits, DefaultLimits: opts.DefaultLimits, Pprof: opts.Pprof, Fragments: frags}
+		ChainImage: opts.ChainImage, Limits: opts.Limits, DefaultLimits: opts.DefaultLimits, Pprof: opts.Pprof,
+		Sampler: opts.Sampler, SamplerArgs: opts.SamplerArgs, Fragments: frags}
 	for _, n := range opts.Topology.Nodes {
 		node, err := composefile.NodeOf(n, opts.NodeImages, opts.Configs, backend.NodeConfig{DBBackend: opts.DBBackend, Args: opts.NodeArgs})
 		if err != nil {
@@ -192,14 +198,16 @@ func (b *Backend) writeStack(path string, services []string) error {
 	return os.Rename(tmp, path)
 }
 
-// deploy adds a service to the started ones and deploys the stack of all
+// deploy adds services to the started ones and deploys the stack of all
 // of them through the manager.
-func (b *Backend) deploy(ctx context.Context, service string) error {
+func (b *Backend) deploy(ctx context.Context, service string, more ...string) error {
 	b.deployMu.Lock()
 	defer b.deployMu.Unlock()
 	b.mu.Lock()
-	if !slices.Contains(b.started, service) {
-		b.started = append(b.started, service)
+	for _, s := range append([]string{service}, more...) {
+		if !slices.Contains(b.started, s) {
+			b.started = append(b.started, s)
+		}
 	}
 	services := append([]string(nil), b.started...)
 	sort.Strings(services)
@@ -457,6 +465,16 @@ func fileExists(path string) bool {
 	return err == nil && st.Size() > 0
 }
 
+// Where is the engine and container running a service's task.
+func (b *Backend) Where(ctx context.Context, service string) (Engine, string, error) {
+	t, err := b.taskOf(ctx, service)
+	if err != nil || t.Container == "" {
+		return Engine{}, "", fmt.Errorf("%s: no running task (%v)", service, err)
+	}
+	e, err := b.engineOf(t)
+	return e, t.Container, err
+}
+
 // StopNode stops one node's container on its engine (SIGTERM, SIGKILL
 // after 15 s); with restart_policy none, swarm does not start it again.
 func (b *Backend) StopNode(ctx context.Context, name string) error {
@@ -505,12 +523,21 @@ func (b *Backend) CollectLogs(ctx context.Context, dir string) error {
 		if err := containerLogs(ctx, e, t.Container, filepath.Join(dst, "container.log")); err != nil {
 			errs = append(errs, fmt.Errorf("%s: %v", name, err))
 		}
+		if b.isSampler(name) {
+			continue // its windows were copied out when it stopped (CollectTraces)
+		}
 		src := "/data/logs/bitcoin/simnet/lnd.log"
 		if name == composefile.ChainService {
 			src = "/data/logs/simnet/btcd.log"
 		}
 		if err := copyOut(ctx, e, t.Container, src, filepath.Join(dst, filepath.Base(src))); err != nil {
 			errs = append(errs, fmt.Errorf("%s: %v", name, err))
+		}
+		if name != composefile.ChainService {
+			// Windows of a `docker exec … sample-loop.sh` in the node.
+			if err := copyArtifacts(ctx, e, t.Container, b.opts.ArtifactsDir); err != nil {
+				errs = append(errs, fmt.Errorf("%s: traces: %v", name, err))
+			}
 		}
 	}
 	return errors.Join(errs...)

@@ -1,10 +1,13 @@
 package swarm
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/lnbench/lnbench/topology"
+	"github.com/lnbench/lnbench/traces"
 )
 
 func TestParseEngines(t *testing.T) {
@@ -66,5 +69,32 @@ func TestParseTask(t *testing.T) {
 	}
 	if _, err := parseTask("t1", "garbage", nil); err == nil {
 		t.Error("garbage parsed")
+	}
+}
+
+// TestMergeArtifacts checks two samplers' folders merge into one run
+// folder: every window file kept, the indexes appended.
+func TestMergeArtifacts(t *testing.T) {
+	dst := t.TempDir()
+	for _, actor := range []string{"alice", "bob"} {
+		src := t.TempDir()
+		dir := filepath.Join(src, traces.Dir(actor))
+		os.MkdirAll(dir, 0o755)
+		os.WriteFile(filepath.Join(dir, "000001s-x.folded"), []byte(actor+";main 1\n"), 0o644)
+		if err := traces.Append(src, traces.Window{Actor: actor, Folded: filepath.Join(traces.Dir(actor), "000001s-x.folded")}); err != nil {
+			t.Fatal(err)
+		}
+		if err := mergeArtifacts(src, dst); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ws, err := traces.ReadIndex(dst)
+	if err != nil || len(ws) != 2 || ws[0].Actor != "alice" || ws[1].Actor != "bob" {
+		t.Fatalf("index %+v %v", ws, err)
+	}
+	for _, w := range ws {
+		if data, err := os.ReadFile(filepath.Join(dst, w.Folded)); err != nil || !strings.HasPrefix(string(data), w.Actor+";") {
+			t.Errorf("%s: %q %v", w.Folded, data, err)
+		}
 	}
 }

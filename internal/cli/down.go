@@ -98,10 +98,20 @@ func downSwarm(ctx context.Context, stdout io.Writer, enginesFile string, args [
 		id, what = args[0], "run "+args[0]
 	}
 	msg, err := swarmDown(ctx, enginesFile, id)
+	errs := []error{err}
+	// The work folder `lnbench up --backend swarm` keeps (btcd's RPC key,
+	// the nodes' macaroons and TLS certificates copied out).
+	if msg != "" && id != "" {
+		if known, lerr := runs.Local(runs.Root()); lerr == nil {
+			if r, ok := runs.Find(known, id); ok {
+				msg += workDirLine(r, &errs)
+			}
+		}
+	}
 	if msg != "" {
 		fmt.Fprintf(stdout, "%s: %s\n", what, msg)
 	}
-	if err != nil {
+	if err := errors.Join(errs...); err != nil {
 		return fmt.Errorf("--backend swarm: %v", err)
 	}
 	return nil

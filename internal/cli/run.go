@@ -225,8 +225,12 @@ func executeScenario(cmd *cobra.Command, stdout, stderr io.Writer, s scenario.Sc
 			return runner.Run{}, err
 		}
 	}
+	var swarmImgs map[string]string
 	if backendName == "swarm" {
-		if err := distributeImages(ctx, cluster, bins, stderr); err != nil {
+		if swarmImgs, err = swarmImages(ctx, bins, s.Sampling.On(), stderr); err != nil {
+			return runner.Run{}, err
+		}
+		if err := distributeImages(ctx, cluster, swarmImgs, stderr); err != nil {
 			return runner.Run{}, err
 		}
 	}
@@ -240,7 +244,11 @@ func executeScenario(cmd *cobra.Command, stdout, stderr io.Writer, s scenario.Sc
 			return newComposeBackend(ctx, n, s, bins, networks > 1, f.startTimeout, stderr)
 		}
 		if backendName == "swarm" {
-			return newSwarmBackend(ctx, n, s, bins, cluster, networks > 1, f.startTimeout, stderr)
+			sb, err := newSwarmBackend(ctx, n, s, swarmImgs, bins.chain, cluster, networks > 1, f.startTimeout, stderr)
+			if err != nil {
+				return nil, err // not a nil *swarm.Backend in the interface
+			}
+			return sb, nil
 		}
 		return local.New(local.Options{RunID: n.RunID, WorkDir: n.WorkDir, BinDirs: bins.binDirs(),
 			ChainBinDir: bins.byKey[bins.chain].Dir, StartTimeout: f.startTimeout, Pprof: n.Profiling})

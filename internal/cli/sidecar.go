@@ -9,6 +9,7 @@ import (
 
 	"github.com/lnbench/lnbench/backend"
 	"github.com/lnbench/lnbench/backend/compose"
+	"github.com/lnbench/lnbench/backend/swarm"
 	"github.com/lnbench/lnbench/network"
 	"github.com/lnbench/lnbench/runner"
 	"github.com/lnbench/lnbench/sampler"
@@ -46,10 +47,13 @@ func samplerArgs(sm scenario.Sampling, origin time.Time) []string {
 }
 
 // newSampler starts the profiler of a network: the sidecar container for
-// compose (pprof is reachable only inside the compose network), in process
-// otherwise.
+// compose (pprof is reachable only inside the compose network), one per
+// engine for swarm, in process otherwise.
 func newSampler(ctx context.Context) runner.SamplerFactory {
 	return func(spec runner.NetworkSpec, net *network.Network, be backend.Backend, cfg sampler.Config) (sampler.Controller, error) {
+		if sb, ok := be.(*swarm.Backend); ok {
+			return startSwarmSampler(ctx, sb, cfg.Log)
+		}
 		cb, ok := be.(*compose.Backend)
 		if !ok {
 			return sampler.Start(cfg)

@@ -2,25 +2,25 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
-	"github.com/lnbench/lnbench/backend"
 	"github.com/lnbench/lnbench/backend/swarm"
 	"github.com/lnbench/lnbench/composefile"
+	"github.com/lnbench/lnbench/imagebuild"
 	"github.com/lnbench/lnbench/runner"
+	"github.com/lnbench/lnbench/sampler"
 	"github.com/lnbench/lnbench/scenario"
 )
 
 // swarmCluster reads the engines file and checks the swarm, before any
 // build or image: one line naming the engine and the fix when it fails.
 func swarmCluster(ctx context.Context, file string, s scenario.Scenario) (swarm.Cluster, error) {
-	if s.Sampling.On() {
-		return swarm.Cluster{}, fmt.Errorf("--backend swarm: sampling: profiling needs the sampler sidecar, which the swarm backend does not have yet; drop sampling: or use --backend compose")
-	}
 	if file == "" {
 		file = swarm.DefaultEnginesFile()
 	}
@@ -37,11 +37,36 @@ func swarmCluster(ctx context.Context, file string, s scenario.Scenario) (swarm.
 	return c, nil
 }
 
-// distributeImages copies the run's node images to every engine lacking
-// them and says how long it took.
-func distributeImages(ctx context.Context, c swarm.Cluster, bins builds, log io.Writer) error {
+// swarmImages maps each build key to the image its services run on swarm:
+// the node image plus this lnbench (imagebuild.EnsureTool), so that the
+// per-engine samplers and sample-loop.sh find it where nothing is
+// bind-mounted. Without a static lnbench the node images serve as they
+// are, unless profiling needs it.
+func swarmImages(ctx context.Context, bins builds, profiling bool, log io.Writer) (map[string]string, error) {
+	tool, err := staticSelf()
+	if err != nil {
+		if profiling {
+			return nil, fmt.Errorf("--backend swarm: profiling: the samplers run lnbench in the containers: %v", err)
+		}
+		fmt.Fprintf(log, "swarm: %v; sample-loop.sh will not work in the nodes\n", err)
+		return bins.images, nil
+	}
+	out := map[string]string{}
+	for key, img := range bins.images {
+		r, err := imagebuild.EnsureTool(ctx, img, tool, log)
+		if err != nil {
+			return nil, fmt.Errorf("--backend swarm: %v", err)
+		}
+		out[key] = r.Tag
+	}
+	return out, nil
+}
+
+// distributeImages copies the run's images to every engine lacking them
+// and says how long it took.
+func distributeImages(ctx context.Context, c swarm.Cluster, images map[string]string, log io.Writer) error {
 	var imgs []string
-	for _, img := range bins.images {
+	for _, img := range images {
 		imgs = append(imgs, img)
 	}
 	sort.Strings(imgs)
@@ -53,18 +78,67 @@ func distributeImages(ctx context.Context, c swarm.Cluster, bins builds, log io.
 	return nil
 }
 
-// newSwarmBackend makes the swarm backend of one network.
-func newSwarmBackend(ctx context.Context, n runner.NetworkSpec, s scenario.Scenario, bins builds, c swarm.Cluster,
-	severalNetworks bool, startTimeout time.Duration, log io.Writer) (backend.Backend, error) {
-	if n.Profiling {
-		return nil, fmt.Errorf("--backend swarm: profiling is not supported on swarm yet")
-	}
-	return swarm.New(ctx, swarm.Options{RunID: n.RunID, Network: n.Name, Separate: severalNetworks,
+// newSwarmBackend makes the swarm backend of one network; images are
+// swarmImages'.
+func newSwarmBackend(ctx context.Context, n runner.NetworkSpec, s scenario.Scenario, images map[string]string, chain string, c swarm.Cluster,
+	severalNetworks bool, startTimeout time.Duration, log io.Writer) (*swarm.Backend, error) {
+	opts := swarm.Options{RunID: n.RunID, Network: n.Name, Separate: severalNetworks,
 		WorkDir: n.WorkDir, ArtifactsDir: n.ArtifactsDir, Topology: n.Topology,
-		NodeImages: bins.images, ChainImage: bins.images[bins.chain], Configs: n.NodeConfigs,
+		NodeImages: images, ChainImage: images[chain], Configs: n.NodeConfigs,
 		DBBackend: s.Node.DBBackend, NodeArgs: s.Node.Flags, Pprof: true, Cluster: c,
 		StartTimeout: startTimeout, Log: log,
-		DefaultLimits: composefile.Limits{CPUs: s.Node.CPUs, Memory: s.Node.Memory}})
+		DefaultLimits: composefile.Limits{CPUs: s.Node.CPUs, Memory: s.Node.Memory}}
+	if n.Profiling {
+		opts.Sampler, opts.SamplerArgs = true, samplerArgs(s.Sampling, n.Origin)
+	}
+	return swarm.New(ctx, opts)
+}
+
+// swarmSampler drives the samplers of a swarm network, one per engine
+// hosting nodes: each iteration's windows are asked of all of them, and
+// Stop copies their windows into the artifacts folder.
+type swarmSampler struct {
+	remotes []sampler.Remote
+	be      *swarm.Backend
+	log     io.Writer
+}
+
+func (s swarmSampler) Iteration(ctx context.Context, label string, from, to time.Time) error {
+	errs := make([]error, len(s.remotes))
+	var wg sync.WaitGroup
+	for i, r := range s.remotes {
+		wg.Add(1)
+		go func() { defer wg.Done(); errs[i] = r.Iteration(ctx, label, from, to) }()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+func (s swarmSampler) Stop() {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	if err := s.be.CollectTraces(ctx); err != nil {
+		fmt.Fprintf(s.log, "profiling: copying the windows out of the swarm samplers: %v\n", err)
+	}
+}
+
+// startSwarmSampler starts the samplers of a swarm network and waits until
+// each answers.
+func startSwarmSampler(ctx context.Context, be *swarm.Backend, log io.Writer) (sampler.Controller, error) {
+	sctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
+	urls, err := be.StartSampler(sctx)
+	s := swarmSampler{be: be, log: log}
+	for _, u := range urls {
+		if u != "" {
+			s.remotes = append(s.remotes, sampler.Remote{URL: u})
+		}
+	}
+	if err != nil {
+		s.Stop()
+		return nil, err
+	}
+	return s, nil
 }
 
 // swarmDown removes a run's stack objects and sweeps every engine.

@@ -11,7 +11,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/lnbench/lnbench/backend"
 	"github.com/lnbench/lnbench/backend/compose"
+	"github.com/lnbench/lnbench/backend/swarm"
 	"github.com/lnbench/lnbench/network"
 	"github.com/lnbench/lnbench/node/drivers"
 	"github.com/lnbench/lnbench/runner"
@@ -35,6 +37,8 @@ func upCmd(stdout, stderr io.Writer) *cobra.Command {
 	fl := cmd.Flags()
 	fl.StringArrayVar(&f.params, "param", nil, "topology param, e.g. CarolsCount=2 or AliceCount=3")
 	addNetworkFlags(fl, &f)
+	fl.StringVar(&f.backend, "backend", "compose", "compose (this engine) or swarm (the engines of an existing swarm; remove with lnbench down --backend swarm <run id>)")
+	fl.StringVar(&f.swarmEngines, "swarm-engines", "", "swarm: the engines file, one \"hostname address DOCKER_HOST\" per line (default $"+swarm.EnginesEnv+", else the one scripts/testbed-engines.sh writes)")
 	return cmd
 }
 
@@ -100,8 +104,21 @@ func up(ctx context.Context, stdout, stderr io.Writer, args []string, f runFlags
 	if _, err := s.CaseTopology(cases[0]); err != nil {
 		return err
 	}
-	if name, note, _ := chooseBackend("auto"); name != "compose" {
-		return fmt.Errorf("lnbench up needs a Docker engine: containers outlive the command (%s); for local processes use lnbench run", note)
+	var cluster swarm.Cluster
+	switch f.backend {
+	case "swarm":
+		if _, _, err := chooseBackend("swarm"); err != nil {
+			return err
+		}
+		if cluster, err = swarmCluster(ctx, f.swarmEngines, s); err != nil {
+			return err
+		}
+	case "compose", "":
+		if name, note, _ := chooseBackend("auto"); name != "compose" {
+			return fmt.Errorf("lnbench up needs a Docker engine: containers outlive the command (%s); for local processes use lnbench run", note)
+		}
+	default:
+		return fmt.Errorf("--backend %q: lnbench up takes compose or swarm (containers outlive the command)", f.backend)
 	}
 	images, err := findImages(f.images)
 	if err != nil {
@@ -113,6 +130,15 @@ func up(ctx context.Context, stdout, stderr io.Writer, args []string, f runFlags
 	}
 	if err := bins.ensureImages(ctx, images, stderr); err != nil {
 		return err
+	}
+	var swarmImgs map[string]string
+	if f.backend == "swarm" {
+		if swarmImgs, err = swarmImages(ctx, bins, false, stderr); err != nil {
+			return err
+		}
+		if err := distributeImages(ctx, cluster, swarmImgs, stderr); err != nil {
+			return err
+		}
 	}
 	// With the build keys known, the topology's nodes carry them.
 	topo, err := s.CaseTopology(cases[0])
@@ -133,8 +159,14 @@ func up(ctx context.Context, stdout, stderr io.Writer, args []string, f runFlags
 		return err
 	}
 	ns := runner.NetworkSpec{RunID: run.ID, WorkDir: work, ArtifactsDir: run.Dir, Topology: topo, Origin: time.Now(), NodeConfigs: configs}
-	be, err := newComposeBackend(ctx, ns, s, bins, false, f.startTimeout, stderr)
+	var be backend.Backend
+	if f.backend == "swarm" {
+		be, err = newSwarmBackend(ctx, ns, s, swarmImgs, bins.chain, cluster, false, f.startTimeout, stderr)
+	} else {
+		be, err = newComposeBackend(ctx, ns, s, bins, false, f.startTimeout, stderr)
+	}
 	if err != nil {
+		os.RemoveAll(work)
 		return err
 	}
 	defer func() {
@@ -151,6 +183,10 @@ func up(ctx context.Context, stdout, stderr io.Writer, args []string, f runFlags
 	}
 	if err != nil {
 		return err
+	}
+	if sb, ok := be.(*swarm.Backend); ok {
+		printSwarmUp(ctx, stdout, sb, net, topo, run.ID)
+		return nil
 	}
 	cb := be.(*compose.Backend)
 	fmt.Fprintf(stdout, "%s is up (run id %s); compose file %s\n\n", topo, run.ID, cb.File())
@@ -172,4 +208,20 @@ func portOf(hostPort string) string {
 		return hostPort[i+1:]
 	}
 	return hostPort
+}
+
+// printSwarmUp says where each node of a swarm network runs and how to
+// reach it: docker against its engine, gRPC on the engine's address.
+func printSwarmUp(ctx context.Context, stdout io.Writer, sb *swarm.Backend, net *network.Network, topo topology.Topology, id string) {
+	fmt.Fprintf(stdout, "%s is up on the swarm (run id %s, stack %s); stack file %s\n\n", topo, id, sb.Stack(), sb.File())
+	for _, n := range net.Names() {
+		e, c, _ := sb.Where(ctx, n)
+		fmt.Fprintf(stdout, "%-8s docker -H %s exec %s lncli --network=simnet --lnddir=/data --rpcserver=localhost:10009 getinfo\n", n, e.Host, c)
+		fmt.Fprintf(stdout, "         engine %s, gRPC %s, pubkey %s\n", e.Name, net.Endpoints[n].RPCHost, net.PubKeys[n])
+	}
+	if e, c, err := sb.Where(ctx, "btcd"); err == nil {
+		fmt.Fprintf(stdout, "%-8s docker -H %s exec %s btcctl --simnet --rpcuser=%s --rpcpass=%s --rpccert=/data/rpc.cert --rpcserver=localhost:18556 generate 1\n",
+			"btcd", e.Host, c, net.ChainEP.User, net.ChainEP.Pass)
+	}
+	fmt.Fprintf(stdout, "\nremove it with: lnbench down --backend swarm %s\n", id)
 }
