@@ -147,7 +147,9 @@ func readSwarmSummary(t *testing.T, dir string) swarmSummary {
 // through carol1, that the report and artifacts say which engine ran each
 // actor and that nothing is left on any engine or on the host; then runs
 // the same scenario on one engine (compose) and logs payments/s of both,
-// their ratio, image distribution time and swarm setup time.
+// their ratio, image distribution time and swarm setup time. Both runs
+// sample each iteration: the swarm run's samplers (one per engine) are
+// checked as compose's sidecar is.
 func TestSwarmAlicePaysBobViaCarol(t *testing.T) {
 	bin := composeSetup(t)
 	engines, setup := testbedUp(t, 3)
@@ -172,6 +174,7 @@ payee: bob
 topology: %s
 params: {Concurrency: [10], TotalPayments: [%d]}
 job: {WarmupCount: 1, IterationCount: %d}
+sampling: {mode: iteration}
 `, composeUniqueName("Swarm"), topo, total, iterations))
 
 	arts, tmp := t.TempDir(), t.TempDir()
@@ -232,6 +235,9 @@ job: {WarmupCount: 1, IterationCount: %d}
 	if _, err := os.Stat(filepath.Join(run, "stack.yml")); err != nil {
 		t.Errorf("no stack file in the artifacts: %v", err)
 	}
+	// A sampler per engine, as compose's sidecar (both runs sample, so the
+	// ratio below compares like with like).
+	checkSwarmProfiling(t, run, iterations)
 	recs := measured(t, run)
 	n := 0
 	for _, rs := range recs {
