@@ -101,11 +101,13 @@ func downSwarm(ctx context.Context, stdout io.Writer, enginesFile string, args [
 	errs := []error{err}
 	// The work folder `lnbench up --backend swarm` keeps (btcd's RPC key,
 	// the nodes' macaroons and TLS certificates copied out).
-	if msg != "" && id != "" {
-		if known, lerr := runs.Local(runs.Root()); lerr == nil {
-			if r, ok := runs.Find(known, id); ok {
-				msg += workDirLine(r, &errs)
-			}
+	if known, lerr := runs.Local(runs.Root()); lerr == nil {
+		if r, ok := runs.Find(known, id); ok && msg != "" && id != "" {
+			msg += workDirLine(r, &errs)
+		}
+		if id == "" {
+			// Every killed run's work folder goes, as with compose's --all.
+			msg += workDirsLine(known, &errs)
 		}
 	}
 	if msg != "" {
@@ -154,6 +156,14 @@ func downAll(ctx context.Context, stdout io.Writer, known []runs.Run, engine run
 		removed, err = engine.Down(ctx, "")
 		errs = append(errs, err)
 	}
+	line := fmt.Sprintf("every run: removed %s", removed) + workDirsLine(known, &errs)
+	fmt.Fprintln(stdout, line)
+	return errors.Join(errs...)
+}
+
+// workDirsLine removes the work folders of runs whose harness is gone, and
+// says how many it removed and kept.
+func workDirsLine(known []runs.Run, errs *[]error) string {
 	dirs, live := 0, 0
 	for _, r := range known {
 		switch {
@@ -162,18 +172,17 @@ func downAll(ctx context.Context, stdout io.Writer, known []runs.Run, engine run
 			live++
 		default:
 			if err := runs.RemoveWorkDir(r); err != nil {
-				errs = append(errs, err)
+				*errs = append(*errs, err)
 			} else {
 				dirs++
 			}
 		}
 	}
-	line := fmt.Sprintf("every run: removed %s, %d work folder(s)", removed, dirs)
+	line := fmt.Sprintf(", %d work folder(s)", dirs)
 	if live > 0 {
 		line += fmt.Sprintf("; kept %d work folder(s) of live harnesses (they remove their own)", live)
 	}
-	fmt.Fprintln(stdout, line)
-	return errors.Join(errs...)
+	return line
 }
 
 // workDirLine removes the run's work folder unless its harness is alive,
