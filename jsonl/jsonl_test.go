@@ -22,3 +22,29 @@ func TestRead(t *testing.T) {
 		t.Errorf("missing file: %v, %v", got, err)
 	}
 }
+
+func TestWriterAppendsWhatReadReadsBack(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	type rec struct{ N int }
+	for round := 0; round < 2; round++ { // a second Create appends
+		w, err := Create[rec](path, "test stream")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < 3; i++ {
+			if err := w.Write(rec{N: round*3 + i}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if w.Path() != path || w.Close() != nil {
+			t.Fatal("path or close")
+		}
+	}
+	got, err := Load[rec](path, "test stream")
+	if err != nil || len(got) != 6 || got[5].N != 5 {
+		t.Fatalf("read back %v, %v", got, err)
+	}
+	if _, err := Create[rec](filepath.Join(path, "x"), "test stream"); err == nil || !strings.HasPrefix(err.Error(), "test stream: ") {
+		t.Fatalf("error %v should name the stream", err)
+	}
+}

@@ -8,8 +8,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sync"
 	"time"
+
+	"github.com/lnbench/lnbench/jsonl"
 )
 
 // Phase of an iteration.
@@ -61,39 +62,10 @@ func (r Record) Latency() time.Duration { return r.End.Sub(r.Start) }
 
 // Writer appends records; safe for concurrent use. Each record is flushed to
 // the OS as soon as it is written, so a killed harness loses nothing.
-type Writer struct {
-	path string
-	mu   sync.Mutex
-	f    *os.File
-	enc  *json.Encoder
-}
+type Writer = jsonl.Writer[Record]
 
 // Create opens path for appending.
-func Create(path string) (*Writer, error) {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-	if err != nil {
-		return nil, fmt.Errorf("result stream: %v", err)
-	}
-	return &Writer{path: path, f: f, enc: json.NewEncoder(f)}, nil
-}
-
-// Write appends one record.
-func (w *Writer) Write(r Record) error {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.enc.Encode(r) // one write(2) per record: unbuffered by design
-}
-
-// Path is the file the stream goes to.
-func (w *Writer) Path() string { return w.path }
-
-// Close syncs and closes the file.
-func (w *Writer) Close() error {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	_ = w.f.Sync()
-	return w.f.Close()
-}
+func Create(path string) (*Writer, error) { return jsonl.Create[Record](path, "result stream") }
 
 // Read decodes a whole stream. A torn last line (crash mid-write) is skipped.
 func Read(r io.Reader) ([]Record, error) {

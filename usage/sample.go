@@ -5,11 +5,7 @@
 package usage
 
 import (
-	"encoding/json"
-	"fmt"
 	"io"
-	"os"
-	"sync"
 	"time"
 
 	"github.com/lnbench/lnbench/jsonl"
@@ -85,30 +81,10 @@ type Sample struct {
 func (s Sample) CPUSeconds() float64 { return s.CPUUserSeconds + s.CPUSysSeconds }
 
 // Writer appends samples; safe for concurrent use.
-type Writer struct {
-	mu  sync.Mutex
-	f   *os.File
-	enc *json.Encoder
-}
+type Writer = jsonl.Writer[Sample]
 
 // Create opens path for appending.
-func Create(path string) (*Writer, error) {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-	if err != nil {
-		return nil, fmt.Errorf("resource stream: %v", err)
-	}
-	return &Writer{f: f, enc: json.NewEncoder(f)}, nil
-}
-
-// Write appends one sample.
-func (w *Writer) Write(s Sample) error {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.enc.Encode(s)
-}
-
-// Close closes the file.
-func (w *Writer) Close() error { return w.f.Close() }
+func Create(path string) (*Writer, error) { return jsonl.Create[Sample](path, "resource stream") }
 
 // Read parses a resources.jsonl stream. A torn last line (a killed
 // harness) is dropped; any other bad line is an error naming it.
