@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -40,17 +39,9 @@ func faultScenario(t *testing.T, name string, rate, total int, specs ...string) 
 
 func faultRecords(t *testing.T, dir string) []faults.Record {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(dir, faults.FileName))
+	out, err := faults.Load(filepath.Join(dir, faults.FileName))
 	if err != nil {
 		t.Fatal(err)
-	}
-	var out []faults.Record
-	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
-		var r faults.Record
-		if err := json.Unmarshal([]byte(line), &r); err != nil {
-			t.Fatalf("%v: %s", err, line)
-		}
-		out = append(out, r)
 	}
 	return out
 }

@@ -3,9 +3,6 @@
 package result
 
 import (
-	"bufio"
-	"encoding/json"
-	"fmt"
 	"io"
 	"os"
 	"time"
@@ -68,29 +65,7 @@ type Writer = jsonl.Writer[Record]
 func Create(path string) (*Writer, error) { return jsonl.Create[Record](path, "result stream") }
 
 // Read decodes a whole stream. A torn last line (crash mid-write) is skipped.
-func Read(r io.Reader) ([]Record, error) {
-	var out []Record
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	line := 0
-	var pendingErr error
-	for sc.Scan() {
-		line++
-		if pendingErr != nil {
-			return nil, pendingErr
-		}
-		if len(sc.Bytes()) == 0 {
-			continue
-		}
-		var rec Record
-		if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
-			pendingErr = fmt.Errorf("result stream line %d: %v", line, err)
-			continue
-		}
-		out = append(out, rec)
-	}
-	return out, sc.Err()
-}
+func Read(r io.Reader) ([]Record, error) { return jsonl.Read[Record](r, "result stream") }
 
 // ReadFile reads a stream from disk.
 func ReadFile(path string) ([]Record, error) {

@@ -2,7 +2,6 @@ package runner
 
 import (
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -72,17 +71,9 @@ func (f *faultyFake) Clear(ctx context.Context, name, peer string) error {
 
 func readFaults(t *testing.T, run Run) []faults.Record {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(run.Dir, faults.FileName))
+	out, err := faults.Load(filepath.Join(run.Dir, faults.FileName))
 	if err != nil {
 		t.Fatal(err)
-	}
-	var out []faults.Record
-	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
-		var r faults.Record
-		if err := json.Unmarshal([]byte(line), &r); err != nil {
-			t.Fatalf("%v: %s", err, line)
-		}
-		out = append(out, r)
 	}
 	return out
 }
