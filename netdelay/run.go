@@ -64,6 +64,9 @@ func Run(ctx context.Context, queue uint16, s *Schedule, log io.Writer) error {
 		return 0
 	}
 	onErr := func(err error) int {
+		if ctx.Err() != nil {
+			return 1 // the read deadline that ends Register
+		}
 		fmt.Fprintf(log, "netdelay: queue %d: %v\n", queue, err)
 		return 0
 	}

@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
@@ -22,14 +25,17 @@ import (
 // limit on the alice→bob link only, a 50 ms delay on alice (gRPC latency
 // shift), 100% loss on the alice→bob link only, pause/resume, restart (a new
 // endpoint that answers getinfo) and kill; nodes keep no capability and no
-// helper container is left. Delay and loss need the kernel's sch_netem:
-// without it those parts skip with the error line Impair gives.
+// helper container is left. Delay and loss use the kernel's sch_netem, or
+// without it iptables with a user-space delayer on NFQUEUE (the static
+// lnbench built here); only when neither works do those parts skip with
+// the error line Impair gives.
 func TestComposeFaults(t *testing.T) {
 	needDocker(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
 	defer cancel()
 	img := nodeImage(t, ctx)
-	be := newTestBackend(t, ctx, img, topology.AlicePaysBob(), nil)
+	tool := staticTool(t)
+	be := newTestBackend(t, ctx, img, topology.AlicePaysBob(), func(o *Options) { o.Tool = tool })
 	f, err := btcd.NewFaucet()
 	if err != nil {
 		t.Fatal(err)
@@ -117,9 +123,11 @@ func TestComposeFaults(t *testing.T) {
 	})
 
 	netemErr := be.Impair(ctx, "alice", "", backend.Impairment{Delay: 50 * time.Millisecond})
-	if probe := CheckNetem(ctx, be.RunID(), img); (probe == nil) != (netemErr == nil) {
-		t.Errorf("CheckNetem says %v, Impair %v", probe, netemErr)
+	mech, probe := Mechanism(ctx, be.RunID(), img)
+	if (probe == nil) != (netemErr == nil) || (probe == nil && mech != be.ImpairMechanism()) {
+		t.Errorf("Mechanism says %q %v, Impair %v with %q", mech, probe, netemErr, be.ImpairMechanism())
 	}
+	t.Logf("delay and loss by %q", mech)
 	if netemErr != nil {
 		if !strings.Contains(netemErr.Error(), "sch_netem") {
 			t.Fatalf("delay: %v", netemErr)
@@ -134,8 +142,14 @@ func TestComposeFaults(t *testing.T) {
 			t.Skip(netemErr.Error())
 		}
 		during := medianInfo(t, ctx, alice, 15)
+		if mech == MechNFQueue && len(delayers(t, ctx, be.RunID())) != 1 {
+			t.Errorf("want one delayer running, got %v", delayers(t, ctx, be.RunID()))
+		}
 		if err := be.Clear(ctx, "alice", ""); err != nil {
 			t.Fatal(err)
+		}
+		if left := delayers(t, ctx, be.RunID()); len(left) > 0 {
+			t.Errorf("delayers left after Clear: %v", left)
 		}
 		before := medianInfo(t, ctx, alice, 15)
 		shift := during - before
@@ -234,6 +248,9 @@ func TestComposeFaults(t *testing.T) {
 	if left, _ := docker(ctx, "ps", "-aq", "--filter", "label=lnbench.role="+HelperRole, "--filter", "label="+backend.Label+"="+be.RunID()); left != "" {
 		t.Errorf("helpers left: %s", left)
 	}
+	if left := delayers(t, ctx, be.RunID()); len(left) > 0 {
+		t.Errorf("delayers left: %v", left)
+	}
 	if err := be.Teardown(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -276,6 +293,28 @@ func qdiscs(t *testing.T, ctx context.Context, runID, id, img string) string {
 	out, err := docker(ctx, args...)
 	if err != nil && !errors.Is(err, context.Canceled) {
 		t.Fatal(err)
+	}
+	return out
+}
+
+// delayers lists the run's running delayer containers.
+func delayers(t *testing.T, ctx context.Context, runID string) []string {
+	t.Helper()
+	out, err := docker(ctx, "ps", "-q", "--filter", "label=lnbench.role="+DelayerRole, "--filter", "label="+backend.Label+"="+runID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Fields(out)
+}
+
+// staticTool builds the static lnbench the delayer helper runs.
+func staticTool(t *testing.T) string {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "lnbench")
+	cmd := exec.Command("go", "build", "-o", out, "github.com/lnbench/lnbench/cmd/lnbench")
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("building a static lnbench: %v\n%s", err, b)
 	}
 	return out
 }
