@@ -49,7 +49,7 @@ func TestRelease(t *testing.T) {
 }
 
 func TestCheck(t *testing.T) {
-	for _, s := range []Schedule{{Delay: 0}, {Delay: 10 * time.Millisecond, Jitter: -1}, } {
+	for _, s := range []Schedule{{Delay: 0}, {Delay: 10 * time.Millisecond, Jitter: -1}} {
 		if err := s.Check(); err == nil {
 			t.Errorf("%+v accepted", s)
 		}

@@ -108,19 +108,14 @@ func TestFaultsDockerCommandLines(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := calls()
-	for _, want := range []string{
-		"ps -aq --filter label=com.docker.compose.project=" + b.Project() + " --filter label=com.docker.compose.service=bob",
+	wantCalls(t, "impair alice~bob", got,
+		"ps -aq --filter label=com.docker.compose.project="+b.Project()+" --filter label=com.docker.compose.service=bob",
 		"inspect --format {{range .NetworkSettings.Networks}}{{.IPAddress}} {{end}} cid-bob",
 		"inspect --format {{.Config.Image}} cid-alice",
 		"run --rm -i --network container:cid-alice --cap-drop ALL --cap-add NET_ADMIN",
-		"--label lnbench.run=R-1 --label lnbench.role=netem-helper --label lnbench.network=launch1 --entrypoint bash lnbench/lnd:fake -c " + tcScript,
+		"--label lnbench.run=R-1 --label lnbench.role=netem-helper --label lnbench.network=launch1 --entrypoint bash lnbench/lnd:fake -c "+tcScript,
 		"stdin: qdisc add dev eth0 parent 1:2 handle 12: netem delay 50ms",
-		"stdin: filter add dev eth0 parent 1: protocol ip prio 1 u32 match ip dst 172.18.0.3/32 flowid 1:2",
-	} {
-		if !strings.Contains(got, want) {
-			t.Errorf("impair alice~bob: no %q in\n%s", want, got)
-		}
-	}
+		"stdin: filter add dev eth0 parent 1: protocol ip prio 1 u32 match ip dst 172.18.0.3/32 flowid 1:2")
 	if strings.Contains(got, "parent 1:1 handle") {
 		t.Errorf("link only, yet the default class is impaired:\n%s", got)
 	}
@@ -214,20 +209,15 @@ func TestImpairWithNFQueue(t *testing.T) {
 		t.Errorf("mechanism %q", b.ImpairMechanism())
 	}
 	got := calls()
-	for _, want := range []string{
+	wantCalls(t, "impair alice~bob", got,
 		"rm -f -v delayer-alice",
-		"run -d --rm --network container:cid-alice --cap-drop ALL --cap-add NET_ADMIN --security-opt no-new-privileges:true --read-only --user 0:0 " +
-			"--label lnbench.run=R-1 --label lnbench.role=netdelay --label lnbench.network=launch1 --label lnbench.netdelay.of=alice " +
+		"run -d --rm --network container:cid-alice --cap-drop ALL --cap-add NET_ADMIN --security-opt no-new-privileges:true --read-only --user 0:0 "+
+			"--label lnbench.run=R-1 --label lnbench.role=netdelay --label lnbench.network=launch1 --label lnbench.netdelay.of=alice "+
 			"-v /opt/lnbench:/usr/local/bin/lnbench:ro --entrypoint /usr/local/bin/lnbench lnbench/lnd:fake netdelay --queue 1 --delay 50ms --jitter 5ms",
-		"--entrypoint bash lnbench/lnd:fake -c " + nfScript,
+		"--entrypoint bash lnbench/lnd:fake -c "+nfScript,
 		"stdin: -A LNBENCH -d 172.18.0.3/32 -m statistic --mode random --probability 0.05 -j DROP",
 		"stdin: -A LNBENCH_IN -s 172.18.0.3/32 -j NFQUEUE --queue-num 1 --queue-bypass",
-		"stdin: class add dev eth0 parent 1: classid 1:2 htb rate 256kbit quantum 1514",
-	} {
-		if !strings.Contains(got, want) {
-			t.Errorf("calls:\n%s\nwant %q", got, want)
-		}
-	}
+		"stdin: class add dev eth0 parent 1: classid 1:2 htb rate 256kbit quantum 1514")
 	if strings.Contains(got, "stdin: qdisc add dev eth0 parent 1:2 handle 12: netem") {
 		t.Errorf("netem used without netem:\n%s", got)
 	}
@@ -270,5 +260,15 @@ func TestMechanism(t *testing.T) {
 		!strings.Contains(err.Error(), "network impairments: the Docker host's kernel has no netem qdisc (sch_netem): run `sudo modprobe sch_netem`") ||
 		!strings.Contains(err.Error(), "iptables NFQUEUE and statistic failed too (Warning: Extension NFQUEUE revision 0 not supported") {
 		t.Errorf("neither: %q %v", m, err)
+	}
+}
+
+// wantCalls fails for each line part that the fake docker's calls lack.
+func wantCalls(t *testing.T, what, got string, wants ...string) {
+	t.Helper()
+	for _, want := range wants {
+		if !strings.Contains(got, want) {
+			t.Errorf("%s: no %q in\n%s", what, want, got)
+		}
 	}
 }
