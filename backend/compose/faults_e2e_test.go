@@ -23,7 +23,7 @@ import (
 
 // TestComposeFaults drives the fault injector on btcd + alice + bob: a rate
 // limit on the alice→bob link only, a 50 ms delay on alice (gRPC latency
-// shift of a call that stays in alice), 100% loss on the alice→bob link only, pause/resume, restart (a new
+// shift of a call that stays in alice; jitter spreads it), 100% loss on the alice→bob link only, pause/resume, restart (a new
 // endpoint that answers getinfo) and kill; nodes keep no capability and no
 // helper container is left. Delay and loss use the kernel's sch_netem, or
 // without it iptables with a user-space delayer on NFQUEUE (the static
@@ -162,6 +162,31 @@ func TestComposeFaults(t *testing.T) {
 		t.Logf("getinfo median %v without, %v with: shift %v (it also waits on btcd)", infoBefore, infoDuring, infoDuring-infoBefore)
 		if shift < 40*time.Millisecond || shift > 80*time.Millisecond {
 			t.Errorf("shift %v, want 40-80 ms", shift)
+		}
+	})
+	t.Run("jitter varies the delay", func(t *testing.T) {
+		if netemErr != nil {
+			t.Skip(netemErr.Error())
+		}
+		if err := be.Impair(ctx, "alice", "", backend.Impairment{Delay: 50 * time.Millisecond, Jitter: 20 * time.Millisecond}); err != nil {
+			t.Fatal(err)
+		}
+		var ds []time.Duration
+		for i := 0; i < 30; i++ {
+			start := time.Now()
+			if _, err := alice.ForwardedCount(ctx); err != nil {
+				t.Fatal(err)
+			}
+			ds = append(ds, time.Since(start))
+		}
+		if err := be.Clear(ctx, "alice", ""); err != nil {
+			t.Fatal(err)
+		}
+		slices.Sort(ds)
+		lo, hi := ds[0], ds[len(ds)-1]
+		t.Logf("forwardinghistory with 50 ms ± 20 ms (%s): %v to %v, median %v", mech, lo, hi, ds[len(ds)/2])
+		if lo < 25*time.Millisecond || hi < 55*time.Millisecond || hi-lo < 15*time.Millisecond {
+			t.Errorf("want calls spread over about 30-70 ms, got %v to %v", lo, hi)
 		}
 	})
 	t.Run("100% loss on one link", func(t *testing.T) {
