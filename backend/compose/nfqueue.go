@@ -43,7 +43,8 @@ type delayer struct {
 // incoming ones (from the peer, or all on eth0) instead: a packet queued
 // on the way out stays charged to its TCP socket, and TCP small queues
 // then lets only two packets per connection wait in the delay at once, so
-// a reply of several segments took several delays. On the way in the
+// a transfer crawls (256 KiB over one connection: 2.9 s held on the way
+// out, 0.34 s on the way in, for a 50 ms delay). On the way in the
 // sender's accounting is done; a round trip shifts by the delay either
 // way. As with tcBatch's classes, a link's impairment replaces the
 // whole-interface one for that peer: its rules end in RETURN.
