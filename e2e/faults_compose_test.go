@@ -4,8 +4,10 @@ package e2e
 // on Carol's link to Bob in AlicePaysBobViaCarol, applied by the runner at a
 // payment count and removed after its duration; the effect is read from
 // payments.jsonl around the fault's times in faults.jsonl. Delay and loss
-// need the Docker host's sch_netem: without it the run must refuse in one
-// line, leave nothing, and the test skips with that line.
+// use the Docker host's sch_netem, or without it iptables and a user-space
+// delayer on NFQUEUE (faults.jsonl says which); only when neither works
+// must the run refuse in one line, leave nothing, and the test skip with
+// that line.
 
 import (
 	"bufio"
@@ -50,6 +52,7 @@ job: {WarmupCount: 0, IterationCount: 1}
 		t.Fatalf("lnbench run: %v\n%s", r.err, r.out.String())
 	}
 	t.Logf("run with %q in %v", fault, time.Since(start).Round(time.Second))
+	wantMech := !strings.HasPrefix(fault, "rate ")
 	dir := r.dir()
 	r.checkNothingLeft()
 	var recs []result.Record
@@ -60,6 +63,10 @@ job: {WarmupCount: 0, IterationCount: 1}
 	if len(fs) != 1 || fs[0].Error != "" || fs[0].Start.IsZero() {
 		t.Fatalf("faults.jsonl: %+v", fs)
 	}
+	if m := fs[0].Mechanism; wantMech != (m == "netem" || m == "nfqueue") || !wantMech && m != "" {
+		t.Errorf("faults.jsonl mechanism %q for %q", m, fault)
+	}
+	t.Logf("applied by %q", fs[0].Mechanism)
 	return recs, fs[0]
 }
 

@@ -32,6 +32,10 @@ type Record struct {
 	Target string `json:"target"`
 	// Spec is the fault as the user wrote it, for reports.
 	Spec string `json:"spec"`
+	// Mechanism is how a delay or loss was applied: "netem" (qdisc), or
+	// "nfqueue" (iptables drops, and a user-space delayer holding incoming
+	// packets) when the kernel has no netem. Empty for other faults.
+	Mechanism string `json:"mechanism,omitempty"`
 	// Start is when the injection took effect.
 	Start time.Time `json:"start"`
 	// End is when the fault was over: the impairment removed, the paused

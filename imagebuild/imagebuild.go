@@ -50,7 +50,7 @@ const (
 
 // BasePackages are installed on top of minbase: a shell and the tools the
 // sidecar scripts use.
-var BasePackages = []string{"bash", "socat", "iproute2", "procps", "curl", "ca-certificates"}
+var BasePackages = []string{"bash", "socat", "iproute2", "iptables", "procps", "curl", "ca-certificates"}
 
 // Options configure image builds.
 type Options struct {

@@ -222,6 +222,9 @@ func (cf *caseFaults) inject(ctx context.Context, it *caseFault, rec faults.Reco
 			return
 		}
 		rec.Start = time.Now().UTC()
+		if m, ok := inj.(interface{ ImpairMechanism() string }); ok && s.Kind != faults.Rate {
+			rec.Mechanism = m.ImpairMechanism()
+		}
 		close(injected)
 		cf.hold(ctx, s.For)
 		if err := inj.Clear(bg, actor, peer); err != nil {

@@ -95,6 +95,9 @@ type Backend struct {
 	// set, re-applied whole on every change (see faults.go).
 	faultMu  sync.Mutex
 	impaired map[string]*impairments
+	// mech is how delay and loss are applied (MechNetem or MechNFQueue),
+	// probed at the first delay or loss; "" before.
+	mech string
 }
 
 // New generates and writes the compose file; nothing starts until StartChain.
@@ -568,6 +571,8 @@ func dockerLogs(ctx context.Context, id, path string) error {
 // whatever still carries this run's (and network's) label. It reports an
 // error only if something labelled is left.
 func (b *Backend) Teardown(ctx context.Context) error {
+	// Delayers first: they share actors' network namespaces.
+	_ = b.removeDelayers(ctx, "")
 	_, downErr := b.compose(ctx, "down", "-v", "--remove-orphans", "-t", "10")
 	filters := []string{"label=" + backend.Label + "=" + b.opts.RunID}
 	if b.opts.Network != "" {

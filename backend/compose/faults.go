@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -51,6 +52,9 @@ func (b *Backend) Kill(ctx context.Context, name string) error {
 		return err
 	}
 	b.forgetImpairments(name) // its network namespace went with it
+	if b.ImpairMechanism() == MechNFQueue {
+		return b.removeDelayers(ctx, name)
+	}
 	return nil
 }
 
@@ -258,20 +262,33 @@ func (b *Backend) reimpair(ctx context.Context, name string) error {
 	return nil
 }
 
-// applyTC replaces the container's egress qdiscs with im's tree, from a
-// helper container in its network namespace: the node keeps no capability,
-// the helper has NET_ADMIN only, carries the run's label and is removed
-// when tc is done. Its image is the target's own (the project's Debian base
-// with iproute2 underneath: nothing is pulled).
+// applyTC replaces the container's impairments with im: its egress
+// qdiscs and, without netem, its iptables chain and delayers. Helpers run
+// in its network namespace: the node keeps no capability, helpers have
+// NET_ADMIN only and carry the run's label. Their image is the target's
+// own (the project's Debian base with iproute2 and iptables: nothing is
+// pulled). Callers hold faultMu.
 func (b *Backend) applyTC(ctx context.Context, id string, im *impairments) error {
 	image, err := docker(ctx, "inspect", "--format", "{{.Config.Image}}", id)
 	if err != nil {
 		return err
 	}
-	var batch []string
-	if !im.empty() {
-		batch = tcBatch(im.whole, slices.Collect(maps.Values(im.links)))
+	if b.mech == "" && im.delaysOrDrops() {
+		if b.mech, err = Mechanism(ctx, b.opts.RunID, image); err != nil {
+			return err
+		}
 	}
+	whole, links := backend.Impairment{}, []link(nil)
+	if !im.empty() {
+		whole, links = im.whole, slices.Collect(maps.Values(im.links))
+	}
+	if b.mech == MechNFQueue {
+		if err := b.applyNF(ctx, id, image, whole, links); err != nil {
+			return err
+		}
+		whole, links = rateOnly(whole), ratedLinks(links)
+	}
+	batch := tcBatch(whole, links)
 	stdin := ""
 	if len(batch) > 0 {
 		stdin = strings.Join(batch, "\n") + "\n"
@@ -280,6 +297,26 @@ func (b *Backend) applyTC(ctx context.Context, id string, im *impairments) error
 		return fmt.Errorf("tc in %s's network namespace: %s", id[:min(12, len(id))], explainTC(err.Error(), batch))
 	}
 	return nil
+}
+
+func (im *impairments) delaysOrDrops() bool {
+	if im.empty() {
+		return false
+	}
+	dd := func(imp backend.Impairment) bool { return imp.Delay > 0 || imp.LossPercent > 0 }
+	return dd(im.whole) || slices.ContainsFunc(slices.Collect(maps.Values(im.links)), func(l link) bool { return dd(l.Imp) })
+}
+
+// ratedLinks keeps the links with a rate limit, without their delay and loss.
+func ratedLinks(links []link) []link {
+	var out []link
+	for _, l := range links {
+		if l.Imp.RateKbit > 0 {
+			l.Imp = rateOnly(l.Imp)
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 // helperArgs is the `docker run` of a tc helper for container target.
@@ -307,19 +344,49 @@ func containerIP(ctx context.Context, id string) (string, error) {
 }
 
 // netemProbe adds a netem qdisc to the loopback of a throwaway network
-// namespace: it fails exactly when Impair's delay or loss would.
+// namespace: it fails exactly when Impair's delay or loss would with netem.
 const netemProbe = "tc qdisc add dev lo root netem delay 1ms"
 
-// CheckNetem tells, before a run starts anything, whether the engine's
-// kernel can delay and drop packets: it runs netemProbe in a helper with no
-// network (image: a node image, which has iproute2 from the base). The error
-// is one line saying what to do.
-func CheckNetem(ctx context.Context, runID, image string) error {
-	args := helperArgs(runID, "", "none", image)
-	args[slices.Index(args, "container:none")] = "none"
-	args[len(args)-1] = netemProbe
-	if _, err := docker(ctx, args...); err != nil {
-		return fmt.Errorf("network impairments: %s", explainTC(err.Error(), []string{"qdisc add dev lo root netem"}))
+// Mechanism tells, before a run starts anything, how the engine's kernel
+// can delay and drop packets: netem when it has sch_netem, else iptables
+// with NFQUEUE (MechNFQueue); an error, one line saying what to do, when
+// neither works. The probes run in helpers with no network (image: a node
+// image, which has iproute2 and iptables from the base).
+func Mechanism(ctx context.Context, runID, image string) (string, error) {
+	probe := func(script string) error {
+		args := helperArgs(runID, "", "none", image)
+		args[slices.Index(args, "container:none")] = "none"
+		args[len(args)-1] = script
+		_, err := docker(ctx, args...)
+		return err
 	}
-	return nil
+	netemErr := probe(netemProbe)
+	if netemErr == nil {
+		return MechNetem, nil
+	}
+	nfErr := probe(nfProbe)
+	if nfErr == nil {
+		return MechNFQueue, nil
+	}
+	return "", fmt.Errorf("network impairments: %s; without netem, iptables NFQUEUE and statistic failed too (%s)",
+		explainTC(netemErr.Error(), []string{"qdisc add dev lo root netem"}), complaint(nfErr))
+}
+
+// ImpairMechanism is how delay and loss were applied in this network
+// (MechNetem, MechNFQueue; "" before the first), for fault records.
+func (b *Backend) ImpairMechanism() string {
+	b.faultMu.Lock()
+	defer b.faultMu.Unlock()
+	return b.mech
+}
+
+var exitStatus = regexp.MustCompile(`: exit status \d+: `)
+
+// complaint is the last line a failed command wrote, without the command.
+func complaint(err error) string {
+	msg := err.Error()
+	if loc := exitStatus.FindStringIndex(msg); loc != nil {
+		msg = msg[loc[1]:]
+	}
+	return lastLines(strings.TrimSpace(msg), 1)
 }

@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
@@ -20,16 +23,19 @@ import (
 
 // TestComposeFaults drives the fault injector on btcd + alice + bob: a rate
 // limit on the alice→bob link only, a 50 ms delay on alice (gRPC latency
-// shift), 100% loss on the alice→bob link only, pause/resume, restart (a new
+// shift of a call that stays in alice; jitter spreads it), 100% loss on the alice→bob link only, pause/resume, restart (a new
 // endpoint that answers getinfo) and kill; nodes keep no capability and no
-// helper container is left. Delay and loss need the kernel's sch_netem:
-// without it those parts skip with the error line Impair gives.
+// helper container is left. Delay and loss use the kernel's sch_netem, or
+// without it iptables with a user-space delayer on NFQUEUE (the static
+// lnbench built here); only when neither works do those parts skip with
+// the error line Impair gives.
 func TestComposeFaults(t *testing.T) {
 	needDocker(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
 	defer cancel()
 	img := nodeImage(t, ctx)
-	be := newTestBackend(t, ctx, img, topology.AlicePaysBob(), nil)
+	tool := staticTool(t)
+	be := newTestBackend(t, ctx, img, topology.AlicePaysBob(), func(o *Options) { o.Tool = tool })
 	f, err := btcd.NewFaucet()
 	if err != nil {
 		t.Fatal(err)
@@ -117,9 +123,11 @@ func TestComposeFaults(t *testing.T) {
 	})
 
 	netemErr := be.Impair(ctx, "alice", "", backend.Impairment{Delay: 50 * time.Millisecond})
-	if probe := CheckNetem(ctx, be.RunID(), img); (probe == nil) != (netemErr == nil) {
-		t.Errorf("CheckNetem says %v, Impair %v", probe, netemErr)
+	mech, probe := Mechanism(ctx, be.RunID(), img)
+	if (probe == nil) != (netemErr == nil) || (probe == nil && mech != be.ImpairMechanism()) {
+		t.Errorf("Mechanism says %q %v, Impair %v with %q", mech, probe, netemErr, be.ImpairMechanism())
 	}
+	t.Logf("delay and loss by %q", mech)
 	if netemErr != nil {
 		if !strings.Contains(netemErr.Error(), "sch_netem") {
 			t.Fatalf("delay: %v", netemErr)
@@ -133,15 +141,52 @@ func TestComposeFaults(t *testing.T) {
 		if netemErr != nil {
 			t.Skip(netemErr.Error())
 		}
-		during := medianInfo(t, ctx, alice, 15)
+		// ForwardingHistory reads alice's database only: one crossing of
+		// the delay per call. GetInfo also asks btcd (best block, sync
+		// state) over the same interface, so it shifts by several.
+		fwd := func() error { _, err := alice.ForwardedCount(ctx); return err }
+		info := func() error { _, err := alice.Info(ctx); return err }
+		during, infoDuring := medianCall(t, 15, fwd), medianCall(t, 15, info)
+		if mech == MechNFQueue && len(delayers(t, ctx, be.RunID())) != 1 {
+			t.Errorf("want one delayer running, got %v", delayers(t, ctx, be.RunID()))
+		}
 		if err := be.Clear(ctx, "alice", ""); err != nil {
 			t.Fatal(err)
 		}
-		before := medianInfo(t, ctx, alice, 15)
+		if left := delayers(t, ctx, be.RunID()); len(left) > 0 {
+			t.Errorf("delayers left after Clear: %v", left)
+		}
+		before, infoBefore := medianCall(t, 15, fwd), medianCall(t, 15, info)
 		shift := during - before
-		t.Logf("getinfo median %v without, %v with a 50 ms delay: shift %v", before, during, shift)
+		t.Logf("forwardinghistory median %v without, %v with a 50 ms delay (%s): shift %v", before, during, mech, shift)
+		t.Logf("getinfo median %v without, %v with: shift %v (it also waits on btcd)", infoBefore, infoDuring, infoDuring-infoBefore)
 		if shift < 40*time.Millisecond || shift > 80*time.Millisecond {
 			t.Errorf("shift %v, want 40-80 ms", shift)
+		}
+	})
+	t.Run("jitter varies the delay", func(t *testing.T) {
+		if netemErr != nil {
+			t.Skip(netemErr.Error())
+		}
+		if err := be.Impair(ctx, "alice", "", backend.Impairment{Delay: 50 * time.Millisecond, Jitter: 20 * time.Millisecond}); err != nil {
+			t.Fatal(err)
+		}
+		var ds []time.Duration
+		for i := 0; i < 30; i++ {
+			start := time.Now()
+			if _, err := alice.ForwardedCount(ctx); err != nil {
+				t.Fatal(err)
+			}
+			ds = append(ds, time.Since(start))
+		}
+		if err := be.Clear(ctx, "alice", ""); err != nil {
+			t.Fatal(err)
+		}
+		slices.Sort(ds)
+		lo, hi := ds[0], ds[len(ds)-1]
+		t.Logf("forwardinghistory with 50 ms ± 20 ms (%s): %v to %v, median %v", mech, lo, hi, ds[len(ds)/2])
+		if lo < 25*time.Millisecond || hi < 55*time.Millisecond || hi-lo < 15*time.Millisecond {
+			t.Errorf("want calls spread over about 30-70 ms, got %v to %v", lo, hi)
 		}
 	})
 	t.Run("100% loss on one link", func(t *testing.T) {
@@ -234,6 +279,9 @@ func TestComposeFaults(t *testing.T) {
 	if left, _ := docker(ctx, "ps", "-aq", "--filter", "label=lnbench.role="+HelperRole, "--filter", "label="+backend.Label+"="+be.RunID()); left != "" {
 		t.Errorf("helpers left: %s", left)
 	}
+	if left := delayers(t, ctx, be.RunID()); len(left) > 0 {
+		t.Errorf("delayers left: %v", left)
+	}
 	if err := be.Teardown(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -254,12 +302,13 @@ func dialReady(t *testing.T, ctx context.Context, ep backend.NodeEndpoint) node.
 	return c
 }
 
-func medianInfo(t *testing.T, ctx context.Context, c node.Node, n int) time.Duration {
+// medianCall is the median duration of n calls of fn.
+func medianCall(t *testing.T, n int, fn func() error) time.Duration {
 	t.Helper()
 	var ds []time.Duration
 	for i := 0; i < n; i++ {
 		start := time.Now()
-		if _, err := c.Info(ctx); err != nil {
+		if err := fn(); err != nil {
 			t.Fatal(err)
 		}
 		ds = append(ds, time.Since(start))
@@ -276,6 +325,28 @@ func qdiscs(t *testing.T, ctx context.Context, runID, id, img string) string {
 	out, err := docker(ctx, args...)
 	if err != nil && !errors.Is(err, context.Canceled) {
 		t.Fatal(err)
+	}
+	return out
+}
+
+// delayers lists the run's running delayer containers.
+func delayers(t *testing.T, ctx context.Context, runID string) []string {
+	t.Helper()
+	out, err := docker(ctx, "ps", "-q", "--filter", "label=lnbench.role="+DelayerRole, "--filter", "label="+backend.Label+"="+runID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Fields(out)
+}
+
+// staticTool builds the static lnbench the delayer helper runs.
+func staticTool(t *testing.T) string {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "lnbench")
+	cmd := exec.Command("go", "build", "-o", out, "github.com/lnbench/lnbench/cmd/lnbench")
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("building a static lnbench: %v\n%s", err, b)
 	}
 	return out
 }

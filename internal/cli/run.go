@@ -346,12 +346,18 @@ func refuseFaults(s scenario.Scenario, backendName string) error {
 }
 
 // checkNetem refuses delay and loss faults before the run's folder exists
-// when the engine's kernel has no netem (a rate limit needs only HTB).
+// when the engine's kernel can neither netem nor NFQUEUE (a rate limit
+// needs only HTB), or when the NFQUEUE delayer (this static binary) could
+// not run in a container.
 func checkNetem(ctx context.Context, s scenario.Scenario, image string) error {
 	for _, f := range s.Faults {
 		if f.Kind == faults.Delay || f.Kind == faults.Loss {
-			if err := compose.CheckNetem(ctx, "netem-check", image); err != nil {
+			mech, err := compose.Mechanism(ctx, "netem-check", image)
+			if err != nil {
 				return fmt.Errorf("fault %q: %v", f, err)
+			}
+			if _, err := staticSelf(); err != nil && mech == compose.MechNFQueue && f.Kind == faults.Delay {
+				return fmt.Errorf("fault %q: this kernel has no netem, and the user-space delayer instead runs this lnbench in a container: %v", f, err)
 			}
 			return nil
 		}
