@@ -106,7 +106,7 @@ func New(ctx context.Context, opts Options) (*Backend, error) {
 		opts.StartTimeout = 90 * time.Second
 	}
 	if opts.User == "" {
-		opts.User = fmt.Sprintf("%d:%d", os.Getuid(), os.Getgid())
+		opts.User = containerUser(os.Getuid(), os.Getgid())
 	}
 	if opts.ArtifactsDir == "" {
 		return nil, errors.New("compose backend: no artifacts folder for the compose file")
@@ -140,6 +140,10 @@ func New(ctx context.Context, opts Options) (*Backend, error) {
 			return nil, err
 		}
 		spec.Artifacts = art
+		// The sampler and sample-loop.sh write their windows there.
+		if err := shareWith(art, opts.User); err != nil {
+			return nil, fmt.Errorf("artifacts folder: %v", err)
+		}
 	}
 	for _, n := range opts.Topology.Nodes {
 		node, err := composefile.NodeOf(n, opts.NodeImages, opts.Configs, backend.NodeConfig{DBBackend: opts.DBBackend, Args: opts.NodeArgs})
@@ -163,7 +167,11 @@ func New(ctx context.Context, opts Options) (*Backend, error) {
 		dirs = append(dirs, composefile.SamplerService)
 	}
 	for _, d := range dirs {
-		if err := os.MkdirAll(filepath.Join(opts.WorkDir, d), 0o700); err != nil {
+		dir := filepath.Join(opts.WorkDir, d)
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return nil, fmt.Errorf("run folder: %v", err)
+		}
+		if err := giveTo(dir, opts.User); err != nil {
 			return nil, fmt.Errorf("run folder: %v", err)
 		}
 	}
