@@ -15,9 +15,10 @@ import (
 )
 
 // TestComposeInterruptImageBuild sends SIGINT while a node image is being
-// built (a Dockerfile edited with a nonce forces a new tag): exit 130,
-// "interrupted", no image under that tag, no build context left beside the
-// binary cache, no docker build still running.
+// built (a Dockerfile step with a nonce forces a new tag and a slow step
+// the layer cache cannot answer): exit 130, "interrupted", no image under
+// that tag, no build context left beside the binary cache, no docker
+// build still running.
 func TestComposeInterruptImageBuild(t *testing.T) {
 	bin := composeSetup(t)
 	images := filepath.Join(t.TempDir(), "images")
@@ -31,7 +32,10 @@ func TestComposeInterruptImageBuild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(dockerfile, append(data, []byte("# "+hex.EncodeToString(nonce)+"\n")...), 0o644); err != nil {
+	// A step of its own that Docker's layer cache cannot answer, long
+	// enough for the interrupt to land inside the build.
+	step := "RUN sleep 60 && echo " + hex.EncodeToString(nonce) + "\n"
+	if err := os.WriteFile(dockerfile, append(data, []byte(step)...), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(bin, "images", "--images", images)
