@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/lnbench/lnbench/backend"
+	"github.com/lnbench/lnbench/internal/lines"
 )
 
 // Tool is the compose command line found on this machine: `docker compose`
@@ -81,7 +82,7 @@ func EngineAnswers(ctx context.Context, timeout time.Duration) error {
 		return fmt.Errorf("`docker info` did not answer within %v", timeout)
 	}
 	if err != nil {
-		return fmt.Errorf("`docker info`: %s", firstLine(string(out)))
+		return fmt.Errorf("`docker info`: %s", lines.First(string(out)))
 	}
 	return nil
 }
@@ -119,7 +120,7 @@ func runCmd(ctx context.Context, env []string, stdin io.Reader, name string, arg
 		if msg == "" {
 			msg = strings.TrimSpace(out.String())
 		}
-		return out.String(), fmt.Errorf("%s %s: %v: %s", name, strings.Join(args, " "), err, lastLines(msg, 6))
+		return out.String(), fmt.Errorf("%s %s: %v: %s", name, strings.Join(args, " "), err, lines.Last(msg, 6))
 	}
 	return strings.TrimSpace(out.String()), nil
 }
@@ -210,20 +211,4 @@ func leftovers(ctx context.Context, filters ...string) ([]string, error) {
 		}
 	}
 	return out, nil
-}
-
-func firstLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
-	}
-	return s
-}
-
-func lastLines(s string, n int) string {
-	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	return strings.Join(lines, "\n")
 }

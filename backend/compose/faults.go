@@ -10,6 +10,7 @@ import (
 
 	"github.com/lnbench/lnbench/backend"
 	"github.com/lnbench/lnbench/composefile"
+	"github.com/lnbench/lnbench/internal/lines"
 )
 
 var _ backend.FaultInjector = (*Backend)(nil)
@@ -388,5 +389,5 @@ func complaint(err error) string {
 	if loc := exitStatus.FindStringIndex(msg); loc != nil {
 		msg = msg[loc[1]:]
 	}
-	return lastLines(strings.TrimSpace(msg), 1)
+	return lines.Last(strings.TrimSpace(msg), 1)
 }

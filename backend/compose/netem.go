@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/lnbench/lnbench/backend"
+	"github.com/lnbench/lnbench/internal/lines"
 )
 
 // netDev is the interface of a container on its one compose network.
@@ -116,7 +117,7 @@ var failedLine = regexp.MustCompile(`Command failed -:(\d+)`)
 // to do: an unknown qdisc kind means the kernel lacks its module.
 func explainTC(out string, batch []string) string {
 	if !strings.Contains(out, "Specified qdisc kind is unknown") {
-		return lastLines(strings.TrimSpace(out), 3)
+		return lines.Last(strings.TrimSpace(out), 3)
 	}
 	kind := "netem"
 	if m := failedLine.FindStringSubmatch(out); m != nil {

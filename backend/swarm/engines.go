@@ -12,6 +12,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/lnbench/lnbench/internal/lines"
 )
 
 // Engine is one Docker engine of the swarm as the harness reaches it.
@@ -121,7 +123,7 @@ func Check(ctx context.Context, engines []Engine) (Cluster, error) {
 		out, err := docker(cctx, e.Host, "info", "--format", "{{.Swarm.LocalNodeState}} {{.Swarm.ControlAvailable}}")
 		cancel()
 		if err != nil {
-			return c, fmt.Errorf("swarm engine %s (%s) does not answer: %s; start it or fix its DOCKER_HOST in the engines file", e.Name, e.Host, firstLine(err.Error()))
+			return c, fmt.Errorf("swarm engine %s (%s) does not answer: %s; start it or fix its DOCKER_HOST in the engines file", e.Name, e.Host, lines.First(err.Error()))
 		}
 		f := strings.Fields(out)
 		if len(f) != 2 || f[0] != "active" {
@@ -136,7 +138,7 @@ func Check(ctx context.Context, engines []Engine) (Cluster, error) {
 	}
 	out, err := docker(ctx, c.Manager.Host, "node", "ls", "--format", "{{.Hostname}} {{.Status}} {{.ID}}")
 	if err != nil {
-		return c, fmt.Errorf("swarm manager %s: docker node ls: %s", c.Manager.Name, firstLine(err.Error()))
+		return c, fmt.Errorf("swarm manager %s: docker node ls: %s", c.Manager.Name, lines.First(err.Error()))
 	}
 	for _, line := range strings.Split(out, "\n") {
 		f := strings.Fields(line)
@@ -148,7 +150,7 @@ func Check(ctx context.Context, engines []Engine) (Cluster, error) {
 		}
 		labels, err := docker(ctx, c.Manager.Host, "node", "inspect", "--format", "{{range $k, $v := .Spec.Labels}}{{$k}}={{$v}}\n{{end}}", f[2])
 		if err != nil {
-			return c, fmt.Errorf("swarm manager %s: docker node inspect %s: %s", c.Manager.Name, f[0], firstLine(err.Error()))
+			return c, fmt.Errorf("swarm manager %s: docker node inspect %s: %s", c.Manager.Name, f[0], lines.First(err.Error()))
 		}
 		c.NodeLabels[f[0]] = parseLabels(labels)
 		c.Nodes = append(c.Nodes, f[0])
@@ -187,23 +189,7 @@ func dockerEnv(ctx context.Context, host string, env []string, args ...string) (
 		if msg == "" {
 			msg = strings.TrimSpace(out.String())
 		}
-		return out.String(), fmt.Errorf("docker -H %s %s: %v: %s", host, strings.Join(args, " "), err, lastLines(msg, 6))
+		return out.String(), fmt.Errorf("docker -H %s %s: %v: %s", host, strings.Join(args, " "), err, lines.Last(msg, 6))
 	}
 	return strings.TrimSpace(out.String()), nil
-}
-
-func firstLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
-	}
-	return s
-}
-
-func lastLines(s string, n int) string {
-	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	return strings.Join(lines, "\n")
 }

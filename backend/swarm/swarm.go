@@ -37,6 +37,7 @@ import (
 
 	"github.com/lnbench/lnbench/backend"
 	"github.com/lnbench/lnbench/composefile"
+	"github.com/lnbench/lnbench/internal/lines"
 	"github.com/lnbench/lnbench/topology"
 )
 
@@ -583,7 +584,7 @@ func (b *Backend) Dead(ctx context.Context) []string {
 		if ctx.Err() != nil {
 			return nil
 		}
-		return []string{fmt.Sprintf("the swarm manager %s (%s) does not answer: %s", m.Name, m.Host, firstLine(err.Error()))}
+		return []string{fmt.Sprintf("the swarm manager %s (%s) does not answer: %s", m.Name, m.Host, lines.First(err.Error()))}
 	}
 	used := map[string]bool{}
 	for _, v := range b.placement {
