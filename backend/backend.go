@@ -7,8 +7,10 @@ import "context"
 // Label is carried by everything a run starts, so cleanup is exact.
 const Label = "lnbench.run"
 
-// ChainSpec describes the simnet chain to start.
+// ChainSpec describes the private chain to start.
 type ChainSpec struct {
+	// Network is "simnet" ("" too) or "regtest" (networks with a CLN node).
+	Network    string
 	MiningAddr string
 	RPCUser    string
 	RPCPass    string

@@ -28,18 +28,18 @@ type ChainStarter func(ctx context.Context, be backend.Backend) (Chain, backend.
 // StartBtcdFor starts btcd mining to a harness-owned faucet key (so wallets
 // are funded without restarting btcd), with its
 // RPC limits sized for that many nodes, and connects to it.
-func StartBtcdFor(nodes int) ChainStarter {
+func StartBtcdFor(nodes int, net btcd.Network) ChainStarter {
 	return func(ctx context.Context, be backend.Backend) (Chain, backend.ChainEndpoint, error) {
-		return startBtcd(ctx, be, nodes)
+		return startBtcd(ctx, be, nodes, net)
 	}
 }
 
-func startBtcd(ctx context.Context, be backend.Backend, nodes int) (Chain, backend.ChainEndpoint, error) {
-	f, err := btcd.NewFaucet()
+func startBtcd(ctx context.Context, be backend.Backend, nodes int, net btcd.Network) (Chain, backend.ChainEndpoint, error) {
+	f, err := btcd.NewFaucet(net)
 	if err != nil {
 		return nil, backend.ChainEndpoint{}, err
 	}
-	ep, err := be.StartChain(ctx, backend.ChainSpec{MiningAddr: f.Address(), RPCUser: "lnbench", RPCPass: randomHex(16), Nodes: nodes})
+	ep, err := be.StartChain(ctx, backend.ChainSpec{Network: string(net.Or()), MiningAddr: f.Address(), RPCUser: "lnbench", RPCPass: randomHex(16), Nodes: nodes})
 	if err != nil {
 		return nil, ep, err
 	}

@@ -14,6 +14,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/lnbench/lnbench/backend"
+	"github.com/lnbench/lnbench/chain/btcd"
 	"github.com/lnbench/lnbench/footprint"
 	"github.com/lnbench/lnbench/node"
 	"github.com/lnbench/lnbench/topology"
@@ -77,7 +78,7 @@ func Up(ctx context.Context, be backend.Backend, topo topology.Topology, opts Op
 		opts.Log = io.Discard
 	}
 	if opts.StartChain == nil {
-		opts.StartChain = StartBtcdFor(len(topo.Nodes))
+		opts.StartChain = StartBtcdFor(len(topo.Nodes), ChainNetwork(topo))
 	}
 	if opts.now == nil {
 		opts.now = time.Now
@@ -425,4 +426,15 @@ func (o Options) nodeSpec(nd topology.Node) backend.NodeSpec {
 	}
 	return backend.NodeSpec{Name: nd.Name, Implementation: nd.Implementation, Version: nd.Version, Build: nd.Build,
 		DBBackend: cfg.DBBackend, ExtraArgs: cfg.Args, Env: cfg.Env}
+}
+
+// ChainNetwork is the chain a topology runs on: regtest when a Core
+// Lightning node is in it (CLN has no simnet), else simnet.
+func ChainNetwork(topo topology.Topology) btcd.Network {
+	for _, nd := range topo.Nodes {
+		if nd.Implementation == "cln" {
+			return btcd.Regtest
+		}
+	}
+	return btcd.Simnet
 }

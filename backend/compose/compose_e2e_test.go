@@ -224,7 +224,7 @@ func TestComposeNodeExitIsReported(t *testing.T) {
 	defer cancel()
 	img := nodeImage(t, ctx)
 	be := newTestBackend(t, ctx, img, topology.AlicePaysBob(), nil)
-	f, err := btcd.NewFaucet()
+	f, err := btcd.NewFaucet(btcd.Simnet)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -264,7 +264,7 @@ func TestPlainComposeUp(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := btcd.NewFaucet()
+	f, err := btcd.NewFaucet(btcd.Simnet)
 	if err != nil {
 		t.Fatal(err)
 	}

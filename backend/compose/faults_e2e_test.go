@@ -36,7 +36,7 @@ func TestComposeFaults(t *testing.T) {
 	img := nodeImage(t, ctx)
 	tool := staticTool(t)
 	be := newTestBackend(t, ctx, img, topology.AlicePaysBob(), func(o *Options) { o.Tool = tool })
-	f, err := btcd.NewFaucet()
+	f, err := btcd.NewFaucet(btcd.Simnet)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,11 +1,55 @@
-// Package btcd runs the simnet chain: btcd's command line as a pure function
-// of Config, an RPC client for mining, and a faucet that funds wallets.
+// Package btcd runs the private chain (simnet, or regtest when a Core
+// Lightning node is in the network): btcd's command line as a pure
+// function of Config, an RPC client for mining, and a faucet that funds
+// wallets.
 package btcd
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/btcsuite/btcd/chaincfg"
+)
+
+// Network is the private chain's network.
+type Network string
+
+const (
+	// Simnet is the default: LND runs on it, and it needs fewer blocks.
+	Simnet Network = "simnet"
+	// Regtest carries networks with Core Lightning (it has no simnet);
+	// LND runs there too, so one chain carries mixed networks.
+	Regtest Network = "regtest"
+)
+
+// Or returns n, or Simnet when n is unset.
+func (n Network) Or() Network {
+	if n == "" {
+		return Simnet
+	}
+	return n
+}
+
+// Params are the chain parameters of the network.
+func (n Network) Params() *chaincfg.Params {
+	if n.Or() == Regtest {
+		return &chaincfg.RegressionNetParams
+	}
+	return &chaincfg.SimNetParams
+}
+
+// SegwitHeight is a height past segwit's activation on the network:
+// funding transactions are rejected below it. simnet activates at 300;
+// regtest's BIP9 deployment locks in at 288 and is active from 432.
+func (n Network) SegwitHeight() uint32 {
+	if n.Or() == Regtest {
+		return 450
+	}
+	return 400
+}
 
 // Config is everything that decides a btcd command line.
 type Config struct {
+	Network    Network // "" is Simnet
 	DataDir    string
 	LogDir     string
 	RPCListen  string
@@ -31,11 +75,10 @@ func RPCLimits(n int) (websockets, clients int) {
 	return 8*n + 50, max(10, 2*n+10)
 }
 
-// BenchFlags make a private simnet chain responsive; they follow LND's own
+// BenchFlags (after the network's flag) make a private chain responsive; they follow LND's own
 // test harness (lntest/btcd.go): relay transactions every 100 ms instead of
 // btcd's 10 s, never ban or drop a slow peer. Args adds the RPC limits.
 var BenchFlags = []string{
-	"--simnet",
 	"--txindex",
 	"--rejectnonstd",
 	"--trickleinterval=100ms",
@@ -48,7 +91,7 @@ var BenchFlags = []string{
 // Args renders the btcd command line; pure, recorded in the artifacts.
 func (c Config) Args() []string {
 	websockets, clients := RPCLimits(c.Clients)
-	var args []string
+	args := []string{"--" + string(c.Network.Or())}
 	for _, f := range BenchFlags {
 		args = append(args, f)
 		if f == "--nostalldetect" {

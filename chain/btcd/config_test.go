@@ -35,17 +35,17 @@ func TestRPCLimitsGrowWithNodes(t *testing.T) {
 }
 
 func TestFaucetAddressIsSimnet(t *testing.T) {
-	f, err := NewFaucet()
+	f, err := NewFaucet(Simnet)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if a := f.Address(); a == "" || a[0] != 'S' {
 		t.Fatalf("faucet address %q is not a simnet P2PKH address", a)
 	}
-	if _, err := payTo(f.Address()); err != nil {
+	if _, err := payTo(f.Address(), Simnet); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := payTo("bc1qnotsimnet"); err == nil {
+	if _, err := payTo("bc1qnotsimnet", Simnet); err == nil {
 		t.Fatal("a mainnet address was accepted")
 	}
 }

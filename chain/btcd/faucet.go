@@ -7,7 +7,6 @@ import (
 
 	"github.com/btcsuite/btcd/btcec/v2"
 	"github.com/btcsuite/btcd/btcutil"
-	"github.com/btcsuite/btcd/chaincfg"
 	"github.com/btcsuite/btcd/chaincfg/chainhash"
 	"github.com/btcsuite/btcd/txscript"
 	"github.com/btcsuite/btcd/wire"
@@ -16,39 +15,33 @@ import (
 // Faucet owns the key that btcd mines to, so the harness can fund wallets
 // without restarting btcd with a node's address (btcd has no generatetoaddress).
 type Faucet struct {
+	net  Network
 	key  *btcec.PrivateKey
 	addr *btcutil.AddressPubKeyHash
 	// coinbases are mined, unspent coinbase blocks in mining order.
 	coinbases []*chainhash.Hash
 }
 
-// Params are the chain parameters of the private chain.
-var Params = &chaincfg.SimNetParams
-
 // NewFaucet makes a fresh key; its address goes into btcd's --miningaddr.
-func NewFaucet() (*Faucet, error) {
+func NewFaucet(net Network) (*Faucet, error) {
 	key, err := btcec.NewPrivateKey()
 	if err != nil {
 		return nil, err
 	}
-	addr, err := btcutil.NewAddressPubKeyHash(btcutil.Hash160(key.PubKey().SerializeCompressed()), Params)
+	addr, err := btcutil.NewAddressPubKeyHash(btcutil.Hash160(key.PubKey().SerializeCompressed()), net.Params())
 	if err != nil {
 		return nil, err
 	}
-	return &Faucet{key: key, addr: addr}, nil
+	return &Faucet{net: net, key: key, addr: addr}, nil
 }
 
-// Address is the P2PKH simnet address btcd mines to.
+// Address is the P2PKH address btcd mines to.
 func (f *Faucet) Address() string { return f.addr.EncodeAddress() }
-
-// segwitHeight is past btcd's simnet segwit activation (300 blocks): lnd's
-// funding transactions are rejected below it.
-const segwitHeight = 400
 
 // Mature mines enough blocks for `coins` coinbases to be spendable and for
 // segwit to be active, and remembers the coinbases. Each is 50 BTC.
 func (f *Faucet) Mature(ctx context.Context, c *Client, coins int) error {
-	need := max(uint32(coins)+uint32(Params.CoinbaseMaturity), segwitHeight)
+	need := max(uint32(coins)+uint32(f.net.Params().CoinbaseMaturity), f.net.SegwitHeight())
 	hashes, err := c.Mine(ctx, need)
 	if err != nil {
 		return err
@@ -85,7 +78,7 @@ func (f *Faucet) Fund(ctx context.Context, c *Client, amounts map[string]int64) 
 		remaining := value - fee
 		for len(addrs) > 0 && amounts[addrs[0]] <= remaining-int64(len(tx.TxOut)+1)*1000 {
 			a := addrs[0]
-			script, err := payTo(a)
+			script, err := payTo(a, f.net)
 			if err != nil {
 				return sent, err
 			}
@@ -113,8 +106,8 @@ func (f *Faucet) Fund(ctx context.Context, c *Client, amounts map[string]int64) 
 	return sent, nil
 }
 
-func payTo(addr string) ([]byte, error) {
-	a, err := btcutil.DecodeAddress(addr, Params)
+func payTo(addr string, net Network) ([]byte, error) {
+	a, err := btcutil.DecodeAddress(addr, net.Params())
 	if err != nil {
 		return nil, fmt.Errorf("faucet: address %q: %v", addr, err)
 	}

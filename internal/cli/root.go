@@ -43,6 +43,10 @@ func Main(stdout, stderr io.Writer, args []string) int {
 		fmt.Fprintf(stderr, "lnbench: %s by %v; what was started is torn down, results already measured are kept\n", msg, s)
 		return ExitCode(s)
 	}
+	var code exitCode
+	if errors.As(err, &code) {
+		return int(code) // the command printed its own error (bitcoin-cli)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "lnbench: %v\n", err)
 		if errors.Is(err, context.Canceled) {
@@ -72,7 +76,7 @@ func Run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetArgs(args)
-	root.AddCommand(buildCmd(stdout, stderr), runCmd(stdout, stderr), imagesCmd(stdout, stderr), downCmd(stdout, stderr), psCmd(stdout, stderr), flamegraphCmd(stdout, stderr), reportCmd(stdout, stderr), compareCmd(stdout, stderr), samplerCmd(stdout, stderr), soakCmd(stdout, stderr), upCmd(stdout, stderr), pgoCmd(stdout, stderr), netdelayCmd(stderr))
+	root.AddCommand(buildCmd(stdout, stderr), runCmd(stdout, stderr), imagesCmd(stdout, stderr), downCmd(stdout, stderr), psCmd(stdout, stderr), flamegraphCmd(stdout, stderr), reportCmd(stdout, stderr), compareCmd(stdout, stderr), samplerCmd(stdout, stderr), soakCmd(stdout, stderr), upCmd(stdout, stderr), pgoCmd(stdout, stderr), netdelayCmd(stderr), bitcoinCLICmd(stdout, stderr))
 	return root.ExecuteContext(ctx)
 }
 

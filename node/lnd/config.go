@@ -11,6 +11,9 @@ import (
 // addresses and paths as the process will see them (host paths for local
 // processes, container paths for compose).
 type Config struct {
+	// Network is the chain's: "simnet" ("" too) or "regtest" (a network
+	// with Core Lightning nodes).
+	Network    string
 	Alias      string
 	LndDir     string
 	RPCListen  string // host:port the gRPC server binds
@@ -57,6 +60,9 @@ func HarnessFlags(dbBackend string) []string {
 // gives the same arguments, which the artifacts record for reruns.
 func (c Config) Args() []string {
 	args := append([]string(nil), SimnetFlags...)
+	if c.Network != "" && c.Network != "simnet" {
+		args[0] = "--bitcoin." + c.Network
+	}
 	add := func(flag, v string) {
 		if v != "" {
 			args = append(args, fmt.Sprintf("--%s=%s", flag, v))
@@ -93,4 +99,21 @@ func DBBackendFlag(name string) string {
 		return "bolt"
 	}
 	return name
+}
+
+// MacaroonPath is the admin macaroon's path under an lnd dir, which
+// depends on the chain's network.
+func MacaroonPath(lndDir, network string) string {
+	if network == "" {
+		network = "simnet"
+	}
+	return lndDir + "/data/chain/bitcoin/" + network + "/admin.macaroon"
+}
+
+// LogPath is lnd's log file under an lnd dir.
+func LogPath(lndDir, network string) string {
+	if network == "" {
+		network = "simnet"
+	}
+	return lndDir + "/logs/bitcoin/" + network + "/lnd.log"
 }
