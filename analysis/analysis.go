@@ -64,9 +64,9 @@ type Case struct {
 	// bucket since the case's first measured payment started.
 	Timeline []int  `json:"throughput_timeline"`
 	Spread   Spread `json:"spread"`
-	// Launches summarize the case per launch (a fresh network each): the
-	// unit a comparison of specs tests, since launches differ more than
-	// iterations within one (notes/verdicts.md).
+	// Launches summarize the case per launch (a fresh network each), when
+	// it ran more than one: the unit a comparison of specs tests, since
+	// launches differ more than iterations within one.
 	Launches []Launch `json:"launches,omitempty"`
 	// Warnings are data problems (incomplete iterations, failures).
 	Warnings []string `json:"warnings,omitempty"`
@@ -166,7 +166,9 @@ func analyzeCase(id string, recs []result.Record, shape Shape) Case {
 		}
 	}
 	c.Time = stats.Summarize(secs)
-	c.Launches = launchesOf(c.Iterations, shape)
+	if ls := launchesOf(c.Iterations, shape); len(ls) > 1 {
+		c.Launches = ls // one launch is the case itself
+	}
 	if total > 0 {
 		c.PaymentsPerSec = float64(okInComplete) / total
 	}

@@ -26,8 +26,10 @@ func TestLaunches(t *testing.T) {
 	if math.Abs(ls[0].PaymentsPerSec-0.5) > 1e-9 {
 		t.Errorf("launch 0: %.3f payments/s, want 0.5 (2 payments in 4 s)", ls[0].PaymentsPerSec)
 	}
-	one := Analyze(recs, []string{"C"}, map[string]Shape{"C": {Payments: 1}})[0].Launches
-	if len(one) != 1 || one[0].Iterations != 5 {
+	if one := launchesOf(cs[0].Iterations, Shape{Payments: 1}); len(one) != 1 || one[0].Iterations != 5 {
 		t.Errorf("PerLaunch 0 is one launch: %+v", one)
+	}
+	if one := Analyze(recs, []string{"C"}, map[string]Shape{"C": {Payments: 1}})[0].Launches; one != nil {
+		t.Errorf("a case of one launch lists none (it is the case itself): %+v", one)
 	}
 }

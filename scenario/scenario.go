@@ -89,7 +89,7 @@ type Scenario struct {
 	// Faults are injected during each case's measured iterations (package faults).
 	Faults []faults.Spec `json:"faults,omitempty"`
 	// Compare orders the launches of a comparison and sizes its verdicts.
-	Compare Compare `json:"compare,omitempty"`
+	Compare Compare `json:"compare,omitzero"`
 	// LaunchCountSet tells whether the file or a flag set job.LaunchCount
 	// (else a comparison gets DefaultCompareLaunches).
 	LaunchCountSet bool `json:"-"`
