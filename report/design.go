@@ -19,9 +19,22 @@ type Design struct {
 	Rounds [][]string `json:"rounds"`
 	// UntilKnown runs added rounds until every verdict was known or
 	// MaxLaunches per spec ran; Stopped says which.
-	UntilKnown  bool   `json:"until_known,omitempty"`
-	MaxLaunches int    `json:"max_launches,omitempty"`
-	Stopped     string `json:"stopped,omitempty"`
+	UntilKnown  bool `json:"until_known,omitempty"`
+	MaxLaunches int  `json:"max_launches,omitempty"`
+	// Looks is how many times until-known may read the verdicts; each
+	// verdict then tests at alpha/Looks.
+	Looks   int    `json:"looks,omitempty"`
+	Stopped string `json:"stopped,omitempty"`
+}
+
+// Alpha is the significance level of the verdicts: alpha split over the
+// looks of an until-known run (optional stopping would otherwise raise
+// the false-positive rate with every look).
+func (d *Design) Alpha(alpha float64) float64 {
+	if d == nil || d.Looks < 2 {
+		return alpha
+	}
+	return alpha / float64(d.Looks)
 }
 
 // Design names.
@@ -45,7 +58,7 @@ func (d Design) Line() string {
 	}
 	out := fmt.Sprintf("Design: %s (one network at a time), %d launch round(s) in %s order: %s", d.Name, len(d.Rounds), order, d.Sequence())
 	if d.UntilKnown {
-		out += fmt.Sprintf("; until known, at most %d launches per spec", d.MaxLaunches)
+		out += fmt.Sprintf("; until known, at most %d launches per spec, %d looks at alpha/%d each", d.MaxLaunches, d.Looks, d.Looks)
 		if d.Stopped != "" {
 			out += ": " + d.Stopped
 		}

@@ -151,7 +151,7 @@ func fillRatios(r *Report) {
 	if label == "" {
 		return
 	}
-	cfg := verdictConfig{alpha: DefaultAlpha, noise: DefaultNoise, effect: r.Scenario.Compare.EffectOrDefault()}
+	cfg := r.verdictConfig()
 	base := map[string]Row{}
 	for _, c := range r.Cases {
 		if c.Node == label {
@@ -176,6 +176,14 @@ type verdictConfig struct {
 	alpha, noise float64
 	effect       float64 // the "same" margin and the effect launch counts are suggested for
 }
+
+// verdictConfig is the run's: alpha split over an until-known run's looks.
+func (r Report) verdictConfig() verdictConfig {
+	return verdictConfig{alpha: r.Design.Alpha(DefaultAlpha), noise: DefaultNoise, effect: r.Scenario.Compare.EffectOrDefault()}
+}
+
+// ciLabel names the interval column at the run's confidence level.
+func ciLabel(alpha float64) string { return fmt.Sprintf("%.4g%% CI", 100*(1-alpha)) }
 
 // maxSuggestedLaunches caps the launch count a note suggests.
 const maxSuggestedLaunches = 100
@@ -233,9 +241,9 @@ func ratioOf(c, b Row, cfg verdictConfig) Ratio {
 		out.Verdict = VerdictSlower
 	case stats.Same:
 		out.Verdict = VerdictSame
-		out.Notes = append(out.Notes, fmt.Sprintf("same: no change larger than %.1f%% (%g%% interval %.3f–%.3f)", 100*t.Excluded(), 100*(1-cfg.alpha), t.Low, t.High))
+		out.Notes = append(out.Notes, fmt.Sprintf("same: no change larger than %.1f%% (%s %.3f–%.3f)", 100*t.Excluded(), ciLabel(cfg.alpha), t.Low, t.High))
 	default:
-		out.Notes = append(out.Notes, fmt.Sprintf("not yet known: changes up to %.1f%% are not excluded (%g%% interval %.3f–%.3f)", 100*t.Excluded(), 100*(1-cfg.alpha), t.Low, t.High))
+		out.Notes = append(out.Notes, fmt.Sprintf("not yet known: changes up to %.1f%% are not excluded (%s %.3f–%.3f)", 100*t.Excluded(), ciLabel(cfg.alpha), t.Low, t.High))
 	}
 	if out.Level == LevelLaunches {
 		n, ok := stats.Suggest(cfg.effect, t.SD, t.Paired, cfg.alpha, stats.DefaultPower, maxSuggestedLaunches)

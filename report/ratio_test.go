@@ -129,7 +129,7 @@ func TestFillRatios(t *testing.T) {
 	}
 	tb := SummaryTable(r)
 	at := slices.Index(tb.Header, "Ratio")
-	if got := strings.Join(tb.Rows[2][at:at+len(ratioHeader)], " "); got != "NA NA NA NA NA NA no baseline case" {
+	if got := strings.Join(tb.Rows[2][at:at+len(ratioHeader(DefaultAlpha))], " "); got != "NA NA NA NA NA NA no baseline case" {
 		t.Errorf("row without baseline: %q", got)
 	}
 

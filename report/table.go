@@ -53,7 +53,7 @@ func SummaryTable(r Report) Table {
 	}
 	ratios := r.HasRatios()
 	if ratios {
-		t.Header = append(t.Header, ratioHeader...)
+		t.Header = append(t.Header, ratioHeader(r.verdictConfig().alpha)...)
 	}
 	if anyFailed {
 		t.Header = append(t.Header, "Failed")
@@ -108,15 +108,19 @@ func SummaryTable(r Report) Table {
 		t.Legend = append(t.Legend, "Node       : the node spec the case ran (its build and flags are in the environment block)")
 	}
 	if ratios {
+		cfg := r.verdictConfig()
 		t.Legend = append(t.Legend,
 			fmt.Sprintf("Ratio      : mean iteration time / the baseline spec %s's, same params (below 1: faster); the geometric mean over launch rounds", r.BaselineLabel()),
 			"RatioSD    : standard deviation of one iteration's ratio, Ratio·√(CV² + CV_baseline²) with CV = StdDev/Mean (first-order propagation)",
-			fmt.Sprintf("%g%% CI     : confidence interval of Ratio from the launches: a paired t test of the per-round log ratios (Welch's when the rounds differ)", 100*(1-DefaultAlpha)),
+			fmt.Sprintf("%-10s : confidence interval of Ratio from the launches: a paired t test of the per-round log ratios (Welch's when the rounds differ)", ciLabel(cfg.alpha)),
 			"p          : two-sided p-value of that test",
 			"n          : launches per side, baseline+case (\"it\": iterations of one launch, blind to launch-to-launch variance)",
 			"MDE        : smallest change the test detects with 80% power: a smaller real change is likely called \"not yet known\"",
-			fmt.Sprintf("Verdict    : faster/slower when p < %g and Ratio moved more than %g%%; same when the whole interval is within ±%g%%; else not yet known (add launches)",
-				DefaultAlpha, 100*DefaultNoise, 100*r.Scenario.Compare.EffectOrDefault()))
+			fmt.Sprintf("Verdict    : faster/slower when p < %.4g and Ratio moved more than %g%%; same when the whole interval is within ±%g%%; else not yet known (add launches)",
+				cfg.alpha, 100*cfg.noise, 100*cfg.effect))
+		if r.Design.Alpha(1) < 1 {
+			t.Legend = append(t.Legend, fmt.Sprintf("             (until known: alpha %g split over %d looks at the verdicts, so stopping early cannot raise the false-positive rate)", DefaultAlpha, r.Design.Looks))
+		}
 	}
 	if anyFailed {
 		t.Legend = append(t.Legend, "Failed     : measured payments that did not succeed")
@@ -163,7 +167,9 @@ func EnvBlock(r Report) []string {
 }
 
 // ratioHeader are the columns of a case against the baseline.
-var ratioHeader = []string{"Ratio", "RatioSD", fmt.Sprintf("%g%% CI", 100*(1-DefaultAlpha)), "p", "n", "MDE", "Verdict"}
+func ratioHeader(alpha float64) []string {
+	return []string{"Ratio", "RatioSD", ciLabel(alpha), "p", "n", "MDE", "Verdict"}
+}
 
 // ratioCells are the ratioHeader cells of a case; NA when the baseline
 // spec has no case with the same params.

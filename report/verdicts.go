@@ -24,7 +24,7 @@ func VerdictLines(r Report) []string {
 		}
 		line := fmt.Sprintf("%s: %s, ratio %.3f", c.ID, rt.Verdict, rt.Of)
 		if rt.Low > 0 {
-			line += fmt.Sprintf(" (%g%% CI %.3f–%.3f, %s, %s", 100*(1-DefaultAlpha), rt.Low, rt.High, pText(rt.P), units)
+			line += fmt.Sprintf(" (%s %.3f–%.3f, %s, %s", ciLabel(r.verdictConfig().alpha), rt.Low, rt.High, pText(rt.P), units)
 			if rt.MDE > 0 {
 				line += fmt.Sprintf(", MDE %.1f%%", 100*rt.MDE)
 			}
