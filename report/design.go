@@ -52,11 +52,11 @@ func (d Design) Sequence() string {
 
 // Line is the design in one line for the environment block.
 func (d Design) Line() string {
-	order := d.Order
+	seed := ""
 	if d.Seed != 0 {
-		order += fmt.Sprintf(", seed %d", d.Seed)
+		seed = fmt.Sprintf(" (seed %d)", d.Seed)
 	}
-	out := fmt.Sprintf("Design: %s (one network at a time), %d launch round(s) in %s order: %s", d.Name, len(d.Rounds), order, d.Sequence())
+	out := fmt.Sprintf("Design: %s (one network at a time), %d launch round(s) in %s order%s: %s", d.Name, len(d.Rounds), d.Order, seed, d.Sequence())
 	if d.UntilKnown {
 		out += fmt.Sprintf("; until known, at most %d launches per spec, %d looks at alpha/%d each", d.MaxLaunches, d.Looks, d.Looks)
 		if d.Stopped != "" {

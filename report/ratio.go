@@ -162,7 +162,8 @@ func fillRatios(r *Report) {
 		b, ok := base[withoutNode(c.Params)]
 		switch {
 		case c.Node == label:
-			r.Cases[i].Ratio = &Ratio{Of: 1, Low: 1, High: 1, Verdict: VerdictBaseline, P: 1, NBase: len(c.Launches), NNew: len(c.Launches),
+			n := max(1, len(c.Launches)) // a case of one launch lists none
+			r.Cases[i].Ratio = &Ratio{Of: 1, Low: 1, High: 1, Verdict: VerdictBaseline, P: 1, NBase: n, NNew: n,
 				Level: LevelLaunches, Effect: cfg.effect}
 		case ok:
 			rt := ratioOf(c, b, cfg)
