@@ -64,6 +64,10 @@ type Case struct {
 	// bucket since the case's first measured payment started.
 	Timeline []int  `json:"throughput_timeline"`
 	Spread   Spread `json:"spread"`
+	// Launches summarize the case per launch (a fresh network each), when
+	// it ran more than one: the unit a comparison of specs tests, since
+	// launches differ more than iterations within one.
+	Launches []Launch `json:"launches,omitempty"`
 	// Warnings are data problems (incomplete iterations, failures).
 	Warnings []string `json:"warnings,omitempty"`
 	// Notes is everything a reader should know about the case, in order:
@@ -92,6 +96,10 @@ func (c Case) ErrorRates() map[string]float64 {
 type Shape struct {
 	Payments    int // TotalPayments per invocation
 	Invocations int // batches per iteration (BenchmarkDotNet's InvocationCount)
+	// PerLaunch is the measured iterations of one launch (IterationCount):
+	// the runner numbers launch L's iterations from L·PerLaunch. 0 means
+	// one launch (a timed job).
+	PerLaunch int
 }
 
 // Analyze computes one Case per case id, in the order of ids. shapes give
@@ -158,6 +166,9 @@ func analyzeCase(id string, recs []result.Record, shape Shape) Case {
 		}
 	}
 	c.Time = stats.Summarize(secs)
+	if ls := launchesOf(c.Iterations, shape); len(ls) > 1 {
+		c.Launches = ls // one launch is the case itself
+	}
 	if total > 0 {
 		c.PaymentsPerSec = float64(okInComplete) / total
 	}

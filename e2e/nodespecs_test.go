@@ -55,7 +55,7 @@ func readSummary(t *testing.T, dir string) report.Report {
 func TestTwoSpecsOneRun(t *testing.T) {
 	t.Parallel() // local processes on free ports, own work and artifacts folders
 	dir := runCLI(t, "run", "--node", "lnd@v0.21.0-beta", "--node", "old=lnd@v0.20.2-beta", "--baseline", "old",
-		"--param", "Concurrency=5", "--param", "TotalPayments=20", "--quick")
+		"--param", "Concurrency=5", "--param", "TotalPayments=20", "--quick", "--order", "shuffled", "--seed", "11")
 	rep := readSummary(t, dir)
 	if len(rep.Nodes) != 2 || rep.Scenario.Baseline != "old" {
 		t.Fatalf("nodes %+v baseline %q", rep.Nodes, rep.Scenario.Baseline)
@@ -83,19 +83,38 @@ func TestTwoSpecsOneRun(t *testing.T) {
 		t.Fatalf("cases %+v", rep.Cases)
 	}
 	// Against the baseline spec: Ratio 1 and "baseline" on its own row, a
-	// measured ratio and a verdict on the other.
+	// measured ratio and a three-way verdict with its evidence on the
+	// other. --quick runs one launch a side: the verdict tests iterations
+	// and says it ignores launch-to-launch variance.
+	verdicts := []string{report.VerdictFaster, report.VerdictSlower, report.VerdictSame, report.VerdictUnknown}
 	for _, c := range rep.Cases {
 		switch {
 		case c.Ratio == nil:
 			t.Errorf("case %+v has no ratio against the baseline", c.Params)
 		case c.Params[0].Value == "old" && (c.Ratio.Of != 1 || c.Ratio.Verdict != report.VerdictBaseline):
 			t.Errorf("baseline row: %+v", *c.Ratio)
-		case c.Params[0].Value != "old" && (c.Ratio.Of <= 0 || c.Ratio.Verdict == "" || c.Ratio.Verdict == report.VerdictBaseline):
+		case c.Params[0].Value != "old" && (c.Ratio.Of <= 0 || !slices.Contains(verdicts, c.Ratio.Verdict) || c.Ratio.MDE <= 0 ||
+			c.Ratio.Low <= 0 || c.Ratio.High < c.Ratio.Low || c.Ratio.NBase != 3 || c.Ratio.NNew != 3 || c.Ratio.Level != report.LevelIterations ||
+			!slices.ContainsFunc(c.Ratio.Notes, func(n string) bool { return strings.Contains(n, "ignores launch-to-launch variance") })):
 			t.Errorf("compared row: %+v", *c.Ratio)
 		}
 	}
-	if md, _ := os.ReadFile(filepath.Join(dir, "summary.md")); !strings.Contains(string(md), "RatioSD") {
-		t.Errorf("summary.md has no Ratio/RatioSD columns:\n%s", md)
+	// The design, its launch order and seed are recorded and shown.
+	if d := rep.Design; d == nil || d.Name != report.DesignSequential || d.Order != "shuffled" || d.Seed != 11 || len(d.Rounds) != 1 || len(d.Rounds[0]) != 2 {
+		t.Errorf("design %+v", rep.Design)
+	}
+	if yml, _ := os.ReadFile(filepath.Join(dir, "scenario.yml")); !strings.Contains(string(yml), "compare:\n  order: shuffled\n  seed: 11\n") {
+		t.Errorf("scenario.yml does not record the order and seed:\n%s", yml)
+	}
+	md, _ := os.ReadFile(filepath.Join(dir, "summary.md"))
+	for _, want := range []string{"| Ratio | RatioSD | 95% CI | p | n | MDE | Verdict |", "| 3+3 it |", "| - | - | 1 | - | baseline |", "Design: sequential (one network at a time), 1 launch round(s) in shuffled order (seed 11): ",
+		"## Verdicts against the baseline"} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("summary.md lacks %q:\n%s", want, md)
+		}
+	}
+	if html, _ := os.ReadFile(filepath.Join(dir, "report.html")); !strings.Contains(string(html), "<th>MDE</th>") || !strings.Contains(string(html), "Design: sequential") {
+		t.Error("report.html lacks the MDE column or the design")
 	}
 	// Each spec's payments ran on a network of its own version.
 	recs, err := result.ReadFile(filepath.Join(dir, "payments.jsonl"))
@@ -118,7 +137,7 @@ func TestTwoSpecsOneRun(t *testing.T) {
 	}
 	defer f.Close()
 	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil || len(rows) != 3 || !slices.Contains(rows[0], "Node") {
+	if err != nil || len(rows) != 3 || !slices.Contains(rows[0], "Node") || !slices.Contains(rows[0], "MDE") || !slices.Contains(rows[0], "RatioLow") || !slices.Contains(rows[0], "Verdict") {
 		t.Fatalf("summary.csv %v %v", rows, err)
 	}
 	bench, _ := os.ReadFile(filepath.Join(dir, "results.bench"))

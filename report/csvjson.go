@@ -13,7 +13,8 @@ import (
 // CSV writes the summary with full-precision numbers in seconds, one row per
 // case (the R plot exporter reads this file). The params sit between Method
 // and Iterations; the node spec is always in the Node column (not among the
-// params), then Ratio, RatioSD, Verdict and RatioP when there is a baseline.
+// params), then Ratio, RatioSD, Verdict and RatioP when there is a baseline,
+// and after them the interval, level, sizes and detectable effect.
 func CSV(w io.Writer, r Report) error {
 	cw := csv.NewWriter(w)
 	head := []string{"Method"}
@@ -31,7 +32,7 @@ func CSV(w io.Writer, r Report) error {
 		"CV", "LatencyMin_ms", "Case", "InvocationCount", "Node")
 	ratios := r.HasRatios()
 	if ratios {
-		head = append(head, "Ratio", "RatioSD", "Verdict", "RatioP")
+		head = append(head, "Ratio", "RatioSD", "Verdict", "RatioP", "RatioLow", "RatioHigh", "Level", "NBase", "NNew", "Paired", "MDE", "Effect", "LaunchesForEffect")
 	}
 	if err := cw.Write(head); err != nil {
 		return err
@@ -51,9 +52,16 @@ func CSV(w io.Writer, r Report) error {
 			g(c.Spread.CV), g(c.Latency.Min), c.ID, strconv.Itoa(max(1, r.Scenario.Job.InvocationCount)), c.Node)
 		if ratios {
 			if rt := c.Ratio; rt != nil {
-				row = append(row, g(rt.Of), g(rt.SD), rt.Verdict, g(rt.P))
+				na := func(v float64) string {
+					if v == 0 {
+						return "NA"
+					}
+					return g(v)
+				}
+				row = append(row, g(rt.Of), g(rt.SD), rt.Verdict, g(rt.P), na(rt.Low), na(rt.High), rt.Level, strconv.Itoa(rt.NBase), strconv.Itoa(rt.NNew),
+					strconv.FormatBool(rt.Paired), na(rt.MDE), g(rt.Effect), strconv.Itoa(rt.LaunchesForEffect))
 			} else {
-				row = append(row, "NA", "NA", VerdictNoBaseline, "NA")
+				row = append(row, "NA", "NA", VerdictNoBaseline, "NA", "NA", "NA", "NA", "NA", "NA", "NA", "NA", "NA", "NA")
 			}
 		}
 		if err := cw.Write(row); err != nil {

@@ -92,16 +92,18 @@ func TestSpecsGolden(t *testing.T) {
 		want []string
 	}{
 		{"summary-specs.md.golden", func(b *bytes.Buffer) error { return Markdown(b, r) },
-			[]string{"| Method | Node | Concurrency | TotalPayments | Mean | Error | StdDev | Median | Payments/s | Ratio | RatioSD | Verdict |",
-				"| 1.00 | 0.00 | baseline |", "| slower |", "| within noise |",
+			[]string{"| Method | Node | Concurrency | TotalPayments | Mean | Error | StdDev | Median | Payments/s | Ratio | RatioSD | 95% CI | p | n | MDE | Verdict |",
+				"| 1.00 | 0.00 | - | - | 4 | - | baseline |", "| 1.30 | 0.12 | 1.28–1.32 | p<0.001 | 4+4 | 2.2% | slower |", "| same |",
+				"Design: sequential (one network at a time), 4 launch round(s) in abba order: v0.21.0-beta patched | patched v0.21.0-beta | v0.21.0-beta patched | patched v0.21.0-beta",
+				"same: no change larger than 4.7%", "4 launches, mean iteration time per launch: #1 0.1325 s",
 				"Node v0.21.0-beta (baseline): lnd v0.21.0-beta, build lnd@v0.21.0-beta, key 3f2a9c1e5b7d",
 				"Node patched: lnd src, source /home/dev/lnd @ 9e8d7c6b5a4f (dirty: uncommitted edits)", "tags kvdb_sqlite", "PGO profile c0ffee012345"}},
 		{"summary-specs.csv.golden", func(b *bytes.Buffer) error { return CSV(b, r) },
-			[]string{"Method,Concurrency,TotalPayments,Iterations,", ",Case,InvocationCount,Node,Ratio,RatioSD,Verdict,RatioP\n", ",patched,1.3,"}},
+			[]string{"Method,Concurrency,TotalPayments,Iterations,", ",Case,InvocationCount,Node,Ratio,RatioSD,Verdict,RatioP,RatioLow,RatioHigh,Level,NBase,NNew,Paired,MDE,Effect,LaunchesForEffect\n", ",patched,1.30", ",slower,", ",launches,4,4,true,"}},
 		{"results-specs.bench.golden", func(b *bytes.Buffer) error { return Bench(b, r) },
 			[]string{"BenchmarkAlicePaysBob/Node=patched/Concurrency=10/TotalPayments=4 "}},
 		{"report-specs.html.golden", func(b *bytes.Buffer) error { return HTML(b, r, nil) },
-			[]string{"<th>Ratio</th><th>RatioSD</th><th>Verdict</th>", "<td>baseline</td>"}},
+			[]string{"<th>Ratio</th><th>RatioSD</th><th>95% CI</th><th>p</th><th>n</th><th>MDE</th><th>Verdict</th>", "<td>baseline</td>", "<h2>Verdicts against the baseline</h2>", "Design: sequential"}},
 	} {
 		var b bytes.Buffer
 		if err := f.fn(&b); err != nil {
@@ -127,7 +129,7 @@ func TestJSONNamesNodeAndRatio(t *testing.T) {
 	if !strings.Contains(one.String(), `"node": "v0.21.0-beta"`) || strings.Contains(one.String(), `"vs_baseline"`) {
 		t.Error("one-spec JSON: want the node label and no ratio")
 	}
-	for _, want := range []string{`"node": "patched"`, `"ratio": 1.29`, `"verdict": "slower"`, `"verdict": "baseline"`, `"pgo_hash": "c0ffee0123456789abcdef"`, `"dirty": true`} {
+	for _, want := range []string{`"node": "patched"`, `"ratio": 1.30`, `"verdict": "slower"`, `"level": "launches"`, `"mde": 0.02`, `"design": {`, `"order": "abba"`, `"verdict": "baseline"`, `"pgo_hash": "c0ffee0123456789abcdef"`, `"dirty": true`} {
 		if !strings.Contains(two.String(), want) {
 			t.Errorf("two-spec JSON lacks %s", want)
 		}

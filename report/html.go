@@ -41,6 +41,7 @@ type htmlPlot struct {
 type htmlCase struct {
 	Row                Row
 	Line, Caption      string
+	Launches           string // per-launch means ("" with one launch)
 	Iterations         Table
 	Heatmap, Sparkline []string
 	Timeline           []int
@@ -65,8 +66,9 @@ func HTML(w io.Writer, r Report, plots []Plot) error {
 		Overhead                []string
 		Faults                  Table
 		FaultNotes              []string
+		Verdicts                []string
 	}{R: r, Env: EnvBlock(r), Summary: SummaryTable(r), Latency: LatencyTable(r), Setup: setupTable(r),
-		Warnings: AllWarnings(r), CPUShare: 100 * r.HarnessCPUShare(), Resources: ResourceSections(r)}
+		Warnings: AllWarnings(r), CPUShare: 100 * r.HarnessCPUShare(), Resources: ResourceSections(r), Verdicts: VerdictLines(r)}
 	if len(r.Faults) > 0 {
 		data.Faults, data.FaultNotes = FaultsTable(r), FaultNotes(r)
 	}
@@ -79,7 +81,7 @@ func HTML(w io.Writer, r Report, plots []Plot) error {
 			Src: template.URL("data:image/png;base64," + base64.StdEncoding.EncodeToString(p.PNG))})
 	}
 	for _, c := range r.Cases {
-		data.Cases = append(data.Cases, htmlCase{Row: c, Line: IterationLine(c), Caption: TimelineCaption(c),
+		data.Cases = append(data.Cases, htmlCase{Row: c, Line: IterationLine(c), Launches: LaunchLine(c), Caption: TimelineCaption(c),
 			Iterations: iterationTable(c), Heatmap: Heatmap(c.Case), Sparkline: SparklineFaults(c.Timeline, 60, faultSpans(r, c.ID)),
 			Timeline: c.Timeline, TimelineSVG: barsSVG(c.Timeline, 640, 80, faultSpans(r, c.ID)), Faults: CaseFaultLines(r, c.ID)})
 	}

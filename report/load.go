@@ -62,7 +62,7 @@ func Summarize(rep *Report, recs []result.Record) {
 	params := map[string][]scenario.Value{}
 	for _, c := range s.Cases() {
 		ids = append(ids, c.ID())
-		shapes[c.ID()] = analysis.Shape{Payments: c.Workload.TotalPayments, Invocations: s.Job.InvocationCount}
+		shapes[c.ID()] = analysis.Shape{Payments: c.Workload.TotalPayments, Invocations: s.Job.InvocationCount, PerLaunch: perLaunch(s.Job)}
 		params[c.ID()] = c.Values
 	}
 	rep.Cases, rep.AnalysisWarnings = nil, nil
@@ -81,4 +81,13 @@ func Summarize(rep *Report, recs []result.Record) {
 	fillRatios(rep)
 	fillSamplingOverhead(rep)
 	rep.CostCurves = costCurves(*rep)
+}
+
+// perLaunch is how many measured iterations one launch numbers: the runner
+// offsets launch L's by L·IterationCount; a timed job has one launch.
+func perLaunch(j scenario.Job) int {
+	if j.Timed() {
+		return 0
+	}
+	return j.IterationCount
 }

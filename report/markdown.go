@@ -15,6 +15,7 @@ func Markdown(w io.Writer, r Report) error {
 	t := SummaryTable(r)
 	writeMarkdownTable(&b, t)
 	writeLegend(&b, t.Legend)
+	writeVerdicts(&b, r)
 	b.WriteString("\n## Payment latency (ms)\n\n")
 	writeMarkdownTable(&b, LatencyTable(r))
 	writeFaults(&b, r)
@@ -98,6 +99,9 @@ func TimelineCaption(c Row) string {
 
 func writeCaseDetails(b *strings.Builder, r Report, c Row) {
 	fmt.Fprintf(b, "\n### %s\n\n%s.\n", c.ID, IterationLine(c))
+	if l := LaunchLine(c); l != "" {
+		fmt.Fprintf(b, "\n%s.\n", l)
+	}
 	if faultLines := CaseFaultLines(r, c.ID); len(faultLines) > 0 {
 		b.WriteString("\nFaults injected:\n\n")
 		for _, l := range faultLines {
@@ -216,6 +220,9 @@ func Text(w io.Writer, r Report) error {
 	line(sep)
 	for _, row := range t.Rows {
 		line(row)
+	}
+	if vl := VerdictLines(r); len(vl) > 0 {
+		b.WriteString("\nVerdicts against the baseline:\n  " + strings.Join(vl, "\n  ") + "\n")
 	}
 	writeResourceVerdicts(&b, r)
 	if len(r.Faults) > 0 {

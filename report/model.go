@@ -41,6 +41,9 @@ type Report struct {
 	// Placement says which engine ran each service (swarm backend).
 	Placement []Placement `json:"placement,omitempty"`
 	Cases     []Row       `json:"cases"`
+	// Design is how a comparison of specs ordered its launches; nil for a
+	// run of one spec and for runs written before it was recorded.
+	Design *Design `json:"design,omitempty"`
 	// Routes counts hops and failure reasons of the measured payments.
 	Routes *analysis.Routes `json:"routes,omitempty"`
 	// Warnings are what the run recorded (notes, an early end, skipped

@@ -1,10 +1,12 @@
 package report
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"strings"
 
+	"github.com/lnbench/lnbench/analysis"
 	"github.com/lnbench/lnbench/scenario"
 	"github.com/lnbench/lnbench/stats"
 )
@@ -25,25 +27,56 @@ const (
 	VerdictBaseline   = "baseline"
 	VerdictFaster     = "faster"
 	VerdictSlower     = "slower"
-	VerdictNoise      = "within noise"
+	VerdictSame       = "same"          // the interval excludes any change larger than the effect
+	VerdictUnknown    = "not yet known" // neither a change nor its absence shown: more launches settle it
 	VerdictTooFew     = "too few samples"
-	VerdictUndecided  = "inconclusive"
 	VerdictNoBaseline = "no baseline case"
+	// VerdictNoise and VerdictUndecided are stats.Compare's outcomes, for
+	// comparisons of single runs (sampling overhead).
+	VerdictNoise     = "within noise"
+	VerdictUndecided = "inconclusive"
+)
+
+// Levels a Ratio was tested at.
+const (
+	LevelLaunches   = "launches"   // one value per launch (fresh network): the unit the variance sits at
+	LevelIterations = "iterations" // one launch a side: iterations, blind to launch-to-launch variance
 )
 
 // Ratio is BenchmarkDotNet's Ratio and RatioSD of a case against the same
-// case on the baseline spec, with the verdict of `lnbench compare`'s test.
+// case on the baseline spec, with a verdict tested where the variance is:
+// between launches.
 type Ratio struct {
-	// Of is the mean iteration time over the baseline case's mean.
+	// Of is the geometric mean over launch rounds of the case's mean
+	// iteration time over the baseline's (Mean/Mean with one launch).
 	Of float64 `json:"ratio"`
-	// SD is the standard deviation of that ratio, propagated to first order
-	// from the two relative standard deviations (see ratioOf).
-	SD      float64 `json:"ratio_sd"`
-	Verdict string  `json:"verdict"`
-	// Change and P are stats.Compare's relative change of the median
-	// iteration time and Mann-Whitney p-value (0 and 1 on the baseline row).
+	// SD is the standard deviation of one iteration's ratio, propagated to
+	// first order from the two relative standard deviations (see ratioOf).
+	SD float64 `json:"ratio_sd"`
+	// Low and High bound Of at 1-alpha (0 when there is no interval).
+	Low  float64 `json:"ratio_low"`
+	High float64 `json:"ratio_high"`
+	// P is the two-sided p-value of the test at Level (1 on the baseline row).
+	P float64 `json:"p"`
+	// Level is what the test's units were; NBase and NNew how many per side.
+	Level  string `json:"level,omitempty"`
+	NBase  int    `json:"n_base"`
+	NNew   int    `json:"n_new"`
+	Paired bool   `json:"paired,omitempty"`
+	// MDE is the smallest relative change this test detects with 80%
+	// power at alpha (0 when unknown).
+	MDE float64 `json:"mde"`
+	// Effect is the relative change "same" excludes and LaunchesForEffect
+	// (launches per spec, 0 when unknown) would detect with 80% power.
+	Effect            float64 `json:"effect"`
+	LaunchesForEffect int     `json:"launches_for_effect,omitempty"`
+	Verdict           string  `json:"verdict"`
+	// Change is the relative change of the median iteration time over all
+	// launches (stats.Compare's), kept to flag a test that points the
+	// other way.
 	Change float64 `json:"median_change"`
-	P      float64 `json:"p"`
+	// Notes say how far to trust the verdict.
+	Notes []string `json:"notes,omitempty"`
 }
 
 // nodeLabelOf is the spec a case ran: its Node param, else the run's only
@@ -118,6 +151,7 @@ func fillRatios(r *Report) {
 	if label == "" {
 		return
 	}
+	cfg := r.verdictConfig()
 	base := map[string]Row{}
 	for _, c := range r.Cases {
 		if c.Node == label {
@@ -128,40 +162,158 @@ func fillRatios(r *Report) {
 		b, ok := base[withoutNode(c.Params)]
 		switch {
 		case c.Node == label:
-			r.Cases[i].Ratio = &Ratio{Of: 1, Verdict: VerdictBaseline, P: 1}
+			n := max(1, len(c.Launches)) // a case of one launch lists none
+			r.Cases[i].Ratio = &Ratio{Of: 1, Low: 1, High: 1, Verdict: VerdictBaseline, P: 1, NBase: n, NNew: n,
+				Level: LevelLaunches, Effect: cfg.effect}
 		case ok:
-			rt := ratioOf(c, b, DefaultAlpha, DefaultNoise)
+			rt := ratioOf(c, b, cfg)
 			r.Cases[i].Ratio = &rt
 		}
 	}
 }
 
-// ratioOf compares case c with the baseline case b:
+// verdictConfig is what a verdict is decided at.
+type verdictConfig struct {
+	alpha, noise float64
+	effect       float64 // the "same" margin and the effect launch counts are suggested for
+}
+
+// verdictConfig is the run's: alpha split over an until-known run's looks.
+func (r Report) verdictConfig() verdictConfig {
+	return verdictConfig{alpha: r.Design.Alpha(DefaultAlpha), noise: DefaultNoise, effect: r.Scenario.Compare.EffectOrDefault()}
+}
+
+// ciLabel names the interval column at the run's confidence level.
+func ciLabel(alpha float64) string { return fmt.Sprintf("%.4g%% CI", 100*(1-alpha)) }
+
+// maxSuggestedLaunches caps the launch count a note suggests.
+const maxSuggestedLaunches = 100
+
+// ratioOf compares case c with the baseline case b. The verdict's test
+// takes one value per launch (its mean iteration time): a paired t test of
+// the per-round log ratios when both specs ran the same launch rounds (A B
+// B A … or shuffled rounds), else Welch's; see stats.TestRatio for why.
+// Iterations are never pooled across launches: launches differ by 3–10%
+// while a launch's own standard error is ≈2% (README: Comparing node
+// specs). With one launch a side the test falls back to the iterations and
+// says so in Notes.
 //
-//	Ratio   = mean(c) / mean(b)
 //	RatioSD = Ratio · √((sd(c)/mean(c))² + (sd(b)/mean(b))²)
 //
-// over the measured iteration times: the first-order (delta method) standard
-// deviation of a ratio of two independent quantities, so it says how much
-// one iteration's ratio spreads, as BenchmarkDotNet's RatioSD does, not how
-// precisely the mean ratio is known. The verdict is stats.Compare's on the
-// same iteration times (Mann-Whitney U, p < alpha, |Δ median| > noise),
-// exactly as `lnbench compare` decides.
-func ratioOf(c, b Row, alpha, noise float64) Ratio {
-	out := Ratio{P: 1, Verdict: VerdictUndecided}
+// over the iteration times: BenchmarkDotNet's RatioSD, how much one
+// iteration's ratio spreads, not how precisely the ratio is known (that is
+// the interval).
+func ratioOf(c, b Row, cfg verdictConfig) Ratio {
+	out := Ratio{P: 1, Verdict: VerdictUnknown, Effect: cfg.effect}
 	if b.Time.Mean > 0 && c.Time.Mean > 0 {
-		out.Of = c.Time.Mean / b.Time.Mean
-		out.SD = out.Of * math.Hypot(c.Time.StdDev/c.Time.Mean, b.Time.StdDev/b.Time.Mean)
+		out.SD = c.Time.Mean / b.Time.Mean * math.Hypot(c.Time.StdDev/c.Time.Mean, b.Time.StdDev/b.Time.Mean)
 	}
 	bs, _ := samples(b)
 	cs, _ := samples(c)
-	cmp := stats.Compare(bs, cs, alpha, noise, true)
-	out.Change = cmp.Change
-	if !math.IsNaN(cmp.P) { // JSON has no NaN
-		out.P = cmp.P
+	out.Change = stats.Compare(bs, cs, cfg.alpha, cfg.noise, true).Change
+
+	var t stats.RatioTest
+	if len(b.Launches) >= 2 && len(c.Launches) >= 2 {
+		bv, cv, paired := launchValues(b.Launches, c.Launches)
+		t = stats.TestRatio(bv, cv, paired, cfg.alpha)
+		out.Level = LevelLaunches
+	} else {
+		t = stats.TestRatio(bs, cs, false, cfg.alpha)
+		out.Level = LevelIterations
+		out.Notes = append(out.Notes, fmt.Sprintf("%d+%d launch(es): the verdict tests iterations, so it ignores launch-to-launch variance (3–10%% of the mean on a 2-core VM, against ≈2%% within a launch); run LaunchCount ≥ 2 (comparisons default to %d)",
+			len(b.Launches), len(c.Launches), scenario.DefaultCompareLaunches))
 	}
-	out.Verdict = verdictOf(cmp)
+	out.Of, out.P, out.NBase, out.NNew, out.Paired = t.Ratio, t.P, t.NBase, t.NNew, t.Paired
+	if !math.IsNaN(t.Low) {
+		out.Low, out.High = t.Low, t.High
+	}
+	if !math.IsNaN(t.MDE) {
+		out.MDE = t.MDE
+	}
+	if math.IsNaN(t.SE) {
+		out.Verdict = VerdictTooFew
+		out.Notes = append(out.Notes, fmt.Sprintf("n=%d+%d %s: too few for an interval (need 2 a side)", t.NBase, t.NNew, out.Level))
+		return out
+	}
+	switch stats.Decide(t, cfg.noise, cfg.effect) {
+	case stats.Lower:
+		out.Verdict = VerdictFaster
+	case stats.Higher:
+		out.Verdict = VerdictSlower
+	case stats.Same:
+		out.Verdict = VerdictSame
+		out.Notes = append(out.Notes, fmt.Sprintf("same: no change larger than %.1f%% (%s %.3f–%.3f)", 100*t.Excluded(), ciLabel(cfg.alpha), t.Low, t.High))
+	default:
+		out.Notes = append(out.Notes, fmt.Sprintf("not yet known: changes up to %.1f%% are not excluded (%s %.3f–%.3f)", 100*t.Excluded(), ciLabel(cfg.alpha), t.Low, t.High))
+	}
+	if out.Level == LevelLaunches {
+		n, ok := stats.Suggest(cfg.effect, t.SD, t.Paired, cfg.alpha, stats.DefaultPower, maxSuggestedLaunches)
+		if ok {
+			out.LaunchesForEffect = n
+		}
+		if out.Verdict != VerdictFaster && out.Verdict != VerdictSlower {
+			if ok {
+				out.Notes = append(out.Notes, fmt.Sprintf("%d launches per spec would detect a %g%% change (80%% power at this launch spread)", n, 100*cfg.effect))
+			} else {
+				out.Notes = append(out.Notes, fmt.Sprintf("more than %d launches per spec would be needed to detect a %g%% change at this launch spread: quiet the machine first", maxSuggestedLaunches, 100*cfg.effect))
+			}
+		}
+	}
+	out.Notes = append(out.Notes, oppositeNote(out, cfg)...)
 	return out
+}
+
+// oppositeNote flags a significant test left without a change verdict:
+// below the noise threshold, or pointing against the median iteration time.
+func oppositeNote(r Ratio, cfg verdictConfig) []string {
+	if r.P >= cfg.alpha || r.Verdict == VerdictFaster || r.Verdict == VerdictSlower {
+		return nil
+	}
+	dir := "slower"
+	if r.Of < 1 {
+		dir = "faster"
+	}
+	if r.Change != 0 && (r.Of < 1) != (r.Change < 0) {
+		return []string{fmt.Sprintf("the test is significant toward %s (%s) while the median iteration time moved %+.1f%%: the launches disagree with the pooled iterations; look at the per-launch means before trusting either",
+			dir, pText(r.P), 100*r.Change)}
+	}
+	return []string{fmt.Sprintf("the test is significant toward %s (%s) but by %.1f%%, within the %g%% noise threshold", dir, pText(r.P), 100*math.Abs(r.Of-1), 100*cfg.noise)}
+}
+
+// launchValues lines up two cases' launch means: paired by launch round
+// when both ran the same rounds, else every launch of each, unpaired.
+func launchValues(b, c []analysis.Launch) (bv, cv []float64, paired bool) {
+	byRound := map[int]float64{}
+	for _, l := range b {
+		byRound[l.Launch] = l.MeanSeconds
+	}
+	paired = len(b) == len(c)
+	for _, l := range c {
+		if _, ok := byRound[l.Launch]; !ok {
+			paired = false
+		}
+	}
+	if paired {
+		for _, l := range c {
+			bv, cv = append(bv, byRound[l.Launch]), append(cv, l.MeanSeconds)
+		}
+		return bv, cv, true
+	}
+	for _, l := range b {
+		bv = append(bv, l.MeanSeconds)
+	}
+	for _, l := range c {
+		cv = append(cv, l.MeanSeconds)
+	}
+	return bv, cv, false
+}
+
+// pText prints p the way papers do: tiny values as a bound.
+func pText(p float64) string {
+	if p < 0.001 {
+		return "p<0.001"
+	}
+	return fmt.Sprintf("p=%.3f", p)
 }
 
 // verdictOf names stats.Compare's outcome as the tables do.

@@ -22,41 +22,95 @@ func specRow(node, conc string, secs ...float64) Row {
 	return Row{Params: params, Node: node, Case: c}
 }
 
+// launchRow is a case whose launches had the given mean iteration times,
+// each from two iterations 1% either side of it.
+func launchRow(node, conc string, means ...float64) Row {
+	var secs []float64
+	var launches []analysis.Launch
+	for i, m := range means {
+		secs = append(secs, 0.99*m, 1.01*m)
+		launches = append(launches, analysis.Launch{Launch: i, Iterations: 2, MeanSeconds: m})
+	}
+	r := specRow(node, conc, secs...)
+	r.Launches = launches
+	return r
+}
+
+var cfg = verdictConfig{alpha: DefaultAlpha, noise: DefaultNoise, effect: 0.05}
+
 func TestRatioHandComputed(t *testing.T) {
 	// Baseline 1, 3: mean 2, SD √2, CV 1/√2. Case 4, 8: mean 6, SD 2√2,
-	// CV √2/3. Ratio = 6/2 = 3; RatioSD = 3·√(1/2 + 2/9) = 3·√(13/18).
-	got := ratioOf(specRow("new", "1", 4, 8), specRow("base", "1", 1, 3), DefaultAlpha, DefaultNoise)
-	if math.Abs(got.Of-3) > 1e-12 || math.Abs(got.SD-3*math.Sqrt(13.0/18)) > 1e-12 {
-		t.Errorf("Ratio, RatioSD = %v, %v; want 3, %v", got.Of, got.SD, 3*math.Sqrt(13.0/18))
+	// CV √2/3. RatioSD = 3·√(1/2 + 2/9) = 3·√(13/18). One launch a side:
+	// the iterations are the units, Ratio their geometric means' ratio √32/√3.
+	got := ratioOf(specRow("new", "1", 4, 8), specRow("base", "1", 1, 3), cfg)
+	if math.Abs(got.Of-math.Sqrt(32.0/3)) > 1e-12 || math.Abs(got.SD-3*math.Sqrt(13.0/18)) > 1e-12 {
+		t.Errorf("Ratio, RatioSD = %v, %v; want %v, %v", got.Of, got.SD, math.Sqrt(32.0/3), 3*math.Sqrt(13.0/18))
 	}
-	// 2 vs 2 iterations can never be significant; the change is still there.
-	if got.Verdict != VerdictTooFew || math.Abs(got.Change-2) > 1e-12 {
-		t.Errorf("verdict %q change %v; want %q, +200%%", got.Verdict, got.Change, VerdictTooFew)
+	if got.Level != LevelIterations || got.NBase != 2 || math.Abs(got.Change-2) > 1e-12 ||
+		!slices.ContainsFunc(got.Notes, func(n string) bool { return strings.Contains(n, "ignores launch-to-launch variance") }) {
+		t.Errorf("one launch a side must be marked as iteration-level: %+v", got)
+	}
+	if one := ratioOf(specRow("new", "1", 4), specRow("base", "1", 1), cfg); one.Verdict != VerdictTooFew {
+		t.Errorf("one iteration a side: %+v", one)
 	}
 }
 
-func TestRatioVerdicts(t *testing.T) {
-	base := specRow("base", "1", 1.00, 1.01, 1.02, 1.03, 1.04, 1.05, 1.06, 1.07)
+// The launch-level verdicts, on launch means whose paired test R gives:
+// t.test(log(new), log(base), paired=TRUE) → ratio 1.0833, CI 1.0250–1.1451, p 0.0193.
+func TestRatioLaunchLevel(t *testing.T) {
+	base := launchRow("base", "1", 1.00, 1.05, 0.97, 1.02)
 	tests := []struct {
-		name string
-		secs []float64
-		want string
+		name    string
+		row     Row
+		want    string
+		paired  bool
+		note    string
+		suggest bool
 	}{
-		{"slower", []float64{1.20, 1.21, 1.22, 1.23, 1.24, 1.25, 1.26, 1.27}, VerdictSlower},
-		{"faster", []float64{0.80, 0.81, 0.82, 0.83, 0.84, 0.85, 0.86, 0.87}, VerdictFaster},
-		// Interleaved with the baseline's times: not significant.
-		{"same", []float64{1.005, 1.015, 1.025, 1.035, 1.045, 1.055, 1.065, 1.075}, VerdictNoise},
-		// Every iteration slower (significant) but by 1%, under the 2% noise.
-		{"tiny", []float64{1.0101, 1.0201, 1.0301, 1.0401, 1.0501, 1.0601, 1.0701, 1.0801}, VerdictNoise},
-		// 3 vs 8 can be significant: the sample sizes together decide.
-		{"three", []float64{2, 2.1, 2.2}, VerdictSlower},
+		{"slower", launchRow("new", "1", 1.10, 1.12, 1.01, 1.15), VerdictSlower, true, "", false},
+		{"faster", launchRow("new", "1", 0.80, 0.86, 0.78, 0.83), VerdictFaster, true, "", false},
+		{"same", launchRow("new", "1", 1.001, 1.051, 0.971, 1.0205), VerdictSame, true, "same: no change larger than", true},
+		{"not yet known", launchRow("new", "1", 1.10, 0.95, 1.05, 0.93), VerdictUnknown, true, "not yet known: changes up to", true},
+		{"rounds differ: unpaired", launchRow("new", "1", 1.10, 1.12, 1.01), VerdictUnknown, false, "not yet known", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := ratioOf(specRow("new", "1", tt.secs...), base, DefaultAlpha, DefaultNoise); got.Verdict != tt.want {
-				t.Errorf("verdict %q (change %.3f, p %.3g), want %q", got.Verdict, got.Change, got.P, tt.want)
+			got := ratioOf(tt.row, base, cfg)
+			if got.Verdict != tt.want || got.Level != LevelLaunches || got.Paired != tt.paired || got.MDE <= 0 || got.Low <= 0 {
+				t.Errorf("%+v, want %q paired %v", got, tt.want, tt.paired)
+			}
+			if tt.note != "" && !slices.ContainsFunc(got.Notes, func(n string) bool { return strings.Contains(n, tt.note) }) {
+				t.Errorf("notes %q lack %q", got.Notes, tt.note)
+			}
+			if got.LaunchesForEffect < 2 {
+				t.Errorf("launches for 5%%: %d", got.LaunchesForEffect)
+			}
+			suggests := slices.ContainsFunc(got.Notes, func(n string) bool { return strings.Contains(n, "launches per spec would detect a 5% change") })
+			if tt.suggest != suggests {
+				t.Errorf("notes %q: suggestion %v, want %v", got.Notes, suggests, tt.suggest)
 			}
 		})
+	}
+	got := ratioOf(tests[0].row, base, cfg)
+	if math.Abs(got.Of-1.0833460) > 1e-6 || math.Abs(got.Low-1.0249519) > 1e-6 || math.Abs(got.High-1.1450669) > 1e-6 || math.Abs(got.P-0.0193352) > 1e-6 {
+		t.Errorf("paired test %+v, want R's 1.0833 [1.0250, 1.1451] p 0.0193", got)
+	}
+}
+
+func TestOppositeNote(t *testing.T) {
+	for _, tt := range []struct {
+		r    Ratio
+		want string
+	}{
+		{Ratio{Of: 0.99, P: 0.01, Change: 0.02, Verdict: VerdictSame}, "significant toward faster (p=0.010) while the median iteration time moved +2.0%"},
+		{Ratio{Of: 0.99, P: 0.01, Change: -0.01, Verdict: VerdictSame}, "significant toward faster (p=0.010) but by 1.0%, within the 2% noise threshold"},
+		{Ratio{Of: 1.2, P: 0.001, Change: -0.01, Verdict: VerdictSlower}, ""},
+		{Ratio{Of: 0.99, P: 0.2, Change: 0.02, Verdict: VerdictUnknown}, ""},
+	} {
+		got := strings.Join(oppositeNote(tt.r, cfg), "")
+		if tt.want == "" && got != "" || !strings.Contains(got, tt.want) {
+			t.Errorf("%+v: %q, want %q", tt.r, got, tt.want)
+		}
 	}
 }
 
@@ -67,7 +121,7 @@ func TestFillRatios(t *testing.T) {
 	if rt := r.Cases[0].Ratio; rt == nil || rt.Of != 1 || rt.SD != 0 || rt.Verdict != VerdictBaseline {
 		t.Errorf("baseline row ratio %+v", rt)
 	}
-	if rt := r.Cases[1].Ratio; rt == nil || math.Abs(rt.Of-2) > 1e-12 || rt.Verdict != VerdictSlower {
+	if rt := r.Cases[1].Ratio; rt == nil || math.Abs(rt.Of-2) > 1e-12 || rt.Verdict != VerdictSlower || rt.Level != LevelIterations {
 		t.Errorf("new row ratio %+v", rt)
 	}
 	if r.Cases[2].Ratio != nil {
@@ -75,7 +129,7 @@ func TestFillRatios(t *testing.T) {
 	}
 	tb := SummaryTable(r)
 	at := slices.Index(tb.Header, "Ratio")
-	if got := strings.Join(tb.Rows[2][at:at+3], " "); got != "NA NA no baseline case" {
+	if got := strings.Join(tb.Rows[2][at:at+len(ratioHeader(DefaultAlpha))], " "); got != "NA NA NA NA NA NA no baseline case" {
 		t.Errorf("row without baseline: %q", got)
 	}
 

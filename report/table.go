@@ -53,7 +53,7 @@ func SummaryTable(r Report) Table {
 	}
 	ratios := r.HasRatios()
 	if ratios {
-		t.Header = append(t.Header, "Ratio", "RatioSD", "Verdict")
+		t.Header = append(t.Header, ratioHeader(r.verdictConfig().alpha)...)
 	}
 	if anyFailed {
 		t.Header = append(t.Header, "Failed")
@@ -108,10 +108,19 @@ func SummaryTable(r Report) Table {
 		t.Legend = append(t.Legend, "Node       : the node spec the case ran (its build and flags are in the environment block)")
 	}
 	if ratios {
+		cfg := r.verdictConfig()
 		t.Legend = append(t.Legend,
-			fmt.Sprintf("Ratio      : Mean / Mean of the same params on the baseline spec %s (below 1: faster)", r.BaselineLabel()),
-			"RatioSD    : standard deviation of the ratio, Ratio·√(CV² + CV_baseline²) with CV = StdDev/Mean (first-order propagation)",
-			fmt.Sprintf("Verdict    : against the baseline's iteration times as lnbench compare decides: faster or slower when the Mann-Whitney U test gives p < %g and the median moved more than %g%%, else within noise", DefaultAlpha, 100*DefaultNoise))
+			fmt.Sprintf("Ratio      : mean iteration time / the baseline spec %s's, same params (below 1: faster); the geometric mean over launch rounds", r.BaselineLabel()),
+			"RatioSD    : standard deviation of one iteration's ratio, Ratio·√(CV² + CV_baseline²) with CV = StdDev/Mean (first-order propagation)",
+			fmt.Sprintf("%-10s : confidence interval of Ratio from the launches: a paired t test of the per-round log ratios (Welch's when the rounds differ)", ciLabel(cfg.alpha)),
+			"p          : two-sided p-value of that test",
+			"n          : launches per side, baseline+case (\"it\": iterations of one launch, blind to launch-to-launch variance)",
+			"MDE        : smallest change the test detects with 80% power: a smaller real change is likely called \"not yet known\"",
+			fmt.Sprintf("Verdict    : faster/slower when p < %.4g and Ratio moved more than %g%%; same when the whole interval is within ±%g%%; else not yet known (add launches)",
+				cfg.alpha, 100*cfg.noise, 100*cfg.effect))
+		if r.Design.Alpha(1) < 1 {
+			t.Legend = append(t.Legend, fmt.Sprintf("             (until known: alpha %g split over %d looks at the verdicts, so stopping early cannot raise the false-positive rate)", DefaultAlpha, r.Design.Looks))
+		}
 	}
 	if anyFailed {
 		t.Legend = append(t.Legend, "Failed     : measured payments that did not succeed")
@@ -151,17 +160,39 @@ func EnvBlock(r Report) []string {
 		lines = append(lines, fmt.Sprintf("Job: LaunchCount=%d WarmupCount=%d IterationCount=%d InvocationCount=%d, %s",
 			j.LaunchCount, j.WarmupCount, j.IterationCount, j.InvocationCount, reuse))
 	}
+	if r.Design != nil {
+		lines = append(lines, r.Design.Line())
+	}
 	return lines
 }
 
-// ratioCells are the Ratio, RatioSD and Verdict cells of a case; NA when
-// the baseline spec has no case with the same params.
+// ratioHeader are the columns of a case against the baseline.
+func ratioHeader(alpha float64) []string {
+	return []string{"Ratio", "RatioSD", ciLabel(alpha), "p", "n", "MDE", "Verdict"}
+}
+
+// ratioCells are the ratioHeader cells of a case; NA when the baseline
+// spec has no case with the same params.
 func ratioCells(rt *Ratio) []string {
 	if rt == nil {
-		return []string{"NA", "NA", VerdictNoBaseline}
+		return []string{"NA", "NA", "NA", "NA", "NA", "NA", VerdictNoBaseline}
+	}
+	n := fmt.Sprintf("%d+%d", rt.NBase, rt.NNew)
+	if rt.Level == LevelIterations {
+		n += " it"
+	}
+	if rt.Verdict == VerdictBaseline {
+		return []string{"1.00", "0.00", "-", "-", fmt.Sprint(rt.NBase), "-", rt.Verdict}
 	}
 	if rt.Of == 0 {
-		return []string{"NA", "NA", rt.Verdict}
+		return []string{"NA", "NA", "NA", "NA", n, "NA", rt.Verdict}
 	}
-	return []string{fmt.Sprintf("%.2f", rt.Of), fmt.Sprintf("%.2f", rt.SD), rt.Verdict}
+	ci, mde := "NA", "NA"
+	if rt.Low > 0 {
+		ci = fmt.Sprintf("%.2f–%.2f", rt.Low, rt.High)
+	}
+	if rt.MDE > 0 {
+		mde = fmt.Sprintf("%.1f%%", 100*rt.MDE)
+	}
+	return []string{fmt.Sprintf("%.2f", rt.Of), fmt.Sprintf("%.2f", rt.SD), ci, pText(rt.P), n, mde, rt.Verdict}
 }

@@ -130,29 +130,44 @@ type networkPlan struct {
 	cases []caseRun
 }
 
-func plan(s scenario.Scenario) ([]networkPlan, error) {
+func plan(s scenario.Scenario) ([]networkPlan, error) { return planRounds(s, 0, s.Job.LaunchCount) }
+
+// planRounds plans launch rounds from to to (0-based, to excluded). Within
+// a round the specs take turns in launchRounds' order, case by case, so a
+// case's launches of the compared specs run next to each other in time.
+func planRounds(s scenario.Scenario, from, to int) ([]networkPlan, error) {
 	var plans []networkPlan
 	index := map[string]int{}
-	for launch := 0; launch < s.Job.LaunchCount; launch++ {
-		for _, c := range s.Cases() {
-			topo, err := s.CaseTopology(c)
-			if err != nil {
-				return nil, err
+	bySpec := map[string][]scenario.Case{}
+	for _, c := range s.Cases() {
+		bySpec[c.Node] = append(bySpec[c.Node], c)
+	}
+	labels := specLabels(s)
+	perSpec := len(bySpec[labels[0]])
+	for ri, round := range launchRounds(labels, s.Compare.OrderOrDefault(), s.Compare.Seed, from, to) {
+		launch := from + ri
+		for i := 0; i < perSpec; i++ {
+			for _, label := range round {
+				c := bySpec[label][i]
+				topo, err := s.CaseTopology(c)
+				if err != nil {
+					return nil, err
+				}
+				key := fmt.Sprintf("launch%d", launch+1)
+				if k := c.NetworkKey(); k != "" {
+					key += "/" + k
+				}
+				if !s.ReuseNetwork {
+					key = fmt.Sprintf("launch%d/%s", launch+1, c.ID())
+				}
+				ni, ok := index[key]
+				if !ok {
+					ni = len(plans)
+					index[key] = ni
+					plans = append(plans, networkPlan{name: key, topo: topo})
+				}
+				plans[ni].cases = append(plans[ni].cases, caseRun{c: c, launch: launch, topo: topo})
 			}
-			key := fmt.Sprintf("launch%d", launch+1)
-			if k := c.NetworkKey(); k != "" {
-				key += "/" + k
-			}
-			if !s.ReuseNetwork {
-				key = fmt.Sprintf("launch%d/%s", launch+1, c.ID())
-			}
-			i, ok := index[key]
-			if !ok {
-				i = len(plans)
-				index[key] = i
-				plans = append(plans, networkPlan{name: key, topo: topo})
-			}
-			plans[i].cases = append(plans[i].cases, caseRun{c: c, launch: launch, topo: topo})
 		}
 	}
 	return plans, nil
@@ -161,8 +176,10 @@ func plan(s scenario.Scenario) ([]networkPlan, error) {
 // Execute runs the scenario. It always leaves the artifacts folder with
 // what was measured, even when it returns an error or ctx is cancelled.
 func Execute(ctx context.Context, opts Options, run Run) (rep report.Report, err error) {
+	if opts.Scenario.Compare.OrderOrDefault() == scenario.OrderShuffled && opts.Scenario.Compare.Seed == 0 {
+		opts.Scenario.Compare.Seed = newSeed() // recorded in scenario.yml and summary.json: the order can be rerun
+	}
 	s := opts.Scenario
-	logf := func(format string, a ...any) { fmt.Fprintf(opts.Log, format+"\n", a...) }
 	plans, err := plan(s)
 	if err != nil {
 		return rep, err
@@ -191,6 +208,7 @@ func Execute(ctx context.Context, opts Options, run Run) (rep report.Report, err
 	}
 	rep = report.Report{RunID: run.ID, Started: time.Now().UTC(), Scenario: s, Backend: opts.BackendName, Env: envinfo.Collect(), Warnings: opts.Notes}
 	rep.Nodes = withTopologyNodes(nodes, plans)
+	rep.Design = designOf(s)
 	w, err := result.Create(filepath.Join(run.Dir, "payments.jsonl"))
 	if err != nil {
 		return rep, err
@@ -227,13 +245,23 @@ func Execute(ctx context.Context, opts Options, run Run) (rep report.Report, err
 	opts.Progress.Plan(iterations)
 	defer opts.Progress.Done()
 	sw := sweep.New(s.Sweep)
+	if err := runPlans(ctx, opts, run, plans, w, fw, &rep, sw, configs); err != nil {
+		return rep, err
+	}
+	return rep, untilKnown(ctx, opts, run, w, fw, &rep, sw, configs)
+}
+
+// runPlans runs networks one after the other.
+func runPlans(ctx context.Context, opts Options, run Run, plans []networkPlan, w *result.Writer, fw *faults.Writer, rep *report.Report,
+	sw *sweep.Sweep, configs map[string]backend.NodeConfig) error {
+	logf := func(format string, a ...any) { fmt.Fprintf(opts.Log, format+"\n", a...) }
 	for ni, p := range plans {
 		if err := ctx.Err(); err != nil {
-			return rep, err
+			return err
 		}
 		var cases []caseRun
 		for _, c := range p.cases {
-			if skipSwept(sw, &rep, c) {
+			if skipSwept(sw, rep, c) {
 				continue
 			}
 			cases = append(cases, c)
@@ -243,12 +271,11 @@ func Execute(ctx context.Context, opts Options, run Run) (rep report.Report, err
 		}
 		p.cases = cases
 		logf("network %d/%d (%s): %s", ni+1, len(plans), p.name, p.topo)
-		err := runNetwork(ctx, opts, run, p, w, fw, &rep, sw, configs)
-		if err != nil {
-			return rep, err
+		if err := runNetwork(ctx, opts, run, p, w, fw, rep, sw, configs); err != nil {
+			return err
 		}
 	}
-	return rep, nil
+	return nil
 }
 
 // skipSwept tells whether an earlier sweep step of the case's group broke a

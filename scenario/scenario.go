@@ -88,6 +88,11 @@ type Scenario struct {
 	Sampling     Sampling `json:"sampling"`
 	// Faults are injected during each case's measured iterations (package faults).
 	Faults []faults.Spec `json:"faults,omitempty"`
+	// Compare orders the launches of a comparison and sizes its verdicts.
+	Compare Compare `json:"compare,omitzero"`
+	// LaunchCountSet tells whether the file or a flag set job.LaunchCount
+	// (else a comparison gets DefaultCompareLaunches).
+	LaunchCountSet bool `json:"-"`
 }
 
 // Sweep raises one param step by step (its values in file order) and stops
@@ -113,6 +118,7 @@ type file struct {
 	Sweep        *Sweep    `yaml:"sweep"`
 	Sampling     Sampling  `yaml:"sampling"`
 	Faults       yaml.Node `yaml:"faults"`
+	Compare      Compare   `yaml:"compare"`
 }
 
 // DefaultJob finishes the default run in a few minutes on 2 cores.
@@ -179,12 +185,17 @@ func fileExists(p string) bool {
 func Parse(data []byte) (Scenario, error) {
 	// Decoding into the defaults keeps every setting the file leaves out.
 	f := file{Job: DefaultJob, Node: DefaultNode, Sampling: DefaultSampling}
+	f.Job.LaunchCount = unsetLaunches // to tell a file's LaunchCount from the default
 	if err := strictyaml.Decode(data, &f); errors.Is(err, strictyaml.ErrEmpty) {
 		return Scenario{}, fmt.Errorf("%w; write at least \"topology: AlicePaysBob\" (bench/scenario.yml shows every setting)", err)
 	} else if err != nil {
 		return Scenario{}, err
 	}
-	s := Scenario{Name: f.Name, Method: f.Method, Topology: f.Topology, Job: f.Job, Node: f.Node, ReuseNetwork: f.ReuseNetwork, Sweep: f.Sweep, Sampling: f.Sampling}
+	s := Scenario{Name: f.Name, Method: f.Method, Topology: f.Topology, Job: f.Job, Node: f.Node, ReuseNetwork: f.ReuseNetwork, Sweep: f.Sweep, Sampling: f.Sampling, Compare: f.Compare}
+	s.LaunchCountSet = s.Job.LaunchCount != unsetLaunches
+	if !s.LaunchCountSet {
+		s.Job.LaunchCount = DefaultJob.LaunchCount
+	}
 	nodes, baseline, err := parseNodes(f.Nodes)
 	if err != nil {
 		return Scenario{}, err
@@ -289,6 +300,9 @@ func (s Scenario) Validate() error {
 	}
 	if s.Job.Timed() && s.Job.LaunchCount != 1 {
 		return fmt.Errorf("job.LaunchCount=%d with job.Duration: a timed job runs one launch; set LaunchCount: 1", s.Job.LaunchCount)
+	}
+	if err := s.validateCompare(); err != nil {
+		return err
 	}
 	if sw := s.Sweep; sw != nil {
 		found := false
@@ -481,6 +495,7 @@ func (s Scenario) YAML() []byte {
 	if sw := s.Sweep; sw != nil {
 		fmt.Fprintf(&b, "sweep:\n  param: %s\n  max_p99_ms: %g\n  max_error_rate: %g\n", sw.Param, sw.MaxP99Ms, sw.MaxErrorRate)
 	}
+	b.WriteString(s.Compare.yaml())
 	if len(s.Faults) > 0 {
 		b.WriteString("faults:\n")
 		for _, f := range s.Faults {

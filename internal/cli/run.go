@@ -45,6 +45,7 @@ type runFlags struct {
 	yes          bool
 	swarmEngines string
 	faults       []string
+	compare      compareFlags
 }
 
 func runCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -72,6 +73,7 @@ func runCmd(stdout, stderr io.Writer) *cobra.Command {
 	fl.StringVar(&f.history, "history", "", "append one row per case to DIR/history.csv, to follow a series of runs")
 	fl.Float64Var(&f.cpus, "cpus", 0, "compose: CPU limit per actor container (e.g. 1.5; 0 = none)")
 	fl.StringVar(&f.memory, "memory", "", "compose: memory limit per actor container (e.g. 512m; empty = none)")
+	addCompareFlags(fl, &f.compare)
 	fl.StringArrayVar(&f.faults, "fault", nil, "inject a fault during measurement, added to the scenario's (repeatable), e.g. \"restart bob at 10s\", \"pause bob at 5s for 5s\"")
 	return cmd
 }
@@ -130,6 +132,10 @@ func loadScenario(args []string, f runFlags) (scenario.Scenario, error) {
 	if err != nil {
 		return s, err
 	}
+	if err := f.compare.apply(&s); err != nil {
+		return s, err
+	}
+	s.ApplyCompareDefaults()
 	if f.quick {
 		s.Job = scenario.Job{LaunchCount: 1, WarmupCount: 1, IterationCount: 3, InvocationCount: 1}
 		s.ReuseNetwork = true
@@ -210,6 +216,9 @@ func executeScenario(cmd *cobra.Command, stdout, stderr io.Writer, s scenario.Sc
 	cases := s.Cases()
 	fmt.Fprintf(stderr, "%s: %d case(s) × %d launch(es) on %d network(s), %s each, backend %s, estimated ~%v\n",
 		s.Name, len(cases), s.Job.LaunchCount, networks, s.Job.Describe(), backendName, est.Round(10*time.Second))
+	if why := launchesWhy(s); why != "" {
+		fmt.Fprintln(stderr, why)
+	}
 	if warn != "" {
 		fmt.Fprintln(stderr, warn)
 	}

@@ -1,0 +1,85 @@
+package cli
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/lnbench/lnbench/scenario"
+	"github.com/lnbench/lnbench/stats"
+)
+
+// compareFlags override the scenario's compare block.
+type compareFlags struct {
+	order       string
+	seed        uint64
+	untilKnown  bool
+	maxLaunches int
+	effect      string
+}
+
+func addCompareFlags(fl *pflag.FlagSet, f *compareFlags) {
+	fl.StringVar(&f.order, "order", "", "comparisons: launch order of the specs, abba (default: A B B A …) or shuffled")
+	fl.Uint64Var(&f.seed, "seed", 0, "comparisons: seed of a shuffled order (0 = pick one; it is recorded)")
+	fl.BoolVar(&f.untilKnown, "until-known", false, "comparisons: add launch pairs until every verdict is known (faster, slower or same) or --max-launches ran")
+	fl.IntVar(&f.maxLaunches, "max-launches", 0, fmt.Sprintf("comparisons: cap of --until-known, launches per spec (0 = %d)", scenario.DefaultMaxLaunches))
+	fl.StringVar(&f.effect, "effect", "", fmt.Sprintf("comparisons: smallest change worth knowing, e.g. 3%% (default %g%%): \"same\" excludes larger ones", 100*scenario.DefaultEffect))
+}
+
+// apply sets the flags given on the scenario's compare block.
+func (f compareFlags) apply(s *scenario.Scenario) error {
+	c := &s.Compare
+	if f.order != "" {
+		c.Order = f.order
+	}
+	if f.seed != 0 {
+		c.Seed = f.seed
+		if c.Order == "" {
+			c.Order = scenario.OrderShuffled // a seed only means something shuffled
+		}
+	}
+	if f.untilKnown {
+		c.UntilKnown = true
+	}
+	if f.maxLaunches != 0 {
+		c.MaxLaunches = f.maxLaunches
+	}
+	if f.effect != "" {
+		v, err := parseEffect(f.effect)
+		if err != nil {
+			return err
+		}
+		c.Effect = v
+	}
+	return nil
+}
+
+// parseEffect reads "3%" or "0.03".
+func parseEffect(text string) (float64, error) {
+	t := strings.TrimSpace(text)
+	scale := 1.0
+	if strings.HasSuffix(t, "%") {
+		t, scale = strings.TrimSuffix(t, "%"), 0.01
+	}
+	v, err := strconv.ParseFloat(t, 64)
+	if err != nil || !(v*scale > 0 && v*scale < 1) {
+		return 0, fmt.Errorf("--effect %q: give a relative change, e.g. 3%% or 0.03", text)
+	}
+	return v * scale, nil
+}
+
+// launchesWhy is the plan line's reason for a comparison's default launch
+// count, with what it can detect; "" when the scenario chose the count.
+func launchesWhy(s scenario.Scenario) string {
+	if s.LaunchCountSet || !s.Compares() || s.Job.LaunchCount != scenario.DefaultCompareLaunches {
+		return ""
+	}
+	// 12.5%: root-mean-square log ratio of one launch against another of
+	// the same build, measured on the 2-core reference VM (README).
+	mde := stats.MDE(0.125, s.Job.LaunchCount, true, stats.DefaultAlpha, stats.DefaultPower)
+	return fmt.Sprintf("LaunchCount=%d per spec, the default of a comparison: launches, not iterations, carry the variance (a case's mean moves 3–10%% between fresh networks, ≈2%% within one), "+
+		"so the verdict tests one value per launch; %d launch pairs detect ≈%.0f%% at the 12.5%% launch-to-launch spread of a busy 2-core VM (the report prints this run's own MDE), "+
+		"at %d× the time of one launch per spec; set job.LaunchCount, or add --until-known", s.Job.LaunchCount, s.Job.LaunchCount, 100*mde, s.Job.LaunchCount)
+}

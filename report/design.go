@@ -1,0 +1,67 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Design is how a comparison's launches were laid out in time: recorded by
+// the runner, shown beside the verdicts because it decides what they are
+// worth.
+type Design struct {
+	// Name: sequential (one network at a time).
+	Name string `json:"name"`
+	// Order is abba or shuffled (scenario.Compare); Seed the shuffle's.
+	Order string `json:"order"`
+	Seed  uint64 `json:"seed,omitempty"`
+	// Rounds are the launch rounds in the order they ran, each the spec
+	// labels in their running order: [[a b] [b a] …].
+	Rounds [][]string `json:"rounds"`
+	// UntilKnown runs added rounds until every verdict was known or
+	// MaxLaunches per spec ran; Stopped says which.
+	UntilKnown  bool `json:"until_known,omitempty"`
+	MaxLaunches int  `json:"max_launches,omitempty"`
+	// Looks is how many times until-known may read the verdicts; each
+	// verdict then tests at alpha/Looks.
+	Looks   int    `json:"looks,omitempty"`
+	Stopped string `json:"stopped,omitempty"`
+}
+
+// Alpha is the significance level of the verdicts: alpha split over the
+// looks of an until-known run (optional stopping would otherwise raise
+// the false-positive rate with every look).
+func (d *Design) Alpha(alpha float64) float64 {
+	if d == nil || d.Looks < 2 {
+		return alpha
+	}
+	return alpha / float64(d.Looks)
+}
+
+// Design names.
+const DesignSequential = "sequential"
+
+// Sequence is the spec labels of every launch in running order, rounds
+// apart: "a b | b a".
+func (d Design) Sequence() string {
+	var rounds []string
+	for _, r := range d.Rounds {
+		rounds = append(rounds, strings.Join(r, " "))
+	}
+	return strings.Join(rounds, " | ")
+}
+
+// Line is the design in one line for the environment block.
+func (d Design) Line() string {
+	seed := ""
+	if d.Seed != 0 {
+		seed = fmt.Sprintf(" (seed %d)", d.Seed)
+	}
+	out := fmt.Sprintf("Design: %s (one network at a time), %d launch round(s) in %s order%s: %s", d.Name, len(d.Rounds), d.Order, seed, d.Sequence())
+	if d.UntilKnown {
+		out += fmt.Sprintf("; until known, at most %d launches per spec, %d looks at alpha/%d each", d.MaxLaunches, d.Looks, d.Looks)
+		if d.Stopped != "" {
+			out += ": " + d.Stopped
+		}
+	}
+	return out
+}

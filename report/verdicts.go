@@ -1,0 +1,62 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+)
+
+// VerdictLines are one line per case compared with the baseline: its
+// verdict with the evidence (interval, p, launches, MDE), then its notes
+// indented. Empty without a baseline.
+func VerdictLines(r Report) []string {
+	var out []string
+	for _, c := range r.Cases {
+		rt := c.Ratio
+		if rt == nil || rt.Verdict == VerdictBaseline {
+			continue
+		}
+		units := fmt.Sprintf("%d+%d launches", rt.NBase, rt.NNew)
+		if rt.Paired {
+			units += " paired by round"
+		}
+		if rt.Level == LevelIterations {
+			units = fmt.Sprintf("%d+%d iterations of one launch", rt.NBase, rt.NNew)
+		}
+		line := fmt.Sprintf("%s: %s, ratio %.3f", c.ID, rt.Verdict, rt.Of)
+		if rt.Low > 0 {
+			line += fmt.Sprintf(" (%s %.3f–%.3f, %s, %s", ciLabel(r.verdictConfig().alpha), rt.Low, rt.High, pText(rt.P), units)
+			if rt.MDE > 0 {
+				line += fmt.Sprintf(", MDE %.1f%%", 100*rt.MDE)
+			}
+			line += ")"
+		} else {
+			line += " (" + units + ")"
+		}
+		out = append(out, line)
+		for _, n := range rt.Notes {
+			out = append(out, "  "+n)
+		}
+	}
+	return out
+}
+
+// LaunchLine lists a case's per-launch mean iteration times ("" with one launch).
+func LaunchLine(c Row) string {
+	if len(c.Launches) < 2 {
+		return ""
+	}
+	var parts []string
+	for _, l := range c.Launches {
+		parts = append(parts, fmt.Sprintf("#%d %.4g s", l.Launch+1, l.MeanSeconds))
+	}
+	return fmt.Sprintf("%d launches, mean iteration time per launch: %s", len(c.Launches), strings.Join(parts, ", "))
+}
+
+// writeVerdicts adds the verdict lines as a markdown section.
+func writeVerdicts(b *strings.Builder, r Report) {
+	lines := VerdictLines(r)
+	if len(lines) == 0 {
+		return
+	}
+	b.WriteString("\n## Verdicts against the baseline\n\n```\n" + strings.Join(lines, "\n") + "\n```\n")
+}

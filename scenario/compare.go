@@ -1,0 +1,133 @@
+package scenario
+
+import (
+	"fmt"
+	"math"
+)
+
+// Compare settings shape how a run of several node specs against a
+// baseline orders its launches and decides its verdicts.
+type Compare struct {
+	// Order of each launch round's specs: abba (the default; every other
+	// round reversed, A B B A …) or shuffled (a random order per round from
+	// Seed). Never all of one spec's launches first.
+	Order string `yaml:"order" json:"order,omitempty"`
+	// Seed of a shuffled order; 0 picks one, recorded in the artifacts.
+	Seed uint64 `yaml:"seed" json:"seed,omitempty"`
+	// UntilKnown adds launch rounds after LaunchCount until every verdict
+	// is known (faster, slower or same) or MaxLaunches per spec have run.
+	UntilKnown  bool `yaml:"until_known" json:"until_known,omitempty"`
+	MaxLaunches int  `yaml:"max_launches" json:"max_launches,omitempty"`
+	// Effect is the smallest relative change worth knowing (0.05 = 5%): a
+	// verdict of "same" excludes any larger change, and the report
+	// suggests the launch count that would detect it.
+	Effect float64 `yaml:"effect" json:"effect,omitempty"`
+}
+
+// Launch orders.
+const (
+	OrderABBA     = "abba"
+	OrderShuffled = "shuffled"
+)
+
+// Defaults of the compare block.
+const (
+	DefaultEffect      = 0.05
+	DefaultMaxLaunches = 20
+	// DefaultCompareLaunches is LaunchCount when several specs are compared
+	// and the scenario does not set it. On the 2-core reference VM a case's
+	// mean moves 3–10% between launches (12.5% RMS between two single
+	// launches), against ≈2% within one: launches are the unit. 6 is the
+	// smallest even count (whole A B B A blocks, so a linear drift cancels)
+	// whose paired t test has 5 degrees of freedom (t = 2.57, against 4.30
+	// with 3): about 6× the time of one launch per spec. README: Comparing
+	// node specs has the detectable effects.
+	DefaultCompareLaunches = 6
+	// unsetLaunches marks a file without job.LaunchCount while parsing.
+	unsetLaunches = -1
+)
+
+// OrderOrDefault is the launch order, abba when unset.
+func (c Compare) OrderOrDefault() string {
+	if c.Order == "" {
+		return OrderABBA
+	}
+	return c.Order
+}
+
+// EffectOrDefault is the effect the verdicts size, 5% when unset.
+func (c Compare) EffectOrDefault() float64 {
+	if c.Effect == 0 {
+		return DefaultEffect
+	}
+	return c.Effect
+}
+
+// MaxLaunchesOrDefault is the until-known cap, 20 launches per spec when unset.
+func (c Compare) MaxLaunchesOrDefault() int {
+	if c.MaxLaunches == 0 {
+		return DefaultMaxLaunches
+	}
+	return c.MaxLaunches
+}
+
+// Compares tells whether the run compares several specs with a baseline.
+func (s Scenario) Compares() bool { return len(s.Specs()) > 1 && s.Baseline != "" }
+
+// ApplyCompareDefaults gives a run comparing specs DefaultCompareLaunches
+// launches when neither the file nor a flag set LaunchCount; one spec keeps
+// its default.
+func (s *Scenario) ApplyCompareDefaults() {
+	if !s.LaunchCountSet && s.Compares() && !s.Job.Timed() && s.Job.LaunchCount < DefaultCompareLaunches {
+		s.Job.LaunchCount = DefaultCompareLaunches
+	}
+}
+
+// validateCompare names the field and the fix of a bad compare block.
+func (s Scenario) validateCompare() error {
+	c := s.Compare
+	switch c.Order {
+	case "", OrderABBA, OrderShuffled:
+	default:
+		return fmt.Errorf("compare.order %q: use abba or shuffled", c.Order)
+	}
+	if c.Seed != 0 && c.OrderOrDefault() != OrderShuffled {
+		return fmt.Errorf("compare.seed %d: a seed orders shuffled launches only; set compare.order: shuffled (--order shuffled)", c.Seed)
+	}
+	if c.Effect != 0 && !(c.Effect > 0 && c.Effect < 1) || math.IsNaN(c.Effect) {
+		return fmt.Errorf("compare.effect %g: give a relative change between 0 and 1, e.g. 0.03 for 3%%", c.Effect)
+	}
+	if c.MaxLaunches < 0 || c.MaxLaunches > 200 {
+		return fmt.Errorf("compare.max_launches %d: use 1 to 200 launches per spec (0 = %d)", c.MaxLaunches, DefaultMaxLaunches)
+	}
+	if c.UntilKnown {
+		if !s.Compares() {
+			return fmt.Errorf("compare.until_known: needs two node specs and a baseline to know a verdict of (nodes: and baseline:, or --node twice and --baseline)")
+		}
+		if s.Job.Timed() {
+			return fmt.Errorf("compare.until_known with job.Duration: a timed job runs one launch; drop one of them")
+		}
+		if m := c.MaxLaunchesOrDefault(); m < s.Job.LaunchCount {
+			return fmt.Errorf("compare.max_launches %d is below job.LaunchCount=%d: raise max_launches", m, s.Job.LaunchCount)
+		}
+	}
+	return nil
+}
+
+// compareYAML is the compare block as the artifacts' scenario.yml records it.
+func (c Compare) yaml() string {
+	if c == (Compare{}) {
+		return ""
+	}
+	out := "compare:\n  order: " + c.OrderOrDefault() + "\n"
+	if c.Seed != 0 {
+		out += fmt.Sprintf("  seed: %d\n", c.Seed)
+	}
+	if c.UntilKnown {
+		out += fmt.Sprintf("  until_known: true\n  max_launches: %d\n", c.MaxLaunchesOrDefault())
+	}
+	if c.Effect != 0 {
+		out += fmt.Sprintf("  effect: %g\n", c.Effect)
+	}
+	return out
+}

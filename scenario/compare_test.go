@@ -1,0 +1,58 @@
+package scenario
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestCompareBlock(t *testing.T) {
+	const two = "name: X\ntopology: AlicePaysBob\nnodes: [a=lnd@v0.21.0-beta, b=lnd@v0.21.0-beta]\nbaseline: a\n"
+	for _, tt := range []struct {
+		yml, err string
+	}{
+		{two + "compare: {order: shuffled, seed: 7, until_known: true, max_launches: 10, effect: 0.03}\n", ""},
+		{two + "compare: {order: random}\n", "compare.order \"random\": use abba or shuffled"},
+		{two + "compare: {seed: 7}\n", "compare.seed 7: a seed orders shuffled launches only"},
+		{two + "compare: {effect: 3}\n", "compare.effect 3: give a relative change between 0 and 1"},
+		{two + "job: {LaunchCount: 8}\ncompare: {until_known: true, max_launches: 4}\n", "compare.max_launches 4 is below job.LaunchCount=8"},
+		{"name: X\ntopology: AlicePaysBob\ncompare: {until_known: true}\n", "compare.until_known: needs two node specs and a baseline"},
+	} {
+		_, err := Parse([]byte(tt.yml))
+		if tt.err == "" && err != nil || tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)) {
+			t.Errorf("%q: err %v, want %q", tt.yml, err, tt.err)
+		}
+	}
+	s, err := Parse([]byte(two + "compare: {order: shuffled, seed: 7, until_known: true}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := Parse(s.YAML())
+	if err != nil || back.Compare != (Compare{Order: OrderShuffled, Seed: 7, UntilKnown: true, MaxLaunches: DefaultMaxLaunches}) {
+		t.Errorf("YAML round trip: %+v %v\n%s", back.Compare, err, s.YAML())
+	}
+}
+
+// A comparison gets DefaultCompareLaunches unless LaunchCount is set; one spec keeps 1.
+func TestCompareLaunchDefault(t *testing.T) {
+	for _, tt := range []struct {
+		yml  string
+		want int
+	}{
+		{"name: X\ntopology: AlicePaysBob\nnodes: [a=lnd@v0.21.0-beta, b=lnd@v0.21.0-beta]\nbaseline: a\n", DefaultCompareLaunches},
+		{"name: X\ntopology: AlicePaysBob\nnodes: [a=lnd@v0.21.0-beta, b=lnd@v0.21.0-beta]\nbaseline: a\njob: {LaunchCount: 1}\n", 1},
+		{"name: X\ntopology: AlicePaysBob\nnodes: [a=lnd@v0.21.0-beta, b=lnd@v0.21.0-beta]\n", 1}, // no baseline: no verdicts
+		{"name: X\ntopology: AlicePaysBob\n", 1},
+	} {
+		s, err := Parse([]byte(tt.yml))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.ApplyCompareDefaults()
+		if s.Job.LaunchCount != tt.want {
+			t.Errorf("%q: LaunchCount %d, want %d", tt.yml, s.Job.LaunchCount, tt.want)
+		}
+	}
+	if _, err := Parse([]byte("name: X\ntopology: AlicePaysBob\njob: {LaunchCount: 0}\n")); err == nil {
+		t.Error("an explicit LaunchCount: 0 must still be refused")
+	}
+}
