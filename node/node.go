@@ -40,6 +40,9 @@ type Payment struct {
 	AmountSat      int64  // for keysend
 	Timeout        time.Duration
 	FeeLimitSat    int64
+	// Method is the implementation's payment command ("" = its default;
+	// CLN: pay, xpay or sendpay).
+	Method string
 }
 
 // PaymentResult is the terminal state of a payment.

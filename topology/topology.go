@@ -149,8 +149,8 @@ func (t Topology) Validate() error {
 			return fmt.Errorf("topology: nodes[%d].name %q appears twice; node names must be unique", i, n.Name)
 		}
 		seen[n.Name] = true
-		if n.Implementation != "" && n.Implementation != "lnd" {
-			return fmt.Errorf("topology: nodes[%d].implementation %q is not supported; use \"lnd\"", i, n.Implementation)
+		if n.Implementation != "" && n.Implementation != "lnd" && n.Implementation != "cln" {
+			return fmt.Errorf("topology: nodes[%d].implementation %q is not supported; use \"lnd\" or \"cln\"", i, n.Implementation)
 		}
 		if err := n.Limits().Validate(); err != nil {
 			return fmt.Errorf("topology: nodes[%d].%v", i, err)

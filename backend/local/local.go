@@ -25,7 +25,10 @@ type Options struct {
 	// "impl/version") to the folder holding its binaries.
 	BinDirs map[string]string
 	// ChainBinDir holds btcd.
-	ChainBinDir  string
+	ChainBinDir string
+	// BitcoinCLI is the lnbench binary CLN nodes run as bitcoin-cli (a
+	// symlink named bitcoin-cli is made per node); "" is this executable.
+	BitcoinCLI   string
 	StartTimeout time.Duration
 	Pprof        bool
 }
@@ -42,6 +45,10 @@ type Backend struct {
 	chain backend.ChainEndpoint
 	// btcdHost is the chain RPC as the nodes reach it.
 	btcdHost string
+	// network is the chain's (simnet or regtest).
+	network string
+	// btcdDir holds btcd's rpc.cert (CLN's bitcoin-cli reads it there).
+	btcdDir string
 }
 
 // New prepares a backend; nothing starts until StartChain.
@@ -80,6 +87,7 @@ func (b *Backend) StartChain(ctx context.Context, spec backend.ChainSpec) (backe
 		return backend.ChainEndpoint{}, err
 	}
 	cfg := btcd.Config{
+		Network: btcd.Network(spec.Network),
 		DataDir: filepath.Join(dir, "data"), LogDir: filepath.Join(dir, "logs"),
 		RPCListen: hostPort(rpc), P2PListen: hostPort(p2p),
 		RPCUser: spec.RPCUser, RPCPass: spec.RPCPass,
@@ -101,7 +109,7 @@ func (b *Backend) StartChain(ctx context.Context, spec backend.ChainSpec) (backe
 	}
 	ep := backend.ChainEndpoint{RPCHost: cfg.RPCListen, CertPath: cfg.RPCCert, User: spec.RPCUser, Pass: spec.RPCPass, Args: args}
 	b.mu.Lock()
-	b.btcdHost, b.chain = cfg.RPCListen, ep
+	b.btcdHost, b.chain, b.network, b.btcdDir = cfg.RPCListen, ep, string(cfg.Network.Or()), dir
 	b.eps["btcd"] = backend.NodeEndpoint{Name: "btcd", RPCHost: cfg.RPCListen, TLSCertPath: cfg.RPCCert, PeerHost: cfg.P2PListen, Args: args}
 	b.mu.Unlock()
 	return ep, nil
@@ -110,7 +118,7 @@ func (b *Backend) StartChain(ctx context.Context, spec backend.ChainSpec) (backe
 // StartNode starts one lnd and waits until its RPC answers and its
 // credentials exist.
 func (b *Backend) StartNode(ctx context.Context, spec backend.NodeSpec) (backend.NodeEndpoint, error) {
-	if spec.Implementation != "lnd" {
+	if spec.Implementation != "lnd" && spec.Implementation != "cln" {
 		return backend.NodeEndpoint{}, fmt.Errorf("node %s: implementation %q is not supported by the local backend", spec.Name, spec.Implementation)
 	}
 	binDir, ok := b.opts.BinDirs[spec.BuildRef()]
@@ -118,7 +126,7 @@ func (b *Backend) StartNode(ctx context.Context, spec backend.NodeSpec) (backend
 		return backend.NodeEndpoint{}, fmt.Errorf("node %s: no binaries for %s %s (build %s); lnbench run builds every spec of its scenario", spec.Name, spec.Implementation, spec.Version, spec.BuildRef())
 	}
 	b.mu.Lock()
-	btcdHost, chain := b.btcdHost, b.chain
+	btcdHost, chain, network := b.btcdHost, b.chain, b.network
 	b.mu.Unlock()
 	if btcdHost == "" {
 		return backend.NodeEndpoint{}, fmt.Errorf("node %s: start the chain first", spec.Name)
@@ -126,6 +134,9 @@ func (b *Backend) StartNode(ctx context.Context, spec backend.NodeSpec) (backend
 	dir := filepath.Join(b.opts.WorkDir, spec.Name)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return backend.NodeEndpoint{}, err
+	}
+	if spec.Implementation == "cln" {
+		return b.startCLN(ctx, spec, binDir, dir)
 	}
 	var portsNeeded = 2
 	if b.opts.Pprof {
@@ -140,7 +151,8 @@ func (b *Backend) StartNode(ctx context.Context, spec backend.NodeSpec) (backend
 		ps = append(ps, p)
 	}
 	cfg := lnd.Config{
-		Alias: spec.Name, LndDir: dir,
+		Network: network,
+		Alias:   spec.Name, LndDir: dir,
 		RPCListen: hostPort(ps[0]), P2PListen: hostPort(ps[1]),
 		TLSExtraDomains: []string{spec.Name},
 		BtcdRPCHost:     btcdHost, BtcdRPCUser: chain.User, BtcdRPCPass: chain.Pass, BtcdRPCCert: chain.CertPath,
@@ -157,7 +169,7 @@ func (b *Backend) StartNode(ctx context.Context, spec backend.NodeSpec) (backend
 	ep := backend.NodeEndpoint{
 		Name: spec.Name, RPCHost: cfg.RPCListen,
 		TLSCertPath:  filepath.Join(dir, "tls.cert"),
-		MacaroonPath: filepath.Join(dir, "data", "chain", "bitcoin", "simnet", "admin.macaroon"),
+		MacaroonPath: lnd.MacaroonPath(dir, network),
 		PeerHost:     cfg.P2PListen, PprofHost: cfg.PprofListen, Args: args,
 	}
 	p.dataDir, p.pprofHost = dir, cfg.PprofListen
@@ -199,7 +211,7 @@ func (b *Backend) CollectLogs(ctx context.Context, dir string) error {
 		if err := os.MkdirAll(dst, 0o755); err != nil {
 			return err
 		}
-		for _, rel := range []string{"stdout.log", "logs/bitcoin/simnet/lnd.log", "logs/simnet/btcd.log"} {
+		for _, rel := range []string{"stdout.log", "logs/bitcoin/simnet/lnd.log", "logs/simnet/btcd.log", "logs/bitcoin/regtest/lnd.log", "logs/regtest/btcd.log", "lightningd.log"} {
 			if err := fileutil.Copy(filepath.Join(src, rel), filepath.Join(dst, filepath.Base(rel)), 0o644); err != nil && !os.IsNotExist(err) && firstErr == nil {
 				firstErr = err
 			}

@@ -83,8 +83,15 @@ func Do(c Caller, method string, params []string) (string, error) {
 		if len(params) < 1 {
 			return "", &RPCError{Code: codeMisc, Message: "getblock \"blockhash\" ( verbosity )"}
 		}
-		verbose := len(params) < 2 || params[1] != "0"
-		return callRaw(c, "getblock", params[0], verbose)
+		verbosity := int64(1)
+		if len(params) > 1 {
+			v, err := intParam(params, 1, "verbosity")
+			if err != nil {
+				return "", err
+			}
+			verbosity = v
+		}
+		return callRaw(c, "getblock", params[0], verbosity)
 	case "estimatesmartfee":
 		if _, err := intParam(params, 0, "conf_target"); err != nil {
 			return "", err

@@ -33,15 +33,10 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "error: %v\n", err)
 		return exitFailure
 	}
-	c, err := dial(inv)
-	if err != nil {
-		fmt.Fprintf(stderr, "error: %v\n", err)
-		return exitFailure
-	}
-	defer c.close()
 	deadline := time.Now().Add(inv.WaitTimeout)
+	waiting := func() bool { return inv.RPCWait && (inv.WaitTimeout == 0 || time.Now().Before(deadline)) }
 	for {
-		out, err := Do(c, inv.Method, inv.Params)
+		out, host, err := call(inv)
 		var rpcErr *RPCError
 		switch {
 		case err == nil:
@@ -52,14 +47,25 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		case errors.As(err, &rpcErr):
 			fmt.Fprintln(stderr, rpcErr.Error())
 			return abs(rpcErr.Code)
-		case inv.RPCWait && (inv.WaitTimeout == 0 || time.Now().Before(deadline)):
-			time.Sleep(time.Second) // bitcoin-cli's -rpcwait retries once a second
-			continue
+		case waiting():
+			// bitcoin-cli's -rpcwait retries once a second; btcd's
+			// certificate appears only once it has started, too.
+			time.Sleep(time.Second)
 		default:
-			fmt.Fprintf(stderr, "error: Could not connect to the server %s (%v)\n", c.host, err)
+			fmt.Fprintf(stderr, "error: Could not connect to the server %s (%v)\n", host, err)
 			return exitFailure
 		}
 	}
+}
+
+func call(inv Invocation) (out, host string, err error) {
+	c, err := dial(inv)
+	if err != nil {
+		return "", net.JoinHostPort(inv.RPCConnect, inv.RPCPort), err
+	}
+	defer c.close()
+	out, err = Do(c, inv.Method, inv.Params)
+	return out, c.host, err
 }
 
 func abs(n int) int {

@@ -1,0 +1,82 @@
+package local
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+
+	"github.com/lnbench/lnbench/backend"
+	"github.com/lnbench/lnbench/node/cln"
+)
+
+// startCLN starts one lightningd on the regtest chain and waits until its
+// RPC socket answers. binDir holds lightningd (its subdaemons and plugins
+// are in ../libexec/c-lightning, where lightningd looks for them).
+func (b *Backend) startCLN(ctx context.Context, spec backend.NodeSpec, binDir, dir string) (backend.NodeEndpoint, error) {
+	b.mu.Lock()
+	btcdHost, chain, network, btcdDir := b.btcdHost, b.chain, b.network, b.btcdDir
+	b.mu.Unlock()
+	if network != cln.Network {
+		return backend.NodeEndpoint{}, fmt.Errorf("node %s: CLN needs a %s chain, this run's is %s", spec.Name, cln.Network, network)
+	}
+	shim, err := b.bitcoinCLI(dir)
+	if err != nil {
+		return backend.NodeEndpoint{}, fmt.Errorf("node %s: %v", spec.Name, err)
+	}
+	p2p, err := allocated.next()
+	if err != nil {
+		return backend.NodeEndpoint{}, err
+	}
+	host, port, err := net.SplitHostPort(btcdHost)
+	if err != nil {
+		return backend.NodeEndpoint{}, err
+	}
+	cfg := cln.Config{
+		Alias: spec.Name, LightningDir: dir, P2PListen: hostPort(p2p),
+		BitcoinCLI: shim, BitcoinDataDir: btcdDir,
+		BtcdRPCHost: host, BtcdRPCPort: port, BtcdRPCUser: chain.User, BtcdRPCPass: chain.Pass,
+		Extra: spec.ExtraArgs,
+	}
+	args := cfg.Args()
+	p, err := startProc(spec.Name, filepath.Join(binDir, "lightningd"), args, filepath.Join(dir, "stdout.log"), spec.Env...)
+	if err != nil {
+		return backend.NodeEndpoint{}, err
+	}
+	sock := cln.SocketPath(dir)
+	ep := backend.NodeEndpoint{Name: spec.Name, RPCHost: "unix:" + sock, PeerHost: cfg.P2PListen, Args: args}
+	p.dataDir = dir
+	p.ready = func() bool { st, err := os.Stat(sock); return err == nil && st.Mode()&os.ModeSocket != 0 }
+	b.track(p)
+	b.mu.Lock()
+	b.eps[spec.Name] = ep
+	b.mu.Unlock()
+	wctx, cancel := context.WithTimeoutCause(ctx, b.opts.StartTimeout, fmt.Errorf("start timeout %v", b.opts.StartTimeout))
+	defer cancel()
+	if err := p.waitReady(wctx, "node", p.ready); err != nil {
+		return backend.NodeEndpoint{}, err
+	}
+	return ep, nil
+}
+
+// bitcoinCLI makes dir/bin/bitcoin-cli, a symlink to the lnbench binary
+// (reached under that name it is the bitcoin-cli shim).
+func (b *Backend) bitcoinCLI(dir string) (string, error) {
+	exe := b.opts.BitcoinCLI
+	if exe == "" {
+		var err error
+		if exe, err = os.Executable(); err != nil {
+			return "", fmt.Errorf("the lnbench binary for bitcoin-cli: %v", err)
+		}
+	}
+	bin := filepath.Join(dir, "bin")
+	if err := os.MkdirAll(bin, 0o700); err != nil {
+		return "", err
+	}
+	shim := filepath.Join(bin, "bitcoin-cli")
+	if err := os.Symlink(exe, shim); err != nil && !os.IsExist(err) {
+		return "", err
+	}
+	return shim, nil
+}

@@ -1,0 +1,157 @@
+package cln
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/lnbench/lnbench/node"
+)
+
+// Pay pays a BOLT11 request with the payment's method, or sends a keysend.
+// A payment that fails is a result with a reason, not an error; errors are
+// for calls that did not reach a terminal state.
+func (d *Driver) Pay(ctx context.Context, p node.Payment) (node.PaymentResult, error) {
+	timeout := p.Timeout
+	if timeout == 0 {
+		timeout = 60 * time.Second
+	}
+	fee := p.FeeLimitSat
+	if fee == 0 {
+		fee = 1000
+	}
+	retry := max(1, int(timeout/time.Second))
+	if p.PaymentRequest == "" {
+		return d.payCall(ctx, "keysend", map[string]any{
+			"destination": p.KeysendDest, "amount_msat": p.AmountSat * 1000, "maxfee": fee * 1000, "retry_for": retry,
+		})
+	}
+	switch p.Method {
+	case "", MethodPay:
+		return d.payCall(ctx, "pay", map[string]any{"bolt11": p.PaymentRequest, "maxfee": fee * 1000, "retry_for": retry})
+	case MethodXpay:
+		return d.payCall(ctx, "xpay", map[string]any{"invstring": p.PaymentRequest, "maxfee": fee * 1000, "retry_for": retry})
+	case MethodSendpay:
+		return d.sendpay(ctx, p.PaymentRequest, timeout)
+	}
+	return node.PaymentResult{}, fmt.Errorf("%s: payment method %q: CLN pays with pay, xpay or sendpay", d.name, p.Method)
+}
+
+// payReply is what pay, xpay and keysend answer on success.
+type payReply struct {
+	AmountMsat      int64  `json:"amount_msat"`
+	AmountSentMsat  int64  `json:"amount_sent_msat"`
+	Parts           int    `json:"parts"`            // pay, keysend
+	SuccessfulParts int    `json:"successful_parts"` // xpay
+	FailedParts     int    `json:"failed_parts"`     // xpay
+	Status          string `json:"status"`
+}
+
+// payCall runs pay, xpay or keysend: an error reply with one of pay's
+// codes is a failed payment, not an error.
+func (d *Driver) payCall(ctx context.Context, method string, params map[string]any) (node.PaymentResult, error) {
+	var r payReply
+	err := d.rpc.Call(ctx, method, params, &r)
+	if err != nil {
+		if reason, ok := failureReason(err); ok {
+			return node.PaymentResult{FailureReason: reason}, nil
+		}
+		return node.PaymentResult{}, fmt.Errorf("%s: %s: %w", d.name, method, err)
+	}
+	parts := max(r.Parts, r.SuccessfulParts, 1)
+	return node.PaymentResult{Succeeded: true, Parts: parts, Attempts: parts + r.FailedParts, FeeMsat: r.AmountSentMsat - r.AmountMsat}, nil
+}
+
+// failureReason names a payment's failure as LND's reasons do, so reports
+// count CLN and LND failures alike; ok is false for errors that are not a
+// payment's outcome (bad params, a lost connection).
+func failureReason(err error) (string, bool) {
+	code := rpcCode(err)
+	msg := strings.ToLower(err.Error())
+	switch {
+	case code == 0:
+		return "", false
+	case strings.Contains(msg, "insufficient") || strings.Contains(msg, "not enough"):
+		return "FAILURE_REASON_INSUFFICIENT_BALANCE", true
+	case code == 205 || code == 209 || isNoRoute(msg):
+		return "FAILURE_REASON_NO_ROUTE", true
+	case code == 203 || code == 202:
+		return "FAILURE_REASON_INCORRECT_PAYMENT_DETAILS", true
+	case code == 200 || code == 210 || code == 204 || code == 206 || code == 207 || code == 208 || code == 201:
+		return fmt.Sprintf("FAILURE_REASON_ERROR (CLN %d)", code), true
+	}
+	return "", false
+}
+
+// routeCache holds one route per payee and amount for sendpay.
+type routeCache struct {
+	mu sync.Mutex
+	m  map[string]json.RawMessage
+}
+
+func (d *Driver) route(ctx context.Context, dest string, amountMsat int64) (json.RawMessage, error) {
+	key := fmt.Sprintf("%s/%d", dest, amountMsat)
+	d.routes.mu.Lock()
+	r, ok := d.routes.m[key]
+	d.routes.mu.Unlock()
+	if ok {
+		return r, nil
+	}
+	var reply struct {
+		Route json.RawMessage `json:"route"`
+	}
+	if err := d.call(ctx, "getroute", map[string]any{"id": dest, "amount_msat": amountMsat, "riskfactor": 1}, &reply); err != nil {
+		return nil, err
+	}
+	d.routes.mu.Lock()
+	if d.routes.m == nil {
+		d.routes.m = map[string]json.RawMessage{}
+	}
+	d.routes.m[key] = reply.Route
+	d.routes.mu.Unlock()
+	return reply.Route, nil
+}
+
+// sendpay pays along a route found once per payee (CLN's own benchmark).
+func (d *Driver) sendpay(ctx context.Context, bolt11 string, timeout time.Duration) (node.PaymentResult, error) {
+	var inv struct {
+		Payee         string `json:"payee"`
+		AmountMsat    int64  `json:"amount_msat"`
+		PaymentHash   string `json:"payment_hash"`
+		PaymentSecret string `json:"payment_secret"`
+	}
+	if err := d.call(ctx, "decode", map[string]any{"string": bolt11}, &inv); err != nil {
+		return node.PaymentResult{}, err
+	}
+	route, err := d.route(ctx, inv.Payee, inv.AmountMsat)
+	if err != nil {
+		if reason, ok := failureReason(err); ok {
+			return node.PaymentResult{FailureReason: reason}, nil
+		}
+		return node.PaymentResult{}, err
+	}
+	var hops []json.RawMessage
+	_ = json.Unmarshal(route, &hops)
+	err = d.rpc.Call(ctx, "sendpay", map[string]any{"route": route, "payment_hash": inv.PaymentHash, "payment_secret": inv.PaymentSecret,
+		"amount_msat": inv.AmountMsat, "bolt11": bolt11}, nil)
+	if err == nil {
+		var r struct {
+			AmountMsat     int64 `json:"amount_msat"`
+			AmountSentMsat int64 `json:"amount_sent_msat"`
+		}
+		err = d.rpc.Call(ctx, "waitsendpay", map[string]any{"payment_hash": inv.PaymentHash, "timeout": max(1, int(timeout/time.Second))}, &r)
+		if err == nil {
+			return node.PaymentResult{Succeeded: true, Parts: 1, Attempts: 1, Hops: len(hops), FeeMsat: r.AmountSentMsat - r.AmountMsat}, nil
+		}
+	}
+	if reason, ok := failureReason(err); ok {
+		d.routes.mu.Lock()
+		delete(d.routes.m, fmt.Sprintf("%s/%d", inv.Payee, inv.AmountMsat)) // the next payment looks again
+		d.routes.mu.Unlock()
+		return node.PaymentResult{FailureReason: reason, Attempts: 1}, nil
+	}
+	return node.PaymentResult{}, fmt.Errorf("%s: sendpay: %w", d.name, err)
+}
