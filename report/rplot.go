@@ -23,6 +23,8 @@ const RScriptName = "plots.R"
 var plotsR []byte
 
 // ErrNoR means Rscript is not on PATH: the plots are skipped, nothing else.
+//
+//lint:ignore ST1005 Rscript is the command's name
 var ErrNoR = errors.New("Rscript not found: PNG plots skipped (install r-base-core r-cran-ggplot2 to get them)")
 
 // rTimeout bounds a plot run: ggplot2 on a few thousand points takes seconds.
@@ -54,6 +56,7 @@ func RunR(ctx context.Context, dir string) ([]string, error) {
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Run(); err != nil {
+		//lint:ignore ST1005 Rscript is the command's name
 		return PlotFiles(dir), fmt.Errorf("Rscript %s: %v: %s", RScriptName, err, lastLine(out.String()))
 	}
 	return PlotFiles(dir), nil

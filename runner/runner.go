@@ -533,15 +533,6 @@ func forwards(ctx context.Context, name string, net *network.Network) []report.F
 	return out
 }
 
-func contains(xs []string, v string) bool {
-	for _, x := range xs {
-		if x == v {
-			return true
-		}
-	}
-	return false
-}
-
 var errServiceDied = errors.New("a service of the network died")
 
 // watchServices cancels the returned context when the backend reports a

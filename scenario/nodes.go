@@ -224,6 +224,7 @@ func (s Scenario) nodeSpec(i int, n topology.Node, caseLabel string) (nodespec.S
 			return other, nil // the scenario already compares this spec
 		}
 		if other.Label == sp.Label {
+			//lint:ignore ST1005 ends with the YAML key to edit
 			return sp, fmt.Errorf("topology: nodes[%d] %s: spec %s has label %s, which the scenario gives to %s; refer to it by label or name it in nodes:", i, n.Name, ref, sp.Label, other.Text())
 		}
 	}
