@@ -279,16 +279,3 @@ func (s Scenario) resolveNodes(topo topology.Topology, caseLabel string) (topolo
 	return out, nil
 }
 
-// SpecByLabel returns the spec (compared or topology-pinned) with the label.
-func (s Scenario) SpecByLabel(label string) (nodespec.Spec, bool) {
-	all, err := s.AllSpecs()
-	if err != nil {
-		all = s.Specs()
-	}
-	for _, sp := range all {
-		if sp.Label == label {
-			return sp, true
-		}
-	}
-	return nodespec.Spec{}, false
-}
