@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -47,7 +48,7 @@ func parseNodes(list yaml.Node) ([]nodespec.Spec, string, error) {
 				return nil, "", fmt.Errorf("nodes[%d]: %v", i, err)
 			}
 			for j := 0; j+1 < len(item.Content); j += 2 {
-				if k := item.Content[j].Value; !contains([]string{"name", "spec", "build", "profile", "db", "footprint", "baseline"}, k) {
+				if k := item.Content[j].Value; !slices.Contains([]string{"name", "spec", "build", "profile", "db", "footprint", "baseline"}, k) {
 					return nil, "", fmt.Errorf("nodes[%d].%s: unknown key; use name, spec, profile, db, footprint, baseline", i, k)
 				}
 			}
@@ -278,4 +279,3 @@ func (s Scenario) resolveNodes(topo topology.Topology, caseLabel string) (topolo
 	}
 	return out, nil
 }
-
