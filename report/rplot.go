@@ -12,6 +12,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/lnbench/lnbench/internal/lines"
 )
 
 // RScriptName is the plot script written into the artifacts folder. It
@@ -57,7 +59,7 @@ func RunR(ctx context.Context, dir string) ([]string, error) {
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Run(); err != nil {
 		//lint:ignore ST1005 Rscript is the command's name
-		return PlotFiles(dir), fmt.Errorf("Rscript %s: %v: %s", RScriptName, err, lastLine(out.String()))
+		return PlotFiles(dir), fmt.Errorf("Rscript %s: %v: %s", RScriptName, err, strings.TrimSpace(lines.Last(strings.TrimSpace(out.String()), 1)))
 	}
 	return PlotFiles(dir), nil
 }
@@ -71,9 +73,4 @@ func PlotFiles(dir string) []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-func lastLine(s string) string {
-	lines := strings.Split(strings.TrimSpace(s), "\n")
-	return strings.TrimSpace(lines[len(lines)-1])
 }
