@@ -161,7 +161,9 @@ func (b *Backend) StartNode(ctx context.Context, spec backend.NodeSpec) (backend
 		PeerHost:     cfg.P2PListen, PprofHost: cfg.PprofListen, Args: args,
 	}
 	p.dataDir, p.pprofHost = dir, cfg.PprofListen
-	p.ready = func() bool { return fileutil.NonEmpty(ep.MacaroonPath) && fileutil.NonEmpty(ep.TLSCertPath) && tcpOpen(ep.RPCHost) }
+	p.ready = func() bool {
+		return fileutil.NonEmpty(ep.MacaroonPath) && fileutil.NonEmpty(ep.TLSCertPath) && tcpOpen(ep.RPCHost)
+	}
 	b.track(p)
 	b.mu.Lock()
 	b.eps[spec.Name] = ep

@@ -36,8 +36,8 @@ import (
 	"github.com/btcsuite/btcd/btcutil"
 
 	"github.com/lnbench/lnbench/backend"
-	"github.com/lnbench/lnbench/internal/fileutil"
 	"github.com/lnbench/lnbench/composefile"
+	"github.com/lnbench/lnbench/internal/fileutil"
 	"github.com/lnbench/lnbench/internal/lines"
 	"github.com/lnbench/lnbench/topology"
 )
