@@ -1,6 +1,11 @@
 #!/usr/bin/env bash
 # Installs what the tests need, builds the node binaries (cached by content),
-# and runs every test: unit, golden, and end-to-end against real btcd and lnd.
+# runs go vet and staticcheck, and runs every test: unit, golden, and
+# end-to-end against real btcd and lnd (the e2e tests build only with
+# -tags e2e). With CI=true a test whose prerequisite is missing (Docker,
+# root, the testbed tools, the node binaries) fails instead of skipping.
+# The log shows failing tests' output and skipped tests' reasons; it ends
+# with "N passed, N failed, N skipped" (internal/cmd/testsum).
 # With Docker, the compose tests run twice: against Compose v2 (built from the
 # Go module proxy, scripts/compose-v2.sh) and against Debian's docker-compose v1.
 set -euo pipefail
@@ -19,13 +24,18 @@ CGO_ENABLED=0 go build -o bin/lnbench ./cmd/lnbench
 bin/lnbench build --version lnd@v0.21.0-beta --version lnd@v0.20.2-beta
 # `docker compose` for this run only (DOCKER_CONFIG); auto selection prefers it.
 if $docker; then lnbench_compose_v2; fi
-go vet ./...
+go vet -tags e2e ./...
+# Pinned: staticcheck 2026.2.2 builds with Go 1.26.
+go run honnef.co/go/tools/cmd/staticcheck@v0.8.2 -tags e2e ./...
+go build -o bin/testsum ./internal/cmd/testsum
+counts=$(mktemp)
+trap 'rm -f "$counts"' EXIT
 # In the e2e package its Docker tests run first, one at a time (the
 # bottleneck verdict wants the CPUs), then the local-process tests marked
 # t.Parallel two at a time (free ports, own work and artifacts folders; two
 # because CI machines have 2 cores). One command, so the unit packages
 # (backend/compose's Docker tests among them) overlap the e2e package.
-go test -count=1 -timeout 75m -parallel 2 "$@" ./...
+go test -json -tags e2e -count=1 -timeout 75m -parallel 2 "$@" ./... | bin/testsum -counts "$counts"
 if $docker; then
   # Again on docker-compose v1, only what depends on the compose command
   # line: its up/down/ps of a generated file through the backend (limits,
@@ -37,7 +47,7 @@ if $docker; then
   echo "compose tests again, on docker-compose v1 (LNBENCH_COMPOSE=v1)" >&2
   # (The /^AlicePaysBob$ level keeps one topology and drops the interrupt
   # test's sample-loop.sh subtest; the backend tests have no subtests.)
-  LNBENCH_COMPOSE=v1 go test -count=1 -timeout 30m "$@" \
+  LNBENCH_COMPOSE=v1 go test -json -tags e2e -count=1 -timeout 30m "$@" \
     -run '^(TestComposeEndToEnd|TestComposeNodeExitIsReported|TestPlainComposeUp|TestComposeTopologies|TestComposeInterruptLeavesNothing|TestUpDown)$/^AlicePaysBob$' \
-    ./backend/compose/ ./e2e/
+    ./backend/compose/ ./e2e/ | bin/testsum -counts "$counts"
 fi

@@ -1,5 +1,6 @@
 // Package backend is the seam between the harness and where nodes run:
-// local processes on 127.0.0.1 or containers on a compose network.
+// local processes on 127.0.0.1 (backend/local), containers on a compose
+// network (backend/compose) or services of a Docker swarm (backend/swarm).
 package backend
 
 import "context"

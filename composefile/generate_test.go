@@ -85,10 +85,10 @@ func TestGolden(t *testing.T) {
 			}
 			want, err := os.ReadFile(path)
 			if err != nil {
-				t.Fatalf("%v (run `go test ./compose -update` to create it)", err)
+				t.Fatalf("%v (run `go test ./composefile -update` to create it)", err)
 			}
 			if !bytes.Equal(got, want) {
-				t.Errorf("%s differs from the generated file (run `go test ./compose -update` and review the diff):\n%s", path, firstDiff(string(want), string(got)))
+				t.Errorf("%s differs from the generated file (run `go test ./composefile -update` and review the diff):\n%s", path, firstDiff(string(want), string(got)))
 			}
 		})
 	}

@@ -1,3 +1,5 @@
+//go:build e2e
+
 package e2e
 
 // End-to-end tests of the resource analysis on real containers: the

@@ -1,3 +1,5 @@
+//go:build e2e
+
 package e2e
 
 // End-to-end tests of the compose backend: the real CLI (static, so it also
@@ -26,6 +28,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/lnbench/lnbench/backend"
+	"github.com/lnbench/lnbench/internal/testsupport"
 	"github.com/lnbench/lnbench/report"
 	"github.com/lnbench/lnbench/result"
 	"github.com/lnbench/lnbench/traces"
@@ -35,15 +38,10 @@ import (
 // run, with the run id (the artifacts folder's name) as value.
 const composeRunLabel = backend.Label
 
-// composeNeedDocker skips the test when no Docker engine answers.
+// composeNeedDocker needs a Docker engine (skips, or fails in CI).
 func composeNeedDocker(t *testing.T) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	out, err := exec.CommandContext(ctx, "docker", "info", "--format", "{{.ServerVersion}}").CombinedOutput()
-	if err != nil {
-		t.Skipf("compose backend needs a Docker engine: `docker info` failed: %v: %s", err, strings.TrimSpace(string(out)))
-	}
+	testsupport.RequireDocker(t)
 }
 
 var (

@@ -1,3 +1,5 @@
+//go:build e2e
+
 package e2e
 
 // Network impairments through the real CLI on the compose backend: a fault

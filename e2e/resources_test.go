@@ -1,3 +1,5 @@
+//go:build e2e
+
 package e2e
 
 // End-to-end tests of the per-actor resource samples (resources.jsonl) on

@@ -1,3 +1,5 @@
+//go:build e2e
+
 package e2e
 
 import (
@@ -24,14 +26,7 @@ import (
 // leave nothing) and returns the engines file and how long `up` took.
 func testbedUp(t *testing.T, n int) (string, time.Duration) {
 	t.Helper()
-	if os.Geteuid() != 0 {
-		t.Skip("needs root: the testbed creates network namespaces, a bridge and a firewall rule")
-	}
-	for _, tool := range []string{"docker", "dockerd", "nsenter", "unshare", "ip", "iptables"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("needs %s (not installed)", tool)
-		}
-	}
+	needTestbedTools(t)
 	script := filepath.Join(repoRoot(t), "scripts", "testbed-engines.sh")
 	testbedIn := func(state string, args ...string) error {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)

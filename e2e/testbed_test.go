@@ -1,3 +1,5 @@
+//go:build e2e
+
 package e2e
 
 import (
@@ -12,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lnbench/lnbench/internal/testsupport"
 )
 
 // testbedRange is where scripts/testbed-engines.sh may put addresses.
@@ -25,21 +29,19 @@ func mustCIDR(s string) *net.IPNet {
 	return n
 }
 
+// needTestbedTools checks what scripts/testbed-engines.sh needs.
+func needTestbedTools(t *testing.T) {
+	t.Helper()
+	testsupport.RequireRoot(t, "the testbed creates network namespaces, a bridge and a firewall rule")
+	testsupport.RequireTools(t, "docker", "dockerd", "nsenter", "unshare", "ip", "iptables")
+}
+
 // TestTestbedEngines starts three Docker engines in one swarm with
 // scripts/testbed-engines.sh, checks every node is Ready, then tears them
 // down and checks that nothing is left on the host.
 func TestTestbedEngines(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("needs root: the testbed creates network namespaces, a bridge and a firewall rule")
-	}
-	for _, tool := range []string{"docker", "dockerd", "nsenter", "unshare", "ip", "iptables"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("needs %s (not installed)", tool)
-		}
-	}
-	if err := exec.Command("docker", "info").Run(); err != nil {
-		t.Skip("needs the host's Docker engine (`docker info` does not answer)")
-	}
+	needTestbedTools(t)
+	testsupport.RequireDocker(t)
 	if out, _ := exec.Command("ip", "-o", "link", "show").Output(); strings.Contains(string(out), " lnbe-") {
 		t.Skip("a testbed is already up on this machine (scripts/testbed-engines.sh down removes it)")
 	}

@@ -1,3 +1,5 @@
+//go:build e2e
+
 package e2e
 
 import (
@@ -11,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/lnbench/lnbench/internal/cli"
+	"github.com/lnbench/lnbench/internal/testsupport"
 	"github.com/lnbench/lnbench/report"
 )
 
@@ -22,9 +25,7 @@ const lndRelease = "v0.21.0-beta"
 func lndSourceCopy(t *testing.T) string {
 	t.Helper()
 	out, err := exec.Command("go", "env", "GOMODCACHE").Output()
-	if err != nil {
-		t.Skipf("no go command: %v", err)
-	}
+	testsupport.RequireOrSkip(t, err == nil, fmt.Sprintf("needs the go command (go env GOMODCACHE: %v)", err))
 	src := filepath.Join(strings.TrimSpace(string(out)), "github.com", "lightningnetwork", "lnd@"+lndRelease)
 	if _, err := os.Stat(src); err != nil {
 		dl := exec.Command("go", "mod", "download", "github.com/lightningnetwork/lnd@"+lndRelease)

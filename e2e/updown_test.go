@@ -1,3 +1,5 @@
+//go:build e2e
+
 package e2e
 
 import (
@@ -7,15 +9,15 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/lnbench/lnbench/internal/testsupport"
 )
 
 // TestUpDown: `lnbench up` leaves a funded, connected network in containers
 // that answers lncli through docker exec; `lnbench down <id>` removes
 // exactly what carries the run's label.
 func TestUpDown(t *testing.T) {
-	if exec.Command("docker", "info").Run() != nil {
-		t.Skip("no Docker engine answers")
-	}
+	testsupport.RequireDocker(t)
 	binaries(t)
 	bin := buildCLI(t)
 	cmd := exec.Command(bin, "up", "AlicesPayBob", "--param", "AliceCount=2", "--artifacts", artifactsDir(t))

@@ -2,6 +2,7 @@ package faults
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -53,7 +54,7 @@ func (a Actors) Resolve(s Spec) (Target, error) {
 }
 
 func (a Actors) actor(name string, s Spec) (string, error) {
-	if name == Chain || contains(a.Nodes, name) {
+	if name == Chain || slices.Contains(a.Nodes, name) {
 		return name, nil
 	}
 	var players []string

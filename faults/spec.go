@@ -2,6 +2,7 @@ package faults
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -90,7 +91,7 @@ func Parse(text string) (Spec, error) {
 		return fail("write %s (e.g. \"restart bob at 10s\")", Grammar)
 	}
 	s := Spec{Kind: strings.ToLower(words[0]), Target: words[1]}
-	if !contains(Kinds, s.Kind) {
+	if !slices.Contains(Kinds, s.Kind) {
 		return fail("unknown kind %q; use one of %s", words[0], strings.Join(Kinds, ", "))
 	}
 	rest := words[2:]
@@ -214,15 +215,6 @@ func parseKbit(w string) (int, error) {
 		return 0, fmt.Errorf("write the rate in kbit")
 	}
 	return strconv.Atoi(num)
-}
-
-func contains(xs []string, v string) bool {
-	for _, x := range xs {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }
 
 // MarshalText writes the one-line form: scenario copies and reports keep

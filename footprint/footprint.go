@@ -16,7 +16,7 @@ const mib = 1 << 20
 
 // Measured resident sizes (RSS) of LND v0.21.0-beta and btcd v0.25.1 as
 // local processes on a 2-core, 24 GiB machine of this workplace.
-// Sources: notes/lnd.md (steady lnd 110–150 MiB under a 60-payment
+// Sources: shared/notes/lnd.md beside the repository (steady lnd 110–150 MiB under a 60-payment
 // concurrent load on one channel, ≈320 MiB peak while starting, btcd
 // 155–159 MiB), TestGeneratedGraph25 on 2026-11-22 (peak 316 MiB per lnd
 // while starting, 70–114 MiB after setup and payments), and the cost curve

@@ -16,6 +16,7 @@ import (
 	"github.com/lnbench/lnbench/backend"
 	"github.com/lnbench/lnbench/chain/btcd"
 	"github.com/lnbench/lnbench/footprint"
+	"github.com/lnbench/lnbench/internal/wait"
 	"github.com/lnbench/lnbench/node"
 	"github.com/lnbench/lnbench/topology"
 )
@@ -203,7 +204,7 @@ func (n *Network) waitSynced(ctx context.Context) error {
 	for name, nd := range n.Nodes {
 		g.Go(func() error {
 			var last node.Info
-			err := pollUntil(gctx, pollEvery(len(n.Nodes)), func() bool {
+			err := wait.Until(gctx, pollEvery(len(n.Nodes)), func() bool {
 				info, err := nd.Info(gctx)
 				if err != nil {
 					return false
@@ -237,19 +238,6 @@ func pollEvery(nodes int) time.Duration {
 	return min(max(100*time.Millisecond, time.Duration(nodes)*10*time.Millisecond), time.Second)
 }
 
-func pollUntil(ctx context.Context, every time.Duration, ok func() bool) error {
-	t := time.NewTicker(every)
-	defer t.Stop()
-	for !ok() {
-		select {
-		case <-ctx.Done():
-			return context.Cause(ctx)
-		case <-t.C:
-		}
-	}
-	return nil
-}
-
 // fund sends each channel funder its capacity plus a fee margin, mines one
 // block and waits until every wallet sees its confirmed balance.
 func (n *Network) fund(ctx context.Context) error {
@@ -275,7 +263,7 @@ func (n *Network) fund(ctx context.Context) error {
 		want := amounts[addrOf[name]]
 		g.Go(func() error {
 			var have int64
-			err := pollUntil(gctx, pollEvery(len(n.Nodes)), func() bool {
+			err := wait.Until(gctx, pollEvery(len(n.Nodes)), func() bool {
 				have, _ = n.Nodes[name].ConfirmedBalance(gctx)
 				return have >= want
 			})
@@ -334,7 +322,7 @@ func (n *Network) openChannels(ctx context.Context) error {
 // block we mine includes them all.
 func (n *Network) waitMempool(ctx context.Context, txs int) error {
 	var have int
-	err := pollUntil(ctx, 50*time.Millisecond, func() bool {
+	err := wait.Until(ctx, 50*time.Millisecond, func() bool {
 		have, _ = n.Chain.MempoolSize(ctx)
 		return have >= txs
 	})

@@ -12,6 +12,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/lnbench/lnbench/internal/lines"
 )
 
 // RScriptName is the plot script written into the artifacts folder. It
@@ -23,6 +25,8 @@ const RScriptName = "plots.R"
 var plotsR []byte
 
 // ErrNoR means Rscript is not on PATH: the plots are skipped, nothing else.
+//
+//lint:ignore ST1005 Rscript is the command's name
 var ErrNoR = errors.New("Rscript not found: PNG plots skipped (install r-base-core r-cran-ggplot2 to get them)")
 
 // rTimeout bounds a plot run: ggplot2 on a few thousand points takes seconds.
@@ -54,7 +58,8 @@ func RunR(ctx context.Context, dir string) ([]string, error) {
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Run(); err != nil {
-		return PlotFiles(dir), fmt.Errorf("Rscript %s: %v: %s", RScriptName, err, lastLine(out.String()))
+		//lint:ignore ST1005 Rscript is the command's name
+		return PlotFiles(dir), fmt.Errorf("Rscript %s: %v: %s", RScriptName, err, strings.TrimSpace(lines.Last(strings.TrimSpace(out.String()), 1)))
 	}
 	return PlotFiles(dir), nil
 }
@@ -68,9 +73,4 @@ func PlotFiles(dir string) []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-func lastLine(s string) string {
-	lines := strings.Split(strings.TrimSpace(s), "\n")
-	return strings.TrimSpace(lines[len(lines)-1])
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/lnbench/lnbench/backend"
 	"github.com/lnbench/lnbench/faults"
+	"github.com/lnbench/lnbench/internal/lines"
 	"github.com/lnbench/lnbench/network"
 	"github.com/lnbench/lnbench/scenario"
 )
@@ -254,7 +255,7 @@ func (cf *caseFaults) restart(ctx context.Context, actor string, rec *faults.Rec
 	defer cancel()
 	ep, err := cf.fn.inj.Restart(rctx, actor)
 	if err != nil {
-		rec.Error = "restart: " + firstLine(err.Error())
+		rec.Error = "restart: " + lines.First(err.Error())
 		return
 	}
 	if cf.fn.restarted != nil {

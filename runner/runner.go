@@ -19,6 +19,7 @@ import (
 	"github.com/lnbench/lnbench/envinfo"
 	"github.com/lnbench/lnbench/faults"
 	"github.com/lnbench/lnbench/footprint"
+	"github.com/lnbench/lnbench/internal/lines"
 	"github.com/lnbench/lnbench/load"
 	"github.com/lnbench/lnbench/network"
 	"github.com/lnbench/lnbench/node"
@@ -228,7 +229,7 @@ func Execute(ctx context.Context, opts Options, run Run) (rep report.Report, err
 		rep.WallSeconds = rep.Finished.Sub(rep.Started).Seconds()
 		rep.HarnessCPUSeconds = cpuSeconds() - cpu0
 		if err != nil {
-			rep.Warnings = append(rep.Warnings, "run ended early: "+firstLine(err.Error()))
+			rep.Warnings = append(rep.Warnings, "run ended early: "+lines.First(err.Error()))
 		}
 		if werr := writeReports(run.Dir, &rep, os.Stderr); werr != nil && err == nil {
 			err = werr
@@ -480,13 +481,6 @@ func runCase(ctx context.Context, opts Options, net *network.Network, cr caseRun
 
 func sanitize(s string) string { return strings.NewReplacer("/", "_", "=", "-").Replace(s) }
 
-func firstLine(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
-	}
-	return s
-}
-
 func cpuSeconds() float64 {
 	var ru syscall.Rusage
 	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
@@ -531,15 +525,6 @@ func forwards(ctx context.Context, name string, net *network.Network) []report.F
 		}
 	}
 	return out
-}
-
-func contains(xs []string, v string) bool {
-	for _, x := range xs {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }
 
 var errServiceDied = errors.New("a service of the network died")

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/lnbench/lnbench/backend"
+	"github.com/lnbench/lnbench/internal/lines"
 	"github.com/lnbench/lnbench/scenario"
 	"github.com/lnbench/lnbench/usage"
 	"github.com/lnbench/lnbench/usage/collect"
@@ -87,7 +88,7 @@ func (r *resourceSampler) startCase(ctx context.Context, c scenario.Case) {
 	if r.lister != nil {
 		var err error
 		if actors, err = r.lister.Actors(ctx); err != nil {
-			r.note(fmt.Sprintf("resources: listing the actors of %s: %s", r.network, firstLine(err.Error())))
+			r.note(fmt.Sprintf("resources: listing the actors of %s: %s", r.network, lines.First(err.Error())))
 		}
 	}
 	actors = append(actors, backend.Actor{Name: usage.RoleHarness, Role: usage.RoleHarness, PID: os.Getpid()})
@@ -108,7 +109,7 @@ func (r *resourceSampler) attachSyncs(actors []backend.Actor) map[string]*syncs.
 	for _, a := range actors {
 		c, err := syncs.Attach(ids, collect.Default.Processes(a))
 		if err != nil {
-			r.note(fmt.Sprintf("%s (%s)", firstLine(err.Error()), a.Name))
+			r.note(fmt.Sprintf("%s (%s)", lines.First(err.Error()), a.Name))
 			continue
 		}
 		out[a.Name] = c
@@ -253,7 +254,7 @@ func (r *resourceSampler) follow(ctx context.Context, name string) {
 func (r *resourceSampler) logOnce(err error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	key := firstLine(err.Error())
+	key := lines.First(err.Error())
 	if r.failed[key] {
 		return
 	}

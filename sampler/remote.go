@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/lnbench/lnbench/internal/wait"
 )
 
 // Handler serves a session to the harness: the sidecar's control API.
@@ -69,20 +71,17 @@ func (Remote) Stop() {}
 
 // WaitHealthy polls the sidecar until it answers, bounded by ctx.
 func (r Remote) WaitHealthy(ctx context.Context) error {
-	t := time.NewTicker(100 * time.Millisecond)
-	defer t.Stop()
-	for {
+	healthy := func() bool {
 		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimRight(r.URL, "/")+"/healthz", nil)
-		if resp, err := http.DefaultClient.Do(req); err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return nil
-			}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return false
 		}
-		select {
-		case <-ctx.Done():
-			return fmt.Errorf("sampler sidecar at %s did not answer: %w", r.URL, ctx.Err())
-		case <-t.C:
-		}
+		resp.Body.Close()
+		return resp.StatusCode == http.StatusOK
 	}
+	if wait.Until(ctx, 100*time.Millisecond, healthy) != nil {
+		return fmt.Errorf("sampler sidecar at %s did not answer: %w", r.URL, ctx.Err())
+	}
+	return nil
 }

@@ -24,6 +24,8 @@ type Config struct {
 	Store   *Store
 	Client  *http.Client
 	Log     io.Writer
+	// Now stamps the slices (time.Now when nil; tests inject a clock).
+	Now func() time.Time
 }
 
 // Session runs the sampling of one network until Stop.
@@ -63,6 +65,7 @@ func Start(cfg Config) (*Session, error) {
 		go func() { defer s.wg.Done(); _ = p.Run(ctx) }()
 	case scenario.SampleIteration:
 		s.slicer = NewSlicer(cfg.Targets, cfg.Slice, cfg.Client, cfg.Log)
+		s.slicer.Now = cfg.Now
 		s.wg.Add(1)
 		go func() { defer s.wg.Done(); s.slicer.Run(ctx) }()
 	default:

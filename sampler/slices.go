@@ -25,6 +25,8 @@ type Slicer struct {
 	Slice   time.Duration
 	Client  *http.Client
 	Log     io.Writer
+	// Now stamps the slices (time.Now when nil).
+	Now func() time.Time
 
 	mu     sync.Mutex
 	slices map[string][]slice
@@ -51,13 +53,17 @@ func (s *Slicer) Run(ctx context.Context) {
 	if s.Client == nil {
 		s.Client = &http.Client{}
 	}
+	now := s.Now
+	if now == nil {
+		now = time.Now
+	}
 	var wg sync.WaitGroup
 	for _, t := range s.Targets {
 		wg.Add(1)
 		go func(t Target) {
 			defer wg.Done()
 			for ctx.Err() == nil {
-				start := time.Now()
+				start := now()
 				p, err := Fetch(ctx, s.Client, t, s.Slice)
 				if err != nil {
 					if ctx.Err() == nil && s.Log != nil {
@@ -69,7 +75,7 @@ func (s *Slicer) Run(ctx context.Context) {
 					continue
 				}
 				s.mu.Lock()
-				s.slices[t.Actor] = append(s.slices[t.Actor], slice{start: start, end: time.Now(), p: p})
+				s.slices[t.Actor] = append(s.slices[t.Actor], slice{start: start, end: now(), p: p})
 				close(s.added)
 				s.added = make(chan struct{})
 				s.mu.Unlock()

@@ -18,6 +18,7 @@ import (
 	"github.com/google/pprof/profile"
 
 	"github.com/lnbench/lnbench/flamegraph"
+	"github.com/lnbench/lnbench/internal/lines"
 	"github.com/lnbench/lnbench/traces"
 )
 
@@ -48,18 +49,13 @@ func Fetch(ctx context.Context, client *http.Client, t Target, d time.Duration) 
 		return nil, fmt.Errorf("profile %s: %v", t.Actor, err)
 	}
 	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("profile %s: HTTP %d: %s", t.Actor, resp.StatusCode, firstLine(string(body)))
+		return nil, fmt.Errorf("profile %s: HTTP %d: %s", t.Actor, resp.StatusCode, lines.First(string(body)))
 	}
 	p, err := profile.Parse(bytes.NewReader(body))
 	if err != nil {
 		return nil, fmt.Errorf("profile %s: %v", t.Actor, err)
 	}
 	return p, nil
-}
-
-func firstLine(s string) string {
-	s, _, _ = strings.Cut(s, "\n")
-	return s
 }
 
 // Store writes p as one window: <out>/<Actor>_traces/<elapsed>s-<label>.{pb.gz,folded,svg}

@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -51,7 +52,7 @@ func faultLine(m *yaml.Node) (string, error) {
 	v := map[string]string{}
 	for j := 0; j+1 < len(m.Content); j += 2 {
 		k := m.Content[j].Value
-		if !contains(faultKeys, k) {
+		if !slices.Contains(faultKeys, k) {
 			return "", fmt.Errorf(".%s: unknown key; use %s", k, strings.Join(faultKeys, ", "))
 		}
 		v[k] = m.Content[j+1].Value

@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -47,7 +48,7 @@ func parseNodes(list yaml.Node) ([]nodespec.Spec, string, error) {
 				return nil, "", fmt.Errorf("nodes[%d]: %v", i, err)
 			}
 			for j := 0; j+1 < len(item.Content); j += 2 {
-				if k := item.Content[j].Value; !contains([]string{"name", "spec", "build", "profile", "db", "footprint", "baseline"}, k) {
+				if k := item.Content[j].Value; !slices.Contains([]string{"name", "spec", "build", "profile", "db", "footprint", "baseline"}, k) {
 					return nil, "", fmt.Errorf("nodes[%d].%s: unknown key; use name, spec, profile, db, footprint, baseline", i, k)
 				}
 			}
@@ -224,6 +225,7 @@ func (s Scenario) nodeSpec(i int, n topology.Node, caseLabel string) (nodespec.S
 			return other, nil // the scenario already compares this spec
 		}
 		if other.Label == sp.Label {
+			//lint:ignore ST1005 ends with the YAML key to edit
 			return sp, fmt.Errorf("topology: nodes[%d] %s: spec %s has label %s, which the scenario gives to %s; refer to it by label or name it in nodes:", i, n.Name, ref, sp.Label, other.Text())
 		}
 	}
@@ -276,18 +278,4 @@ func (s Scenario) resolveNodes(topo topology.Topology, caseLabel string) (topolo
 		out.Nodes[i].Build = s.BuildKeys[sp.Label]
 	}
 	return out, nil
-}
-
-// SpecByLabel returns the spec (compared or topology-pinned) with the label.
-func (s Scenario) SpecByLabel(label string) (nodespec.Spec, bool) {
-	all, err := s.AllSpecs()
-	if err != nil {
-		all = s.Specs()
-	}
-	for _, sp := range all {
-		if sp.Label == label {
-			return sp, true
-		}
-	}
-	return nodespec.Spec{}, false
 }

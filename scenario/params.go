@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -127,7 +128,7 @@ func (p Param) Validate() error {
 			continue
 		}
 		if s.Choices != nil {
-			if !contains(s.Choices, v) {
+			if !slices.Contains(s.Choices, v) {
 				return fmt.Errorf("param %s=%q: use one of %s", p.Name, v, strings.Join(s.Choices, ", "))
 			}
 			continue
@@ -142,15 +143,6 @@ func (p Param) Validate() error {
 		}
 	}
 	return nil
-}
-
-func contains(xs []string, v string) bool {
-	for _, x := range xs {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }
 
 // Value is one param's value in a case.

@@ -331,7 +331,7 @@ func (s Scenario) Validate() error {
 	if s.Node.DBBackend != "bbolt" && s.Node.DBBackend != "sqlite" && s.Node.DBBackend != nodespec.DBSqliteNative {
 		return fmt.Errorf("node.db_backend %q: use bbolt, sqlite or sqlite-native", s.Node.DBBackend)
 	}
-	if s.Node.Profile != "" && !contains(nodespec.Profiles, s.Node.Profile) {
+	if s.Node.Profile != "" && !slices.Contains(nodespec.Profiles, s.Node.Profile) {
 		return fmt.Errorf("node.profile %q: use one of %s", s.Node.Profile, strings.Join(nodespec.Profiles, ", "))
 	}
 	return s.validateSpecs()
@@ -351,10 +351,10 @@ func (s Scenario) readsTopologyParam(name string) error {
 	for _, p := range s.Params {
 		generated = generated || p.Name == "Graph"
 	}
-	if generated && (name == "Graph" || name == "Capacity" || contains(topology.GraphParams, name)) {
+	if generated && (name == "Graph" || name == "Capacity" || slices.Contains(topology.GraphParams, name)) {
 		return nil
 	}
-	if name == "Graph" || name == "Capacity" || contains(topology.GraphParams, name) {
+	if name == "Graph" || name == "Capacity" || slices.Contains(topology.GraphParams, name) {
 		return fmt.Errorf("param %s: topology %s is not generated; set topology to one of %s (or a describegraph .json) or drop the param", name, s.Topology, strings.Join(topology.Shapes, ", "))
 	}
 	for topo, param := range topology.Builtin {
@@ -429,7 +429,7 @@ func (s Scenario) WithoutGenerator(file string) Scenario {
 	out.Topology = file
 	out.Params = nil
 	for _, p := range s.Params {
-		if p.Name != "Graph" && p.Name != "Capacity" && !contains(topology.GraphParams, p.Name) {
+		if p.Name != "Graph" && p.Name != "Capacity" && !slices.Contains(topology.GraphParams, p.Name) {
 			out.Params = append(out.Params, p)
 		}
 	}

@@ -94,7 +94,7 @@ func TestDecide(t *testing.T) {
 	}
 }
 
-// sim draws launch means the way notes/verdicts.md measured them: a drift
+// sim draws launch means the way shared/notes/verdicts.md measured them: a drift
 // shared by the two launches of a round, a launch's own offset, and
 // iterations with about 2% standard error within a launch.
 type sim struct {

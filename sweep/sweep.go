@@ -24,9 +24,6 @@ func New(cfg *scenario.Sweep) *Sweep {
 	return &Sweep{cfg: *cfg, broken: map[string]bool{}}
 }
 
-// Param is the swept param's name.
-func (s *Sweep) Param() string { return s.cfg.Param }
-
 // Group names a case's group: its id without the swept param.
 func (s *Sweep) Group(values []scenario.Value) string {
 	var rest []scenario.Value

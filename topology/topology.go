@@ -6,7 +6,6 @@ package topology
 import (
 	"fmt"
 	"regexp"
-	"sort"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -287,20 +286,6 @@ func (t Topology) WithDefaults(impl, version string) Topology {
 			out.Nodes[i].Version = version
 		}
 	}
-	return out
-}
-
-// Versions lists the distinct implementation/version pairs, sorted.
-func (t Topology) Versions() []string {
-	set := map[string]bool{}
-	for _, n := range t.Nodes {
-		set[n.Implementation+"/"+n.Version] = true
-	}
-	out := make([]string, 0, len(set))
-	for v := range set {
-		out = append(out, v)
-	}
-	sort.Strings(out)
 	return out
 }
 

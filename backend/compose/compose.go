@@ -336,11 +336,6 @@ func (b *Backend) waitReady(ctx context.Context, what, service string, ready fun
 	}
 }
 
-func fileExists(path string) bool {
-	st, err := os.Stat(path)
-	return err == nil && st.Size() > 0
-}
-
 // StartChain refreshes the file with the chain's credentials and mining
 // address, starts btcd and waits until its RPC answers on the published port.
 func (b *Backend) StartChain(ctx context.Context, spec backend.ChainSpec) (backend.ChainEndpoint, error) {
@@ -368,7 +363,7 @@ func (b *Backend) StartChain(ctx context.Context, spec backend.ChainSpec) (backe
 func (b *Backend) waitChain(ctx context.Context) (host, cert string, err error) {
 	cert = filepath.Join(b.opts.WorkDir, composefile.ChainService, "rpc.cert")
 	_, err = b.waitReady(ctx, "chain", composefile.ChainService, func(id string) bool {
-		if !fileExists(cert) {
+		if !fileutil.NonEmpty(cert) {
 			return false
 		}
 		if host == "" {
@@ -466,7 +461,7 @@ func (b *Backend) nodeEndpoint(name string, args []string) backend.NodeEndpoint 
 // TLS on the published port, and fills in RPCHost.
 func (b *Backend) waitNode(ctx context.Context, ep backend.NodeEndpoint) (backend.NodeEndpoint, error) {
 	_, err := b.waitReady(ctx, "node", ep.Name, func(id string) bool {
-		if !fileExists(ep.MacaroonPath) || !fileExists(ep.TLSCertPath) {
+		if !fileutil.NonEmpty(ep.MacaroonPath) || !fileutil.NonEmpty(ep.TLSCertPath) {
 			return false
 		}
 		if ep.RPCHost == "" {

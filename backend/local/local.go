@@ -100,7 +100,7 @@ func (b *Backend) StartChain(ctx context.Context, spec backend.ChainSpec) (backe
 		return backend.ChainEndpoint{}, err
 	}
 	p.dataDir = cfg.DataDir
-	p.ready = func() bool { return fileExists(cfg.RPCCert) && tcpOpen(cfg.RPCListen) }
+	p.ready = func() bool { return fileutil.NonEmpty(cfg.RPCCert) && tcpOpen(cfg.RPCListen) }
 	b.track(p)
 	wctx, cancel := context.WithTimeoutCause(ctx, b.opts.StartTimeout, fmt.Errorf("start timeout %v", b.opts.StartTimeout))
 	defer cancel()
@@ -173,7 +173,9 @@ func (b *Backend) StartNode(ctx context.Context, spec backend.NodeSpec) (backend
 		PeerHost:     cfg.P2PListen, PprofHost: cfg.PprofListen, Args: args,
 	}
 	p.dataDir, p.pprofHost = dir, cfg.PprofListen
-	p.ready = func() bool { return fileExists(ep.MacaroonPath) && fileExists(ep.TLSCertPath) && tcpOpen(ep.RPCHost) }
+	p.ready = func() bool {
+		return fileutil.NonEmpty(ep.MacaroonPath) && fileutil.NonEmpty(ep.TLSCertPath) && tcpOpen(ep.RPCHost)
+	}
 	b.track(p)
 	b.mu.Lock()
 	b.eps[spec.Name] = ep

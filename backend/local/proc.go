@@ -123,11 +123,6 @@ func (p *proc) waitReady(ctx context.Context, what string, ready func() bool) er
 	}
 }
 
-func fileExists(path string) bool {
-	st, err := os.Stat(path)
-	return err == nil && st.Size() > 0
-}
-
 func tcpOpen(hostPort string) bool {
 	c, err := net.DialTimeout("tcp", hostPort, 200*time.Millisecond)
 	if err != nil {

@@ -37,6 +37,7 @@ import (
 
 	"github.com/lnbench/lnbench/backend"
 	"github.com/lnbench/lnbench/composefile"
+	"github.com/lnbench/lnbench/internal/fileutil"
 	"github.com/lnbench/lnbench/internal/lines"
 	"github.com/lnbench/lnbench/topology"
 )
@@ -440,7 +441,7 @@ func (b *Backend) StartNode(ctx context.Context, spec backend.NodeSpec) (backend
 		if p == 0 {
 			return false
 		}
-		if !fileExists(ep.MacaroonPath) {
+		if !fileutil.NonEmpty(ep.MacaroonPath) {
 			// docker cp costs a round trip to the engine: every 0.5 s at most.
 			if time.Since(lastCopy) < 500*time.Millisecond {
 				return false
@@ -459,11 +460,6 @@ func (b *Backend) StartNode(ctx context.Context, spec backend.NodeSpec) (backend
 		return backend.NodeEndpoint{}, err
 	}
 	return ep, nil
-}
-
-func fileExists(path string) bool {
-	st, err := os.Stat(path)
-	return err == nil && st.Size() > 0
 }
 
 // Where is the engine and container running a service's task.

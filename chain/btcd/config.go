@@ -69,7 +69,7 @@ type Config struct {
 // view), and closed ones are not freed at once. btcd's defaults (25
 // websockets, 10 clients) and even LND harness's 50 stop 21 LNDs at "Max
 // websocket clients exceeded [50]"; 3 per node stalled 25 LNDs in state
-// UNLOCKED (both measured, notes/lnd.md and issue 12). A websocket costs
+// UNLOCKED (both measured, shared/notes/lnd.md beside the repository). A websocket costs
 // btcd little, so 8 per node plus 50.
 func RPCLimits(n int) (websockets, clients int) {
 	return 8*n + 50, max(10, 2*n+10)

@@ -278,7 +278,6 @@ type Node struct {
 	// guarded by b.mu
 	pendingChans, active int
 	invoices             int
-	paid                 int
 }
 
 // PubKey is the fake identity key of a node name.
@@ -412,19 +411,7 @@ func (n *Node) Pay(ctx context.Context, p node.Payment) (node.PaymentResult, err
 			return res, err
 		}
 	}
-	n.b.mu.Lock()
-	defer n.b.mu.Unlock()
-	if res.Succeeded {
-		n.paid++
-	}
 	return res, nil
-}
-
-// Paid counts the node's successful payments.
-func (n *Node) Paid() int {
-	n.b.mu.Lock()
-	defer n.b.mu.Unlock()
-	return n.paid
 }
 
 // ForwardedCount is 0: fake payments take no route.

@@ -1,5 +1,6 @@
 // Package fileutil holds the one file copy that backends (log collection)
-// and image builds (build contexts) share.
+// and image builds (build contexts) share, and the backends' check that a
+// node has written a file.
 package fileutil
 
 import (
@@ -24,4 +25,11 @@ func Copy(src, dst string, perm fs.FileMode) error {
 		return err
 	}
 	return out.Close()
+}
+
+// NonEmpty reports whether path is there with some bytes in it: a
+// credential file a node writes is usable only once it is.
+func NonEmpty(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.Size() > 0
 }

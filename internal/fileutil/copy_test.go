@@ -26,3 +26,19 @@ func TestCopy(t *testing.T) {
 		t.Fatalf("missing source: err = %v, want not-exist", err)
 	}
 }
+
+func TestNonEmpty(t *testing.T) {
+	dir := t.TempDir()
+	empty, full := filepath.Join(dir, "empty"), filepath.Join(dir, "full")
+	if err := os.WriteFile(empty, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(full, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]bool{empty: false, full: true, filepath.Join(dir, "none"): false} {
+		if got := NonEmpty(path); got != want {
+			t.Errorf("NonEmpty(%s) = %v", filepath.Base(path), got)
+		}
+	}
+}
