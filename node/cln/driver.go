@@ -13,6 +13,10 @@ import (
 	"github.com/lnbench/lnbench/node"
 )
 
+// defaultFinalCltv is CLN's invoice default (--cltv-final), for routes
+// found before there is an invoice.
+const defaultFinalCltv = 18
+
 // Payment methods a CLN payer can use (node.Payment.Method).
 const (
 	MethodPay     = "pay"     // the pay plugin (default)
@@ -177,7 +181,7 @@ func (d *Driver) WaitActiveChannels(ctx context.Context, n int) error {
 // WaitRoute polls getroute until the graph has a route to dest.
 func (d *Driver) WaitRoute(ctx context.Context, dest string, amtSat int64) error {
 	return poll(ctx, 100*time.Millisecond, func() (bool, error) {
-		_, err := d.route(ctx, dest, amtSat*1000)
+		_, err := d.route(ctx, dest, amtSat*1000, defaultFinalCltv)
 		return err == nil, err
 	})
 }

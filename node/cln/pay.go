@@ -25,7 +25,8 @@ func (d *Driver) Pay(ctx context.Context, p node.Payment) (node.PaymentResult, e
 	}
 	retry := max(1, int(timeout/time.Second))
 	if p.PaymentRequest == "" {
-		return d.payCall(ctx, "keysend", map[string]any{
+		// keysend is deprecated in v26; xkeysend routes with askrene as xpay does.
+		return d.payCall(ctx, "xkeysend", map[string]any{
 			"destination": p.KeysendDest, "amount_msat": p.AmountSat * 1000, "maxfee": fee * 1000, "retry_for": retry,
 		})
 	}
@@ -40,7 +41,7 @@ func (d *Driver) Pay(ctx context.Context, p node.Payment) (node.PaymentResult, e
 	return node.PaymentResult{}, fmt.Errorf("%s: payment method %q: CLN pays with pay, xpay or sendpay", d.name, p.Method)
 }
 
-// payReply is what pay, xpay and keysend answer on success.
+// payReply is what pay, xpay and xkeysend answer on success.
 type payReply struct {
 	AmountMsat      int64  `json:"amount_msat"`
 	AmountSentMsat  int64  `json:"amount_sent_msat"`
@@ -50,7 +51,7 @@ type payReply struct {
 	Status          string `json:"status"`
 }
 
-// payCall runs pay, xpay or keysend: an error reply with one of pay's
+// payCall runs pay, xpay or xkeysend: an error reply with one of pay's
 // codes is a failed payment, not an error.
 func (d *Driver) payCall(ctx context.Context, method string, params map[string]any) (node.PaymentResult, error) {
 	var r payReply
@@ -88,11 +89,12 @@ func failureReason(err error) (string, bool) {
 
 // routeCache holds one route per payee and amount for sendpay.
 type routeCache struct {
-	mu sync.Mutex
-	m  map[string]json.RawMessage
+	mu   sync.Mutex
+	m    map[string]json.RawMessage
+	self string
 }
 
-func (d *Driver) route(ctx context.Context, dest string, amountMsat int64) (json.RawMessage, error) {
+func (d *Driver) route(ctx context.Context, dest string, amountMsat int64, finalCltv int) (json.RawMessage, error) {
 	key := fmt.Sprintf("%s/%d", dest, amountMsat)
 	d.routes.mu.Lock()
 	r, ok := d.routes.m[key]
@@ -100,19 +102,70 @@ func (d *Driver) route(ctx context.Context, dest string, amountMsat int64) (json
 	if ok {
 		return r, nil
 	}
-	var reply struct {
-		Route json.RawMessage `json:"route"`
+	self, err := d.selfID(ctx)
+	if err != nil {
+		return nil, err
 	}
-	if err := d.call(ctx, "getroute", map[string]any{"id": dest, "amount_msat": amountMsat, "riskfactor": 1}, &reply); err != nil {
+	// getroute is deprecated in v26; getroutes (askrene) is its successor.
+	// The auto layers add our own channels before they are announced.
+	var reply struct {
+		Routes []struct {
+			Path []struct {
+				SCIDDir   string `json:"short_channel_id_dir"`
+				NodeOut   string `json:"node_id_out"`
+				AmountOut int64  `json:"amount_out_msat"`
+				CltvOut   int    `json:"cltv_out"`
+			} `json:"path"`
+		} `json:"routes"`
+	}
+	if err := d.call(ctx, "getroutes", map[string]any{"source": self, "destination": dest, "amount_msat": amountMsat,
+		"layers": []string{"auto.localchans", "auto.sourcefree"}, "maxfee_msat": max(amountMsat, 1_000_000), "final_cltv": finalCltv}, &reply); err != nil {
+		return nil, err
+	}
+	if len(reply.Routes) == 0 {
+		return nil, fmt.Errorf("%s: getroutes: no route to %s", d.name, dest)
+	}
+	type hop struct {
+		ID         string `json:"id"`
+		Channel    string `json:"channel"`
+		Direction  int    `json:"direction"`
+		AmountMsat int64  `json:"amount_msat"`
+		Delay      int    `json:"delay"`
+	}
+	var hops []hop
+	for _, h := range reply.Routes[0].Path {
+		scid, dir, _ := strings.Cut(h.SCIDDir, "/")
+		hops = append(hops, hop{ID: h.NodeOut, Channel: scid, Direction: map[string]int{"1": 1}[dir], AmountMsat: h.AmountOut, Delay: h.CltvOut})
+	}
+	r, err = json.Marshal(hops)
+	if err != nil {
 		return nil, err
 	}
 	d.routes.mu.Lock()
 	if d.routes.m == nil {
 		d.routes.m = map[string]json.RawMessage{}
 	}
-	d.routes.m[key] = reply.Route
+	d.routes.m[key] = r
 	d.routes.mu.Unlock()
-	return reply.Route, nil
+	return r, nil
+}
+
+// selfID is the node's own public key (fetched once).
+func (d *Driver) selfID(ctx context.Context) (string, error) {
+	d.routes.mu.Lock()
+	id := d.routes.self
+	d.routes.mu.Unlock()
+	if id != "" {
+		return id, nil
+	}
+	info, err := d.Info(ctx)
+	if err != nil {
+		return "", err
+	}
+	d.routes.mu.Lock()
+	d.routes.self = info.PubKey
+	d.routes.mu.Unlock()
+	return info.PubKey, nil
 }
 
 // sendpay pays along a route found once per payee (CLN's own benchmark).
@@ -122,11 +175,12 @@ func (d *Driver) sendpay(ctx context.Context, bolt11 string, timeout time.Durati
 		AmountMsat    int64  `json:"amount_msat"`
 		PaymentHash   string `json:"payment_hash"`
 		PaymentSecret string `json:"payment_secret"`
+		FinalCltv     int    `json:"min_final_cltv_expiry"`
 	}
 	if err := d.call(ctx, "decode", map[string]any{"string": bolt11}, &inv); err != nil {
 		return node.PaymentResult{}, err
 	}
-	route, err := d.route(ctx, inv.Payee, inv.AmountMsat)
+	route, err := d.route(ctx, inv.Payee, inv.AmountMsat, inv.FinalCltv)
 	if err != nil {
 		if reason, ok := failureReason(err); ok {
 			return node.PaymentResult{FailureReason: reason}, nil

@@ -8,9 +8,9 @@ import (
 	"time"
 
 	"github.com/lnbench/lnbench/backend/local"
+	"github.com/lnbench/lnbench/network"
 	"github.com/lnbench/lnbench/node"
 	"github.com/lnbench/lnbench/node/drivers"
-	"github.com/lnbench/lnbench/network"
 	"github.com/lnbench/lnbench/topology"
 )
 
