@@ -12,16 +12,23 @@ set -euo pipefail
 cd "$(dirname "$0")"
 source scripts/deps.sh
 source scripts/compose-v2.sh
+source scripts/cln-build.sh
 lnbench_need_go
 # linux-perf: perf stat cross-checks the sync counters (usage/syncs tests).
 pkgs=(r-base-core r-cran-ggplot2 librsvg2-bin linux-perf)
 docker=false
 if lnbench_docker_answers; then docker=true; pkgs+=(debootstrap docker-compose); fi
+# CI's Core Lightning tree (test data beside the repository, never committed).
+cln_src=../shared/cln/lightning-v26.06.6-src.tar.xz
+if [ -f "$cln_src" ]; then pkgs+=("${CLN_BUILD_DEPS[@]}"); fi
 lnbench_apt "${pkgs[@]}"
 # Static, so the same binary runs inside the containers (sampler sidecar, sample-loop.sh).
 CGO_ENABLED=0 go build -o bin/lnbench ./cmd/lnbench
 # Every release the e2e tests run (the default one and the older one they compare with).
 bin/lnbench build --version lnd@v0.21.0-beta --version lnd@v0.20.2-beta
+# The CLN tests' lightningd (LNBENCH_CLN_BIN); without the tree they skip
+# with one line, and fail under CI=true.
+if [ -f "$cln_src" ]; then LNBENCH_CLN_BIN=$(lnbench_cln_build "$cln_src"); export LNBENCH_CLN_BIN; fi
 # `docker compose` for this run only (DOCKER_CONFIG); auto selection prefers it.
 if $docker; then lnbench_compose_v2; fi
 go vet -tags e2e ./...

@@ -1,12 +1,12 @@
+//go:build e2e
+
 package bitcoincli
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"net"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -18,6 +18,7 @@ import (
 	"github.com/btcsuite/btcd/chaincfg"
 
 	"github.com/lnbench/lnbench/chain/btcd"
+	"github.com/lnbench/lnbench/internal/testsupport"
 	"github.com/lnbench/lnbench/nodebuild"
 	"github.com/lnbench/lnbench/scenario"
 )
@@ -31,12 +32,7 @@ func realBtcd(t *testing.T) (args []string, pass string) {
 		t.Fatal(err)
 	}
 	bins, err := nodebuild.Locate(nodebuild.DefaultCacheDir(), spec)
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("btcd binary: %v (./test.sh builds it)", err)
-		}
-		t.Skipf("btcd binary not built (%v); ./test.sh builds it", err)
-	}
+	testsupport.RequireOrSkip(t, err == nil, fmt.Sprintf("btcd binary (%v; ./test.sh builds it)", err))
 	dir := t.TempDir()
 	port := freePort(t)
 	key, _ := btcec.NewPrivateKey()
@@ -92,8 +88,6 @@ func TestAgainstBtcd(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &ni); err != nil || ni.Version < 220000 || !ni.LocalRelay {
 		t.Fatalf("getnetworkinfo: %v %s", err, out.String())
 	}
-	ctx := context.Background()
-	_ = ctx
 	if got, code := cli(t, base, pass, "generate", "101"); code != 32601 {
 		t.Errorf("a method bitcoin-cli's bcli never calls: exit %d %s", code, got)
 	}
