@@ -88,6 +88,8 @@ func TestBadInputTable(t *testing.T) {
 		{"negative start timeout", []string{"run", "--start-timeout", "-5s"}, "--start-timeout -5s: use a positive duration"},
 		{"empty param value", []string{"run", "--param", "Concurrency="}, `--param "Concurrency=": use Name=value`},
 		{"up unknown topology", []string{"up", "nosuch"}, `"nosuch": give a scenario or topology .yml file, or AlicePaysBob`},
+		{"path from the current directory in a file", []string{"run", write("relpath.yml", "topology: topology/testdata/describegraph12.json\n")}, "paths in a scenario file are relative to its folder"},
+		{"sample above the graph file", []string{"run", "--param", "Graph=topology/testdata/describegraph12.json", "--param", "NodeCount=13"}, "has only 12 nodes with channels; use at most 12, or leave NodeCount out"},
 		{"compare one folder", []string{"compare", dir}, "accepts 2 arg(s), received 1"},
 		{"compare of nothing", []string{"compare", filepath.Join(dir, "a"), filepath.Join(dir, "b")}, "has neither summary.json nor a readable scenario.yml"},
 	}
