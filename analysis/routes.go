@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/lnbench/lnbench/result"
+	"github.com/lnbench/lnbench/stats"
 )
 
 // Routes is how the measured payments travelled: hop counts and failure
@@ -18,13 +19,17 @@ type Routes struct {
 }
 
 // HopCount is the succeeded payments of a case that took a route of Hops
-// channels, and their rate over the case's measured time.
+// channels, their rate over the case's measured time and their latency
+// percentiles (ms): what a longer route costs each payment.
 type HopCount struct {
 	Case      string  `json:"case"`
 	Hops      int     `json:"hops"`
 	Payments  int     `json:"payments"`
 	Share     float64 `json:"share"` // of the case's succeeded payments
 	PerSecond float64 `json:"per_second"`
+	P50Ms     float64 `json:"p50_ms"`
+	P90Ms     float64 `json:"p90_ms"`
+	P99Ms     float64 `json:"p99_ms"`
 }
 
 // FailureCount is how often a case's payments failed for one reason.
@@ -43,7 +48,7 @@ func AnalyzeRoutes(recs []result.Record) Routes {
 		i int
 	}
 	spans := map[iter][2]time.Time{}
-	hops := map[string]map[int]int{}
+	hops := map[string]map[int][]float64{} // case → hops → latencies (ms)
 	succeeded := map[string]int{}
 	failures := map[[2]string]int{}
 	payees := map[string]bool{}
@@ -73,9 +78,9 @@ func AnalyzeRoutes(recs []result.Record) Routes {
 			continue
 		}
 		if hops[r.Case] == nil {
-			hops[r.Case] = map[int]int{}
+			hops[r.Case] = map[int][]float64{}
 		}
-		hops[r.Case][r.Hops]++
+		hops[r.Case][r.Hops] = append(hops[r.Case][r.Hops], float64(r.Latency())/float64(time.Millisecond))
 		succeeded[r.Case]++
 	}
 	measured := map[string]time.Duration{}
@@ -84,8 +89,10 @@ func AnalyzeRoutes(recs []result.Record) Routes {
 	}
 	out := Routes{Payees: len(payees)}
 	for c, byHops := range hops {
-		for h, n := range byHops {
-			hc := HopCount{Case: c, Hops: h, Payments: n, Share: float64(n) / float64(succeeded[c])}
+		for h, lat := range byHops {
+			n := len(lat)
+			ps := stats.Percentiles(lat, 50, 90, 99)
+			hc := HopCount{Case: c, Hops: h, Payments: n, Share: float64(n) / float64(succeeded[c]), P50Ms: ps[0], P90Ms: ps[1], P99Ms: ps[2]}
 			if d := measured[c].Seconds(); d > 0 {
 				hc.PerSecond = float64(n) / d
 			}

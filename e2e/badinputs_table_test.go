@@ -41,6 +41,9 @@ func TestBadInputTable(t *testing.T) {
 		{"unknown command", []string{"benchmark"}, `unknown command "benchmark"`},
 		{"too many args", []string{"run", "a.yml", "b.yml"}, "accepts at most 1 arg(s)"},
 		{"unknown param", []string{"run", "--param", "Speed=3"}, `param "Speed" is unknown; known params: Concurrency`},
+		{"job setting as a param", []string{"run", "--param", "IterationCount=5"}, "is a job setting, not a param: use --job IterationCount=5"},
+		{"unknown job setting", []string{"run", "--job", "Iterations=5"}, `"Iterations" is not a job setting; use one of LaunchCount`},
+		{"zero iterations by --job", []string{"run", "--job", "IterationCount=0"}, "job.IterationCount=0: must be at least 1"},
 		{"param without value", []string{"run", "--param", "Concurrency"}, `use Name=value[,value…]`},
 		{"zero concurrency", []string{"run", "--param", "Concurrency=0"}, `param Concurrency="0": must be a positive integer`},
 		{"float payments", []string{"run", "--param", "TotalPayments=1e3"}, "must be a positive integer"},
@@ -90,6 +93,8 @@ func TestBadInputTable(t *testing.T) {
 		{"negative start timeout", []string{"run", "--start-timeout", "-5s"}, "--start-timeout -5s: use a positive duration"},
 		{"empty param value", []string{"run", "--param", "Concurrency="}, `--param "Concurrency=": use Name=value`},
 		{"up unknown topology", []string{"up", "nosuch"}, `"nosuch": give a scenario or topology .yml file, or AlicePaysBob`},
+		{"path from the current directory in a file", []string{"run", write("relpath.yml", "topology: topology/testdata/describegraph12.json\n")}, "paths in a scenario file are relative to its folder"},
+		{"sample above the graph file", []string{"run", "--param", "Graph=topology/testdata/describegraph12.json", "--param", "NodeCount=13"}, "has only 12 nodes with channels; use at most 12, or leave NodeCount out"},
 		{"compare one folder", []string{"compare", dir}, "accepts 2 arg(s), received 1"},
 		{"compare of nothing", []string{"compare", filepath.Join(dir, "a"), filepath.Join(dir, "b")}, "has neither summary.json nor a readable scenario.yml"},
 	}

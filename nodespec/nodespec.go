@@ -113,8 +113,13 @@ func ValidateLabel(label string) error {
 	return nil
 }
 
-// Parse reads a spec string; the label is the default one.
-func Parse(text string) (Spec, error) {
+// Parse reads a spec string; the label is the default one. Relative paths
+// (src:, pgo=) are from the current directory.
+func Parse(text string) (Spec, error) { return ParseIn(text, "") }
+
+// ParseIn is Parse with relative paths from dir: a spec written in a file
+// names paths from that file's folder.
+func ParseIn(text, dir string) (Spec, error) {
 	text = strings.TrimSpace(text)
 	impl, rest, ok := strings.Cut(text, "@")
 	if !ok || impl == "" || rest == "" {
@@ -134,7 +139,7 @@ func Parse(text string) (Spec, error) {
 		if path == "" {
 			return Spec{}, fmt.Errorf("node spec %q: src: needs a path, e.g. lnd@src:../lnd", text)
 		}
-		abs, err := filepath.Abs(path)
+		abs, err := absIn(dir, path)
 		if err != nil {
 			return Spec{}, fmt.Errorf("node spec %q: %v", text, err)
 		}
@@ -144,7 +149,7 @@ func Parse(text string) (Spec, error) {
 	}
 	if opts != "" {
 		for _, opt := range splitOptions(opts) {
-			if err := s.setOption(opt); err != nil {
+			if err := s.setOption(opt, dir); err != nil {
 				return Spec{}, fmt.Errorf("node spec %q: %v", text, err)
 			}
 		}
@@ -178,14 +183,22 @@ func splitOptions(s string) []string {
 	return append(out, s[start:])
 }
 
-func (s *Spec) setOption(opt string) error {
+// absIn makes p absolute, from dir when p is relative ("" = the current directory).
+func absIn(dir, p string) (string, error) {
+	if !filepath.IsAbs(p) && dir != "" {
+		p = filepath.Join(dir, p)
+	}
+	return filepath.Abs(p)
+}
+
+func (s *Spec) setOption(opt, dir string) error {
 	name, value, _ := strings.Cut(opt, "=")
 	if value == "" {
 		return fmt.Errorf("option %s: give a value (%s=…)", name, name)
 	}
 	switch name {
 	case "pgo":
-		abs, err := filepath.Abs(value)
+		abs, err := absIn(dir, value)
 		if err != nil {
 			return err
 		}

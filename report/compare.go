@@ -118,7 +118,7 @@ func CompareText(w io.Writer, c Comparison) error {
 		fmt.Fprintln(w)
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "Case\tTime: base\tnew\tΔ median\tp\tverdict\t│ Payments/s: base\tnew\tΔ median\tp\tverdict")
+	fmt.Fprintln(tw, "Case\tTime (median): base\tnew\tΔ median\tp\tverdict\t│ Payments/s (median): base\tnew\tΔ median\tp\tverdict")
 	for _, cc := range c.Cases {
 		t, p := cc.Time, cc.PaymentsPerSec
 		fmt.Fprintf(tw, "%s\t%.4g s\t%.4g s\t%+.1f%%\t%.3g\t%s\t│ %.2f\t%.2f\t%+.1f%%\t%.3g\t%s\n", cc.ID,
@@ -128,6 +128,9 @@ func CompareText(w io.Writer, c Comparison) error {
 		return err
 	}
 	fmt.Fprintf(w, "\nalpha=%g noise=%.1f%%: a change is improved/regressed only when p < alpha and |Δ median| > noise.\n", c.Alpha, 100*c.Noise)
+	// The run's table divides all successes by the summed time: a figure
+	// that differs from this median whenever iterations differ.
+	fmt.Fprintln(w, "Time and Payments/s are medians over the complete iterations (one iteration's payments/s: its successes / its wall time); a run's own table gives Payments/s as all successes / summed iteration time.")
 	for _, n := range c.Notes {
 		if _, err := fmt.Fprintf(w, "note: %s\n", n); err != nil {
 			return err

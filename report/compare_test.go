@@ -47,7 +47,8 @@ func TestCompare(t *testing.T) {
 	if err := CompareText(&b, cmp); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"+20.0%", "regressed", "improved", "note: gone: only in base", "alpha=0.05 noise=2.0%"} {
+	for _, want := range []string{"+20.0%", "regressed", "improved", "note: gone: only in base", "alpha=0.05 noise=2.0%",
+		"Payments/s (median): base", "medians over the complete iterations (one iteration's payments/s: its successes / its wall time)"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("text lacks %q:\n%s", want, b.String())
 		}
@@ -170,5 +171,33 @@ func TestCompareWarnsOnSetupDifferences(t *testing.T) {
 	old := fixtureReport()
 	if d := setupDifferences(old, old); len(d) != 0 {
 		t.Errorf("same run differs: %q", d)
+	}
+}
+
+// An older folder's unlabelled spec and a newer folder's labelled spec of
+// the same build are one spec (issue 22: "only in base" and "only in new").
+func TestCompareMatchesAnUnlabelledSpecWithItsLabelledBuild(t *testing.T) {
+	old := fixtureReport() // lnd v0.21.0-beta, no label, no build string
+	nw := fixtureReport()
+	nw.Nodes = []NodeInfo{{Label: "v0.21.0-beta", Implementation: "lnd", Version: "v0.21.0-beta", Build: "lnd@v0.21.0-beta",
+		Flags: old.Nodes[0].Flags}}
+	if d := setupDifferences(old, nw); len(d) != 0 {
+		t.Errorf("same build: %q", d)
+	}
+	if d := setupDifferences(nw, old); len(d) != 0 {
+		t.Errorf("same build, the other way: %q", d)
+	}
+	// Another build still matches (one spec each) and says what differs.
+	nw.Nodes[0].Version, nw.Nodes[0].Build, nw.Nodes[0].Label = "v0.20.2-beta", "lnd@v0.20.2-beta", "v0.20.2-beta"
+	want := []string{"node spec lnd v0.21.0-beta differs: version v0.21.0-beta → v0.20.2-beta; build lnd@v0.21.0-beta → lnd@v0.20.2-beta"}
+	if d := setupDifferences(old, nw); !reflect.DeepEqual(d, want) {
+		t.Errorf("another build: %q", d)
+	}
+	// Of two labelled specs, the unlabelled one matches its own build.
+	two := fixtureReport()
+	two.Nodes = []NodeInfo{{Label: "v0.20.2-beta", Implementation: "lnd", Version: "v0.20.2-beta", Build: "lnd@v0.20.2-beta", Flags: old.Nodes[0].Flags},
+		{Label: "v0.21.0-beta", Implementation: "lnd", Version: "v0.21.0-beta", Build: "lnd@v0.21.0-beta", Flags: old.Nodes[0].Flags}}
+	if d := setupDifferences(old, two); !reflect.DeepEqual(d, []string{"node spec lnd v0.20.2-beta is only in new"}) {
+		t.Errorf("two specs: %q", d)
 	}
 }

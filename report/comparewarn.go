@@ -9,7 +9,7 @@ import (
 // setupDifferences are the reasons two runs may differ other than the
 // change under test: another backend, another machine (CPU model, cores),
 // or node specs built or configured differently. Specs are matched by
-// label (by position for runs written before specs had labels).
+// label, those of runs written before specs had labels by build (matchSpecs).
 func setupDifferences(base, nw Report) []string {
 	var out []string
 	if base.Backend != nw.Backend {
@@ -19,36 +19,65 @@ func setupDifferences(base, nw Report) []string {
 		out = append(out, fmt.Sprintf("machines differ: base %s (%d cores), new %s (%d cores)",
 			orUnknown(base.Env.CPU), base.Env.Cores, orUnknown(nw.Env.CPU), nw.Env.Cores))
 	}
-	newSpecs := map[string]NodeInfo{}
-	for i, n := range nw.Nodes {
-		newSpecs[specID(n, i)] = n
-	}
-	for i, b := range base.Nodes {
-		id := specID(b, i)
-		n, ok := newSpecs[id]
-		if !ok {
-			out = append(out, fmt.Sprintf("node spec %s is only in base", specName(b)))
-			continue
-		}
-		delete(newSpecs, id)
-		if d := specDiff(b, n); len(d) > 0 {
-			out = append(out, fmt.Sprintf("node spec %s differs: %s", specName(b), strings.Join(d, "; ")))
-		}
-	}
-	for i, n := range nw.Nodes {
-		if _, ok := newSpecs[specID(n, i)]; ok {
-			out = append(out, fmt.Sprintf("node spec %s is only in new", specName(n)))
+	for _, m := range matchSpecs(base.Nodes, nw.Nodes) {
+		switch {
+		case m[1] < 0:
+			out = append(out, fmt.Sprintf("node spec %s is only in base", specName(base.Nodes[m[0]])))
+		case m[0] < 0:
+			out = append(out, fmt.Sprintf("node spec %s is only in new", specName(nw.Nodes[m[1]])))
+		default:
+			b := base.Nodes[m[0]]
+			if d := specDiff(b, nw.Nodes[m[1]]); len(d) > 0 {
+				out = append(out, fmt.Sprintf("node spec %s differs: %s", specName(b), strings.Join(d, "; ")))
+			}
 		}
 	}
 	return out
 }
 
-// specID matches specs across runs: the label, else the position.
-func specID(n NodeInfo, i int) string {
-	if n.Label != "" {
-		return "label " + n.Label
+// matchSpecs pairs the specs of two runs (indexes; -1 = none), base order
+// first, then new specs left over. Labels match labels. A spec without a
+// label (a run written before specs had labels) matches a spec left over
+// of the same build (lnd@v0.21.0-beta), else the first one left over: an
+// older run of one spec compares with a newer labelled run of it.
+func matchSpecs(base, nw []NodeInfo) [][2]int {
+	pair := make([]int, len(base)) // base index → new index
+	taken := make([]bool, len(nw))
+	for i := range pair {
+		pair[i] = -1
 	}
-	return fmt.Sprintf("#%d", i)
+	match := func(ok func(b, n NodeInfo) bool) {
+		for i, b := range base {
+			for j, n := range nw {
+				if pair[i] < 0 && !taken[j] && ok(b, n) {
+					pair[i], taken[j] = j, true
+				}
+			}
+		}
+	}
+	unlabelled := func(b, n NodeInfo) bool { return b.Label == "" || n.Label == "" }
+	match(func(b, n NodeInfo) bool { return b.Label != "" && b.Label == n.Label })
+	match(func(b, n NodeInfo) bool { return unlabelled(b, n) && buildID(b) == buildID(n) })
+	match(unlabelled)
+	var out [][2]int
+	for i, j := range pair {
+		out = append(out, [2]int{i, j})
+	}
+	for j := range nw {
+		if !taken[j] {
+			out = append(out, [2]int{-1, j})
+		}
+	}
+	return out
+}
+
+// buildID is the build a spec ran: its build string, or for runs that
+// did not record one, implementation@version.
+func buildID(n NodeInfo) string {
+	if n.Build != "" {
+		return n.Build
+	}
+	return n.Implementation + "@" + n.Version
 }
 
 // specDiff lists what differs between two runs of one spec.
@@ -61,7 +90,7 @@ func specDiff(b, n NodeInfo) []string {
 	}
 	field("implementation", b.Implementation, n.Implementation)
 	field("version", b.Version, n.Version)
-	field("build", b.Build, n.Build)
+	field("build", buildID(b), buildID(n))
 	field("build key", short(b.Key), short(n.Key))
 	field("commit", short(b.Commit), short(n.Commit))
 	if b.Dirty != n.Dirty {

@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -58,6 +59,13 @@ func fixtureScaleReport() Report {
 			RSSBytes: int64(160+100*n) * mib, NodeRSSBytes: int64(100*n) * mib, PeakRSSBytes: int64(160+300*n) * mib,
 			CPUSeconds: 4 * float64(n), HarnessCPUSeconds: float64(n) / 5, MemAvailableBytes: 22 << 30, Source: "proc"})
 	}
+	// On the smallest network two of ten nodes forwarded; on the next, none.
+	for i := 1; i <= 10; i++ {
+		r.Forwards = append(r.Forwards, Forward{Network: "launch1/NodeCount=10/TotalPayments=4", Node: fmt.Sprintf("n%02d", i), Count: map[int]int{3: 8, 7: 4}[i]})
+	}
+	for i := 1; i <= 25; i++ {
+		r.Forwards = append(r.Forwards, Forward{Network: "launch1/NodeCount=25/TotalPayments=4", Node: fmt.Sprintf("n%02d", i)})
+	}
 	Summarize(&r, fixtureScaleRecords())
 	return r
 }
@@ -77,7 +85,10 @@ func TestCostCurveGolden(t *testing.T) {
 				"| 50 | 2.0 | 60.0 | 3.0 | 30.0 | 25.0 | 120.0 | 5160 | 100 |",
 				"Time to ready ≈ 20.0 s + 2.00 s × N (R² 1.000, 3 sizes)", "RSS at ready ≈ 160 MiB + 100.0 MiB × N (R² 1.000)",
 				// (22 GiB - 160 MiB) / 100 MiB = 223.68
-				"against MemAvailable 22.0 GiB): ≈ 223 nodes; the time fit predicts 466 s to ready there"}},
+				"against MemAvailable 22.0 GiB): ≈ 223 nodes; the time fit predicts 466 s to ready there",
+				"| launch1/NodeCount=10/TotalPayments=4 | n03 | 8 |\n| launch1/NodeCount=10/TotalPayments=4 | n07 | 4 |\n| launch1/NodeCount=10/TotalPayments=4 | 8 other node(s) | 0 |\n| launch1/NodeCount=25/TotalPayments=4 | all 25 node(s) | 0 |",
+				"| Case | Hops | Succeeded | Share | Payments/s | p50 (ms) | p90 (ms) | p99 (ms) |",
+				"| NodeCount=10/TotalPayments=4 | 2 | 8 | 100% | 30.77 | 115.0 | 130.0 | 130.0 |"}},
 		{"costcurve.csv.golden", func(b *bytes.Buffer) error { return CostCurveRowsCSV(b, r.CostCurves) },
 			[]string{"Node,Nodes,Networks,chain_s,nodes_s,fund_s,channels_s,routes_s,Ready_s,RSS_MiB,", "\nv0.21.0-beta,25,1,2,35,3,17.5,12.5,70,2660,2500,100,"}},
 		{"costcurve-fit.csv.golden", func(b *bytes.Buffer) error { return CostCurveFitCSV(b, r.CostCurves) },

@@ -33,14 +33,7 @@ func Markdown(w io.Writer, r Report) error {
 		}
 	}
 	writeRoutes(&b, r)
-	if len(r.Forwards) > 0 {
-		b.WriteString("\n## Forwarded HTLCs (intermediaries)\n\n")
-		ft := Table{Header: []string{"Network", "Node", "Forwarded"}}
-		for _, f := range r.Forwards {
-			ft.Rows = append(ft.Rows, []string{f.Network, f.Node, fmt.Sprint(f.Count)})
-		}
-		writeMarkdownTable(&b, ft)
-	}
+	writeForwards(&b, r)
 	if len(r.Placement) > 0 {
 		b.WriteString("\n## Engines (where each service ran)\n\n")
 		pt := Table{Header: []string{"Network", "Service", "Engine"}}

@@ -5,8 +5,8 @@ import (
 	"strings"
 )
 
-// writeRoutes adds hops per payment, payments/s per hop count and route
-// failures by reason, when the traffic had more than one payee (pairs
+// writeRoutes adds hops per payment, payments/s and latency percentiles
+// per hop count and route failures by reason, when the traffic had more than one payee (pairs
 // drawn from the graph); one payer-payee route says nothing new here.
 func writeRoutes(b *strings.Builder, r Report) {
 	rs := r.Routes
@@ -14,9 +14,10 @@ func writeRoutes(b *strings.Builder, r Report) {
 		return
 	}
 	b.WriteString("\n## Routes (measured payments)\n\n")
-	ht := Table{Header: []string{"Case", "Hops", "Succeeded", "Share", "Payments/s"}}
+	ht := Table{Header: []string{"Case", "Hops", "Succeeded", "Share", "Payments/s", "p50 (ms)", "p90 (ms)", "p99 (ms)"}}
 	for _, h := range rs.Hops {
-		ht.Rows = append(ht.Rows, []string{h.Case, fmt.Sprint(h.Hops), fmt.Sprint(h.Payments), fmt.Sprintf("%.0f%%", 100*h.Share), fmt.Sprintf("%.2f", h.PerSecond)})
+		ht.Rows = append(ht.Rows, []string{h.Case, fmt.Sprint(h.Hops), fmt.Sprint(h.Payments), fmt.Sprintf("%.0f%%", 100*h.Share), fmt.Sprintf("%.2f", h.PerSecond),
+			f1(h.P50Ms), f1(h.P90Ms), f1(h.P99Ms)})
 	}
 	writeMarkdownTable(b, ht)
 	if len(rs.Failures) == 0 {
@@ -27,6 +28,42 @@ func writeRoutes(b *strings.Builder, r Report) {
 	ft := Table{Header: []string{"Case", "Reason", "Payments"}}
 	for _, f := range rs.Failures {
 		ft.Rows = append(ft.Rows, []string{f.Case, f.Reason, fmt.Sprint(f.Count)})
+	}
+	writeMarkdownTable(b, ft)
+}
+
+// writeForwards lists, per network, the nodes that forwarded HTLCs and how
+// many did not: on a large graph most nodes forward nothing.
+func writeForwards(b *strings.Builder, r Report) {
+	if len(r.Forwards) == 0 {
+		return
+	}
+	b.WriteString("\n## Forwarded HTLCs (intermediaries)\n\n")
+	var networks []string // in first-seen order
+	idle := map[string]int{}
+	busy := map[string][]Forward{}
+	for _, f := range r.Forwards {
+		if _, seen := idle[f.Network]; !seen {
+			networks = append(networks, f.Network)
+			idle[f.Network] = 0
+		}
+		if f.Count > 0 {
+			busy[f.Network] = append(busy[f.Network], f)
+		} else {
+			idle[f.Network]++
+		}
+	}
+	ft := Table{Header: []string{"Network", "Node", "Forwarded"}}
+	for _, n := range networks {
+		for _, f := range busy[n] {
+			ft.Rows = append(ft.Rows, []string{n, f.Node, fmt.Sprint(f.Count)})
+		}
+		switch {
+		case idle[n] > 0 && len(busy[n]) > 0:
+			ft.Rows = append(ft.Rows, []string{n, fmt.Sprintf("%d other node(s)", idle[n]), "0"})
+		case idle[n] > 0:
+			ft.Rows = append(ft.Rows, []string{n, fmt.Sprintf("all %d node(s)", idle[n]), "0"})
+		}
 	}
 	writeMarkdownTable(b, ft)
 }

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/lnbench/lnbench/scenario"
@@ -17,8 +18,9 @@ const (
 
 // Estimate guesses a scenario's wall time: setup of each network plus its
 // cases' iterations (a timed job: its warm-up plus its Duration). It
-// returns a warning when the params' product explodes, and the error of a
-// case whose network cannot be planned.
+// returns a warning when the params' product explodes (and what an imported
+// graph file left out), and the error of a case whose network cannot be
+// planned.
 func Estimate(s scenario.Scenario) (networks int, d time.Duration, warning string, err error) {
 	plans, err := plan(s)
 	if err != nil {
@@ -34,6 +36,9 @@ func Estimate(s scenario.Scenario) (networks int, d time.Duration, warning strin
 	if cases > 32 || d > time.Hour {
 		warning = fmt.Sprintf("warning: %d cases, roughly %v: reduce the param lists or use --quick if this is not intended", cases, d.Round(time.Minute))
 	}
+	if notes := topologyNotes(plans); len(notes) > 0 {
+		warning = strings.TrimPrefix(warning+"\n"+strings.Join(notes, "\n"), "\n")
+	}
 	return len(plans), d, warning, nil
 }
 
@@ -48,4 +53,22 @@ func caseTime(job scenario.Job, w scenario.Workload) time.Duration {
 		return time.Duration(job.WarmupCount)*iteration + job.Duration
 	}
 	return time.Duration(job.WarmupCount+job.IterationCount) * iteration
+}
+
+// topologyNotes are the networks' topology notes (a sampled graph file),
+// each once: the plan line and the report say what did not run.
+func topologyNotes(plans []networkPlan) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, p := range plans {
+		if p.topo.Note == "" {
+			continue
+		}
+		line := fmt.Sprintf("topology %s: %s", p.topo.Name, p.topo.Note)
+		if !seen[line] {
+			seen[line] = true
+			out = append(out, line)
+		}
+	}
+	return out
 }

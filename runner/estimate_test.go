@@ -61,3 +61,17 @@ func TestEstimateWarnsOnExplosion(t *testing.T) {
 		t.Errorf("the default scenario warns: %q", warn)
 	}
 }
+
+// A sampled graph file says so beside the plan line; a whole one says nothing.
+func TestEstimateNamesAGraphSample(t *testing.T) {
+	s := scenario.Default()
+	s.Topology = "../topology/testdata/describegraph12.json"
+	s.Params = []scenario.Param{{Name: "NodeCount", Values: []string{"8"}}}
+	if _, _, warn, err := Estimate(s); err != nil || warn != "topology describegraph-n8-seed1: sampled 8 of 12 nodes of describegraph12.json (NodeCount=8; leave NodeCount out to run the whole graph)" {
+		t.Errorf("warning %q, err %v", warn, err)
+	}
+	s.Params = nil
+	if _, _, warn, err := Estimate(s); err != nil || warn != "" {
+		t.Errorf("whole graph: warning %q, err %v", warn, err)
+	}
+}

@@ -207,7 +207,8 @@ func Execute(ctx context.Context, opts Options, run Run) (rep report.Report, err
 	if err := runs.Claim(filepath.Join(opts.WorkRoot, run.ID)); err != nil {
 		return rep, err
 	}
-	rep = report.Report{RunID: run.ID, Started: time.Now().UTC(), Scenario: s, Backend: opts.BackendName, Env: envinfo.Collect(), Warnings: opts.Notes}
+	rep = report.Report{RunID: run.ID, Started: time.Now().UTC(), Scenario: s, Backend: opts.BackendName, Env: envinfo.Collect(),
+		Warnings: append(append([]string(nil), opts.Notes...), topologyNotes(plans)...)}
 	rep.Nodes = withTopologyNodes(nodes, plans)
 	rep.Design = designOf(s)
 	w, err := result.Create(filepath.Join(run.Dir, "payments.jsonl"))

@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -27,8 +28,9 @@ type nodeEntry struct {
 }
 
 // parseNodes reads the nodes: list: each item a spec string or a mapping
-// {name, spec (or build), profile, db, baseline}.
-func parseNodes(list yaml.Node) ([]nodespec.Spec, string, error) {
+// {name, spec (or build), profile, db, baseline}; relative paths in specs
+// are from dir.
+func parseNodes(list yaml.Node, dir string) ([]nodespec.Spec, string, error) {
 	if list.Kind == 0 || list.Tag == "!!null" {
 		return nil, "", nil
 	}
@@ -62,7 +64,7 @@ func parseNodes(list yaml.Node) ([]nodespec.Spec, string, error) {
 		if text == "" {
 			return nil, "", fmt.Errorf("nodes[%d].spec: name the build, e.g. spec: lnd@v0.21.0-beta", i)
 		}
-		sp, err := nodespec.Parse(text)
+		sp, err := specIn("spec", text, dir)
 		if err != nil {
 			return nil, "", fmt.Errorf("nodes[%d]: %v", i, err)
 		}
@@ -216,7 +218,12 @@ func (s Scenario) nodeSpec(i int, n topology.Node, caseLabel string) (nodespec.S
 	if !strings.Contains(ref, "@") {
 		return nodespec.Spec{}, fmt.Errorf("topology: nodes[%d] %s: node %q is neither a spec label of the scenario (%s) nor a spec such as lnd@v0.20.2-beta", i, n.Name, ref, strings.Join(s.labels(), ", "))
 	}
-	sp, err := nodespec.Parse(ref)
+	// A topology file's paths are from its folder, as a scenario file's are.
+	dir := ""
+	if topology.IsFile(s.Topology) {
+		dir = filepath.Dir(s.Topology)
+	}
+	sp, err := specIn("node", ref, dir)
 	if err != nil {
 		return sp, fmt.Errorf("topology: nodes[%d] %s: %v", i, n.Name, err)
 	}

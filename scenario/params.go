@@ -109,8 +109,16 @@ func ParseOverride(s string) (Param, error) {
 // Validate checks the name and each value.
 func (p Param) Validate() error {
 	s, ok := spec(p.Name)
+	if !ok && IsJobSetting(p.Name) {
+		v := "N"
+		if len(p.Values) > 0 {
+			v = p.Values[0] // a job setting has one value
+		}
+		return fmt.Errorf("param %q is a job setting, not a param: use --job %s=%s on the command line, or job: {%s: %s} in the scenario file",
+			p.Name, p.Name, v, p.Name, v)
+	}
 	if !ok {
-		return fmt.Errorf("param %q is unknown; known params: %s", p.Name, knownNames())
+		return fmt.Errorf("param %q is unknown; known params: %s (job settings such as IterationCount: --job)", p.Name, knownNames())
 	}
 	if len(p.Values) == 0 {
 		return fmt.Errorf("param %s has no values; give at least one", p.Name)

@@ -147,7 +147,8 @@ func Load(path string) (Scenario, error) {
 	if err != nil {
 		return Scenario{}, fmt.Errorf("scenario file: %v", err)
 	}
-	s, err := Parse(data)
+	dir := filepath.Dir(path)
+	s, err := parseIn(data, dir)
 	if err != nil && !errors.Is(err, strictyaml.ErrEmpty) && isTopologyFile(data) {
 		return Scenario{}, fmt.Errorf("%s is a topology file, not a scenario: name it in a scenario file (topology: %s), or bring it up with lnbench up %s",
 			path, filepath.Base(path), path)
@@ -156,11 +157,8 @@ func Load(path string) (Scenario, error) {
 		return Scenario{}, fmt.Errorf("scenario %s: %w", path, err)
 	}
 	s.Source = path
-	// A topology file named relative to the scenario file is found beside it.
-	if (topology.IsFile(s.Topology) || topology.IsGraphFile(s.Topology)) && !filepath.IsAbs(s.Topology) {
-		if beside := filepath.Join(filepath.Dir(path), s.Topology); fileExists(beside) {
-			s.Topology = beside
-		}
+	if err := s.resolvePaths(dir); err != nil {
+		return Scenario{}, fmt.Errorf("scenario %s: %w", path, err)
 	}
 	return s, nil
 }
@@ -176,13 +174,12 @@ func isTopologyFile(data []byte) bool {
 	})
 }
 
-func fileExists(p string) bool {
-	st, err := os.Stat(p)
-	return err == nil && !st.IsDir()
-}
+// Parse decodes a scenario strictly: unknown keys are errors. Node specs'
+// relative paths are from the current directory (Load reads them from the
+// file's folder).
+func Parse(data []byte) (Scenario, error) { return parseIn(data, "") }
 
-// Parse decodes a scenario strictly: unknown keys are errors.
-func Parse(data []byte) (Scenario, error) {
+func parseIn(data []byte, dir string) (Scenario, error) {
 	// Decoding into the defaults keeps every setting the file leaves out.
 	f := file{Job: DefaultJob, Node: DefaultNode, Sampling: DefaultSampling}
 	f.Job.LaunchCount = unsetLaunches // to tell a file's LaunchCount from the default
@@ -196,7 +193,7 @@ func Parse(data []byte) (Scenario, error) {
 	if !s.LaunchCountSet {
 		s.Job.LaunchCount = DefaultJob.LaunchCount
 	}
-	nodes, baseline, err := parseNodes(f.Nodes)
+	nodes, baseline, err := parseNodes(f.Nodes, dir)
 	if err != nil {
 		return Scenario{}, err
 	}

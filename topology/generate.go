@@ -24,7 +24,9 @@ const MaxNodes = 100_000
 
 // GraphSpec is what a generator needs.
 type GraphSpec struct {
-	Shape     string // one of Shapes, or a describegraph .json file
+	Shape string // one of Shapes, or a describegraph .json file
+	// NodeCount is a shape's size; on a graph file it asks for a sample
+	// (0 runs the whole graph).
 	NodeCount int
 	Seed      uint64
 	// Degree is the mean degree of random and the edges per new node of
@@ -55,8 +57,13 @@ func IsGraphFile(name string) bool { return strings.HasSuffix(name, ".json") }
 func IsGenerated(name string) bool { return IsShape(name) || IsGraphFile(name) }
 
 // DefaultGraphSpec fills what params leave out.
+// A graph file runs whole unless NodeCount asks for a sample.
 func DefaultGraphSpec(shape string) GraphSpec {
-	return GraphSpec{Shape: shape, NodeCount: 10, Seed: 1, Degree: 3, Capacity: DefaultDistribution, PushPercent: 50}
+	n := 10
+	if IsGraphFile(shape) {
+		n = 0
+	}
+	return GraphSpec{Shape: shape, NodeCount: n, Seed: 1, Degree: 3, Capacity: DefaultDistribution, PushPercent: 50}
 }
 
 // Validate names the param and the fix.
@@ -65,7 +72,7 @@ func (g GraphSpec) Validate() error {
 	if IsGraphFile(g.Shape) {
 		min = 2
 	}
-	if g.NodeCount < min || g.NodeCount > MaxNodes {
+	if whole := IsGraphFile(g.Shape) && g.NodeCount == 0; !whole && (g.NodeCount < min || g.NodeCount > MaxNodes) {
 		return fmt.Errorf("param NodeCount=%d: %s needs %d..%d nodes", g.NodeCount, g.Shape, min, MaxNodes)
 	}
 	switch g.Shape {
@@ -92,7 +99,8 @@ func Generate(g GraphSpec) (Topology, error) {
 	}
 	rng := newRand(g.Seed)
 	var edges [][2]int
-	var sized []int64 // capacities from an imported graph, before scaling
+	var sized []int64 // capacities from an imported graph, scaled
+	var note string
 	n := g.NodeCount
 	switch g.Shape {
 	case "chain":
@@ -110,12 +118,14 @@ func Generate(g GraphSpec) (Topology, error) {
 	case "scalefree":
 		edges = scaleFreeEdges(rng, n, g.Degree)
 	default:
-		var err error
-		if edges, sized, err = sampleGraphFile(g.Shape, n, rng); err != nil {
+		file, err := readGraphFile(g.Shape, n, rng)
+		if err != nil {
 			return Topology{}, err
 		}
+		edges, sized, n, note = file.edges, file.caps, file.nodes, file.note(g.Shape)
+		g.NodeCount = n // the name says how many ran
 	}
-	t := Topology{Name: graphName(g)}
+	t := Topology{Name: graphName(g), Note: note}
 	width := len(fmt.Sprint(n))
 	name := func(i int) string { return fmt.Sprintf("n%0*d", width, i+1) }
 	for i := 0; i < n; i++ {

@@ -1,6 +1,8 @@
 package topology
 
 import (
+	"os"
+	"path/filepath"
 	"reflect"
 	"sort"
 	"strings"
@@ -265,5 +267,55 @@ func TestBuildReadsGraphParams(t *testing.T) {
 	chain, err := Build("AlicePaysBobViaCarol", map[string]int{"CarolsCount": 3, "Pairs": 1})
 	if err != nil || len(chain.Pairs) != 1 {
 		t.Errorf("Pairs on a built-in: %v %v", chain.Pairs, err)
+	}
+}
+
+// A graph file runs whole unless NodeCount asks for a sample, and a sample
+// says so (issue 22: a 40-node file ran silently as 10 nodes).
+func TestGraphFileRunsWholeUnlessSampled(t *testing.T) {
+	whole, err := BuildWith("testdata/describegraph12.json", map[string]int{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(whole.Nodes) != 12 || len(whole.Channels) != 14 || !connected(whole) || whole.Note != "" {
+		t.Errorf("whole file: %s; want 12 nodes, 14 channels (parallel ones merged), connected, no note", whole)
+	}
+	if whole.Name != "describegraph-n12-seed1" {
+		t.Errorf("name %q", whole.Name)
+	}
+	sampled, err := BuildWith("testdata/describegraph12.json", map[string]int{"NodeCount": 8}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "sampled 8 of 12 nodes of describegraph12.json"
+	if len(sampled.Nodes) != 8 || !strings.Contains(sampled.Note, want) || !strings.Contains(sampled.String(), want) {
+		t.Errorf("sample: %d nodes, note %q, line %q; want 8 and %q", len(sampled.Nodes), sampled.Note, sampled, want)
+	}
+	all, err := BuildWith("testdata/describegraph12.json", map[string]int{"NodeCount": 12}, nil)
+	if err != nil || all.Note != "" || len(all.Nodes) != 12 {
+		t.Errorf("NodeCount = the file's size is the whole graph: %v note %q", err, all.Note)
+	}
+	if _, err := BuildWith("testdata/describegraph12.json", map[string]int{"NodeCount": 13}, nil); err == nil || !strings.Contains(err.Error(), "leave NodeCount out") {
+		t.Errorf("13 of 12: err %v", err)
+	}
+}
+
+// Nodes without channels can neither route nor pay: left out, and counted.
+func TestGraphFileLeavesOutNodesWithoutChannels(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "g.json")
+	doc := `{"nodes": [{"pub_key": "a"}, {"pub_key": "b"}, {"pub_key": "c"}, {"pub_key": "lone"}],
+	 "edges": [{"node1_pub": "a", "node2_pub": "b", "capacity": "1000000"}, {"node1_pub": "b", "node2_pub": "c", "capacity": 2000000}]}`
+	if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	topo := generate(t, DefaultGraphSpec(path))
+	if len(topo.Nodes) != 3 || topo.Note != "1 node(s) of g.json without channels left out" {
+		t.Errorf("%d nodes, note %q", len(topo.Nodes), topo.Note)
+	}
+	if err := os.WriteFile(path, []byte(`{"nodes": [{"pub_key": "a"}], "edges": []}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Generate(DefaultGraphSpec(path)); err == nil || !strings.Contains(err.Error(), "node1_pub") {
+		t.Errorf("a file without channels: err %v", err)
 	}
 }

@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 )
 
-// describeGraph is the part of `lncli describegraph` output a sample needs.
+// describeGraph is the part of `lncli describegraph` output the import reads.
 type describeGraph struct {
 	Nodes []struct {
 		PubKey string `json:"pub_key"`
@@ -37,19 +39,42 @@ func (f *flexInt64) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// sampleGraphFile reads a describegraph JSON and snowball-samples n nodes
-// (BFS from a random start, neighbours in random order), so the sample is
-// connected. It keeps every channel between sampled nodes (the largest of
-// parallel ones) and scales capacities so the largest is LND's maximum.
-// Edges come back over sample indices, with their scaled capacities.
-func sampleGraphFile(path string, n int, rng *rand.Rand) ([][2]int, []int64, error) {
+// graphFile is what importing a describegraph file gave: edges over node
+// indices with their scaled capacities, and how much of the file it kept.
+type graphFile struct {
+	edges [][2]int
+	caps  []int64
+	// nodes ran; withChannels are the file's nodes that have a channel;
+	// lone are listed nodes without one (they can neither route nor pay,
+	// so they are left out).
+	nodes, withChannels, lone int
+}
+
+// note says what of the file did not run: a sample, nodes without channels.
+func (g graphFile) note(path string) string {
+	var parts []string
+	if g.nodes < g.withChannels {
+		parts = append(parts, fmt.Sprintf("sampled %d of %d nodes of %s (NodeCount=%d; leave NodeCount out to run the whole graph)", g.nodes, g.withChannels, filepath.Base(path), g.nodes))
+	}
+	if g.lone > 0 {
+		parts = append(parts, fmt.Sprintf("%d node(s) of %s without channels left out", g.lone, filepath.Base(path)))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// readGraphFile reads a describegraph JSON. n = 0 imports every node that
+// has a channel; n > 0 snowball-samples n nodes (BFS from a random start,
+// neighbours in random order), so the sample is connected. It keeps every
+// channel between kept nodes (the largest of parallel ones) and scales
+// capacities so the largest is LND's maximum.
+func readGraphFile(path string, n int, rng *rand.Rand) (graphFile, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, nil, fmt.Errorf("graph file: %v", err)
+		return graphFile{}, fmt.Errorf("graph file: %v", err)
 	}
 	var g describeGraph
 	if err := json.Unmarshal(data, &g); err != nil {
-		return nil, nil, fmt.Errorf("graph file %s: %v (want the JSON of lncli describegraph)", path, err)
+		return graphFile{}, fmt.Errorf("graph file %s: %v (want the JSON of lncli describegraph)", path, err)
 	}
 	// Channels per unordered pair, largest capacity kept.
 	capacity := map[[2]string]int64{}
@@ -65,30 +90,43 @@ func sampleGraphFile(path string, n int, rng *rand.Rand) ([][2]int, []int64, err
 		}
 		capacity[k] = max(capacity[k], int64(e.Capacity))
 	}
+	out := graphFile{withChannels: len(neighbours)}
+	lone := map[string]bool{}
+	for _, nd := range g.Nodes {
+		if len(neighbours[nd.PubKey]) == 0 {
+			lone[nd.PubKey] = true
+		}
+	}
+	out.lone = len(lone)
 	starts := make([]string, 0, len(neighbours))
 	for pk := range neighbours {
 		starts = append(starts, pk)
 	}
 	sort.Strings(starts) // map order is random; the seed alone must decide
-	if len(starts) < n {
-		return nil, nil, fmt.Errorf("param NodeCount=%d: graph file %s has only %d nodes with channels; use at most %d", n, path, len(starts), len(starts))
+	if len(starts) < 2 {
+		return graphFile{}, fmt.Errorf("graph file %s: %d node(s) with channels; a network needs at least 2 (edges' node1_pub and node2_pub name them)", path, len(starts))
 	}
-	// A start in a small component gives a short sample: try a few starts.
-	var best []string
-	for try := 0; try < 20 && len(best) < n; try++ {
-		if got := snowball(starts[rng.IntN(len(starts))], n, neighbours, rng); len(got) > len(best) {
-			best = got
+	best := starts // the whole graph, in pubkey order
+	if n > 0 {
+		if len(starts) < n {
+			return graphFile{}, fmt.Errorf("param NodeCount=%d: graph file %s has only %d nodes with channels; use at most %d, or leave NodeCount out to run the whole graph", n, path, len(starts), len(starts))
+		}
+		// A start in a small component gives a short sample: try a few starts.
+		best = nil
+		for try := 0; try < 20 && len(best) < n; try++ {
+			if got := snowball(starts[rng.IntN(len(starts))], n, neighbours, rng); len(got) > len(best) {
+				best = got
+			}
+		}
+		if len(best) < n {
+			return graphFile{}, fmt.Errorf("param NodeCount=%d: the largest connected sample found in %s has %d nodes; use at most %d", n, path, len(best), len(best))
 		}
 	}
-	if len(best) < n {
-		return nil, nil, fmt.Errorf("param NodeCount=%d: the largest connected sample found in %s has %d nodes; use at most %d", n, path, len(best), len(best))
-	}
+	out.nodes = len(best)
 	index := map[string]int{}
 	for i, pk := range best {
 		index[pk] = i
 	}
-	var edges [][2]int
-	var caps []int64
 	var largest int64
 	for i, pk := range best {
 		nb := append([]string(nil), neighbours[pk]...)
@@ -99,18 +137,18 @@ func sampleGraphFile(path string, n int, rng *rand.Rand) ([][2]int, []int64, err
 				continue
 			}
 			c := capacity[[2]string{min(pk, other), max(pk, other)}]
-			edges = append(edges, [2]int{i, j})
-			caps = append(caps, c)
+			out.edges = append(out.edges, [2]int{i, j})
+			out.caps = append(out.caps, c)
 			largest = max(largest, c)
 		}
 	}
-	for i, c := range caps {
+	for i, c := range out.caps {
 		if largest > MaxCapacitySat {
 			c = int64(float64(c) * float64(MaxCapacitySat) / float64(largest))
 		}
-		caps[i] = ClampCapacity(c)
+		out.caps[i] = ClampCapacity(c)
 	}
-	return edges, caps, nil
+	return out, nil
 }
 
 // snowball is a BFS from start visiting neighbours in random order, up to n nodes.

@@ -70,6 +70,9 @@ type Topology struct {
 	Pairs []Pair `yaml:"pairs,omitempty" json:"pairs,omitempty"`
 	// Traffic asks for random pairs drawn when the file is read.
 	Traffic *Traffic `yaml:"traffic,omitempty" json:"-"`
+	// Note says what an imported graph file left out ("sampled 10 of 40
+	// nodes of g.json"): the plan line and the report repeat it.
+	Note string `yaml:"-" json:"note,omitempty"`
 }
 
 // Pair is one payer and the node it pays.
@@ -291,6 +294,11 @@ func (t Topology) WithDefaults(impl, version string) Topology {
 
 // String is a one-line description for logs.
 func (t Topology) String() string {
+	if t.Note != "" {
+		u := t
+		u.Note = ""
+		return u.String() + " (" + t.Note + ")"
+	}
 	if len(t.Channels) > 12 {
 		return fmt.Sprintf("%s: %d nodes, %d channels, %d payer/payee pairs", t.Name, len(t.Nodes), len(t.Channels), len(t.Routes()))
 	}

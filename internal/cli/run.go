@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -29,6 +30,7 @@ const DefaultScenarioFile = "bench/scenario.yml"
 
 type runFlags struct {
 	params       []string
+	jobs         []string // --job Name=value: job settings over the file's
 	quick        bool
 	backend      string
 	artifacts    string
@@ -63,6 +65,7 @@ func runCmd(stdout, stderr io.Writer) *cobra.Command {
 	}
 	fl := cmd.Flags()
 	fl.StringArrayVar(&f.params, "param", nil, "override a param: Name=v1,v2 (repeatable)")
+	fl.StringArrayVar(&f.jobs, "job", nil, "override a job setting: Name=value, one of "+strings.Join(scenario.JobSettings, ", ")+" (repeatable; after --quick)")
 	fl.BoolVar(&f.quick, "quick", false, "smoke run: 1 warm-up + 3 iterations per case on one reused network")
 	addBackendFlag(fl, &f)
 	addYesFlag(fl, &f)
@@ -139,6 +142,11 @@ func loadScenario(args []string, f runFlags) (scenario.Scenario, error) {
 	if f.quick {
 		s.Job = scenario.Job{LaunchCount: 1, WarmupCount: 1, IterationCount: 3, InvocationCount: 1}
 		s.ReuseNetwork = true
+	}
+	for _, text := range f.jobs {
+		if s.Job, err = s.Job.Override(text); err != nil {
+			return s, err
+		}
 	}
 	if f.reuse {
 		s.ReuseNetwork = true

@@ -56,6 +56,13 @@ func TestBadInputRefusedBeforeAnythingStarts(t *testing.T) {
 		{[]string{"run", "--param", "Mode=fast"}, "use one of invoice, pregenerated, keysend"},
 		{[]string{"run", "--param", "CarolsCount=2"}, "topology AlicePaysBob does not use it; it shapes topology AlicePaysBobViaCarol"},
 		{[]string{"run", "--param", "Concurency=2"}, `param "Concurency" is unknown; known params: Concurrency`},
+		{[]string{"run", "--param", "IterationCount=5"}, `param "IterationCount" is a job setting, not a param: use --job IterationCount=5`},
+		{[]string{"run", "--job", "Iterations=5"}, `--job Iterations=5: "Iterations" is not a job setting; use one of LaunchCount, WarmupCount, IterationCount`},
+		{[]string{"run", "--job", "Concurrency=5"}, "--job Concurrency=5: Concurrency is a param, not a job setting; use --param Concurrency=5"},
+		{[]string{"run", "--job", "IterationCount=five"}, "--job IterationCount=five: use a whole number"},
+		{[]string{"run", "--job", "IterationCount=0"}, "job.IterationCount=0: must be at least 1"},
+		{[]string{"run", "--job", "IterationCount"}, `--job "IterationCount": use Name=value`},
+		{[]string{"run", "--job", "Duration=soon"}, "--job Duration=soon: use a duration such as 10m"},
 		{[]string{"run", filepath.Join(dir, "absent.yml")}, "scenario file:"},
 		{[]string{"soak", "--duration", "5s"}, "--duration 5s: use at least 10s"},
 		{[]string{"soak", "--start-timeout", "0s"}, "--start-timeout 0s"},
@@ -104,6 +111,17 @@ func refusedInOneLine(t *testing.T, args []string, want string) (string, bool) {
 		t.Errorf("%v: error is not one line: %q", args, err)
 	}
 	return stderr.String(), true
+}
+
+// --job sets job settings over the file's and --quick's.
+func TestJobFlagOverridesTheJob(t *testing.T) {
+	s, err := loadScenario(nil, runFlags{quick: true, jobs: []string{"IterationCount=5", "WarmupCount=0"}, startTimeout: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Job.IterationCount != 5 || s.Job.WarmupCount != 0 || s.Job.LaunchCount != 1 {
+		t.Errorf("job %+v", s.Job)
+	}
 }
 
 // Docker's memory notation passes the one rule, whatever its case.
