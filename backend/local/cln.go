@@ -48,16 +48,7 @@ func (b *Backend) startCLN(ctx context.Context, spec backend.NodeSpec, binDir, d
 	ep := backend.NodeEndpoint{Name: spec.Name, RPCHost: "unix:" + sock, PeerHost: cfg.P2PListen, Args: args}
 	p.dataDir = dir
 	p.ready = func() bool { st, err := os.Stat(sock); return err == nil && st.Mode()&os.ModeSocket != 0 }
-	b.track(p)
-	b.mu.Lock()
-	b.eps[spec.Name] = ep
-	b.mu.Unlock()
-	wctx, cancel := context.WithTimeoutCause(ctx, b.opts.StartTimeout, fmt.Errorf("start timeout %v", b.opts.StartTimeout))
-	defer cancel()
-	if err := p.waitReady(wctx, "node", p.ready); err != nil {
-		return backend.NodeEndpoint{}, err
-	}
-	return ep, nil
+	return b.awaitNode(ctx, p, ep)
 }
 
 // bitcoinCLI makes dir/bin/bitcoin-cli, a symlink to the lnbench binary

@@ -176,9 +176,15 @@ func (b *Backend) StartNode(ctx context.Context, spec backend.NodeSpec) (backend
 	p.ready = func() bool {
 		return fileutil.NonEmpty(ep.MacaroonPath) && fileutil.NonEmpty(ep.TLSCertPath) && tcpOpen(ep.RPCHost)
 	}
+	return b.awaitNode(ctx, p, ep)
+}
+
+// awaitNode tracks a started node with its endpoint and waits until it
+// is ready (p.ready) or the start timeout passes.
+func (b *Backend) awaitNode(ctx context.Context, p *proc, ep backend.NodeEndpoint) (backend.NodeEndpoint, error) {
 	b.track(p)
 	b.mu.Lock()
-	b.eps[spec.Name] = ep
+	b.eps[ep.Name] = ep
 	b.mu.Unlock()
 	wctx, cancel := context.WithTimeoutCause(ctx, b.opts.StartTimeout, fmt.Errorf("start timeout %v", b.opts.StartTimeout))
 	defer cancel()

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/lnbench/lnbench/internal/wait"
 	"github.com/lnbench/lnbench/node"
 )
 
@@ -216,26 +217,19 @@ func (d *Driver) ForwardedCount(ctx context.Context) (int, error) {
 	return len(r.Forwards), nil
 }
 
-// poll calls check every interval until it reports done, bounded by ctx.
+// poll calls check every interval until it reports done, bounded by ctx;
+// the error names the last failed check.
 func poll(ctx context.Context, interval time.Duration, check func() (bool, error)) error {
-	t := time.NewTicker(interval)
-	defer t.Stop()
 	var last error
-	for {
+	err := wait.Until(ctx, interval, func() bool {
 		ok, err := check()
-		if ok {
-			return nil
-		}
 		last = err
-		select {
-		case <-ctx.Done():
-			if last != nil {
-				return fmt.Errorf("%w (last: %v)", context.Cause(ctx), last)
-			}
-			return context.Cause(ctx)
-		case <-t.C:
-		}
+		return ok
+	})
+	if err != nil && last != nil {
+		return fmt.Errorf("%w (last: %v)", err, last)
 	}
+	return err
 }
 
 // rpcCode is the code of a JSON-RPC error reply in err's chain, or 0.
