@@ -9,6 +9,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -24,7 +25,7 @@ func main() {
 	var prior Counts
 	if *countsFile != "" {
 		data, err := os.ReadFile(*countsFile)
-		if err == nil {
+		if err == nil && len(bytes.TrimSpace(data)) > 0 { // test.sh's mktemp makes it empty
 			err = json.Unmarshal(data, &prior)
 		}
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
