@@ -21,7 +21,26 @@ const (
 	ModeInvoice      = "invoice"      // payee creates the invoice inside the measured operation
 	ModePregenerated = "pregenerated" // invoices created before timing starts
 	ModeKeysend      = "keysend"      // spontaneous payment, no invoice
+	// Core Lightning payers only: invoice mode paid with xpay, and CLN's
+	// own benchmark shape (tests/benchmark.py): pregenerated invoices paid
+	// with sendpay along a route found once per payee.
+	ModeXpay    = "xpay"
+	ModeSendpay = "sendpay"
 )
+
+// pregenerates tells the modes whose invoices are made before timing.
+func pregenerates(mode string) bool { return mode == ModePregenerated || mode == ModeSendpay }
+
+// method is the payer's payment command a mode asks for ("" = its default).
+func method(mode string) string {
+	switch mode {
+	case ModeXpay:
+		return "xpay"
+	case ModeSendpay:
+		return "sendpay"
+	}
+	return ""
+}
 
 // Target is who pays whom and how: Payers paying one Payee, or Pairs.
 type Target struct {
@@ -79,7 +98,7 @@ type Prepared struct{ invoices []node.Invoice }
 
 // Prepare creates the invoices a pregenerated batch will pay; other modes need nothing.
 func Prepare(ctx context.Context, t Target, total int) (*Prepared, error) {
-	if t.Mode != ModePregenerated {
+	if !pregenerates(t.Mode) {
 		return nil, nil
 	}
 	p := &Prepared{invoices: make([]node.Invoice, total)}
@@ -164,11 +183,11 @@ func payOnce(ctx context.Context, t Target, r Pair, pre *Prepared, seq int) resu
 	payer := r.Payer
 	rec := result.Record{Payer: payer.Name(), Payee: r.Payee.Name(), Mode: t.Mode}
 	rec.Start = time.Now()
-	pay := node.Payment{Timeout: t.Timeout}
-	switch t.Mode {
-	case ModeKeysend:
+	pay := node.Payment{Timeout: t.Timeout, Method: method(t.Mode)}
+	switch {
+	case t.Mode == ModeKeysend:
 		pay.KeysendDest, pay.AmountSat = r.PayeePubKey, t.AmountSat
-	case ModePregenerated:
+	case pregenerates(t.Mode):
 		pay.PaymentRequest = pre.invoices[seq].PaymentRequest
 	default:
 		inv, err := r.Payee.AddInvoice(ctx, t.AmountSat, "lnbench")

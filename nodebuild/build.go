@@ -36,6 +36,11 @@ type Manifest struct {
 	Flavour      Flavour   `json:"flavour"`
 	PGOSHA256    string    `json:"pgo_sha256,omitempty"`
 	PGOFrom      string    `json:"pgo_from,omitempty"` // the run a merged profile came from (PGOOriginFile)
+	// C builds (CLN): the compiler's version line, ./configure's
+	// arguments and the version string the node reports.
+	Compiler     string    `json:"compiler,omitempty"`
+	Configure    []string  `json:"configure,omitempty"`
+	NodeVersion  string    `json:"node_version,omitempty"`
 	BuiltAt      time.Time `json:"built_at,omitempty"`
 	BuildSeconds float64   `json:"build_seconds,omitempty"`
 }
@@ -104,6 +109,14 @@ func keyFor(ctx context.Context, spec Spec) (string, string, error) {
 	if err := spec.Flavour.Validate(); err != nil {
 		return "", "", err
 	}
+	if spec.Implementation == CLN {
+		tc, err := clnToolchain(ctx, spec.Flavour)
+		if err != nil {
+			return "", "", err
+		}
+		key, err := clnKey(ctx, spec, tc)
+		return key, tc, err
+	}
 	tc, err := Toolchain(ctx, toolchainDir(spec))
 	if err != nil {
 		return "", "", err
@@ -165,6 +178,9 @@ func verify(dir string) (Manifest, error) {
 	if err != nil {
 		return m, err
 	}
+	if m.Implementation == CLN {
+		return m, verifyFiles(dir, m)
+	}
 	for name := range Packages {
 		sum, err := fileSHA256(filepath.Join(dir, name))
 		if err != nil {
@@ -201,6 +217,9 @@ func Ensure(ctx context.Context, cache string, spec Spec, log io.Writer) (Result
 	key, toolchain, err := keyFor(ctx, spec)
 	if err != nil {
 		return Result{}, err
+	}
+	if spec.Implementation == CLN {
+		return ensureCLN(ctx, cache, spec, key, toolchain, log)
 	}
 	start := time.Now()
 	dir := cacheDirFor(cache, spec, key)

@@ -205,7 +205,8 @@ func TestParseSpecs(t *testing.T) {
 	bad := map[string]string{
 		"lnd":                  "use IMPL@VERSION",
 		"lnd@v9":               "--add-version v9",
-		"cln@src:" + tree:      "unknown implementation",
+		"cln@src:" + tree:      "not a Core Lightning source tree",
+		"eclair@src:" + tree:   "unknown implementation",
 		"lnd@src:" + images:    "point it at a clone",
 		"lnd@src:/nonexistent": "point it at a clone",
 	}

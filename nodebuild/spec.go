@@ -48,6 +48,12 @@ type Flavour struct {
 	GCFlags string   `json:"gcflags,omitempty"` // passed as -gcflags=VALUE ("all=…" reaches dependencies)
 	LDFlags string   `json:"ldflags,omitempty"` // passed as -ldflags=VALUE
 	Tags    []string `json:"tags,omitempty"`    // build tags added to Tags
+	// C builds (Core Lightning, cln.go): -O level, -march, frame pointers,
+	// extra ./configure arguments.
+	COpt          string   `json:"copt,omitempty"`
+	March         string   `json:"march,omitempty"`
+	FramePointers bool     `json:"frame_pointers,omitempty"`
+	Configure     []string `json:"configure,omitempty"`
 }
 
 var goamd64Levels = map[string]bool{"": true, "v1": true, "v2": true, "v3": true, "v4": true}
@@ -111,7 +117,7 @@ func (f Flavour) goamd64() string {
 
 // IsDefault reports whether the flavour changes nothing.
 func (f Flavour) IsDefault() bool {
-	return f.PGO == "" && f.goamd64() == "v1" && f.GCFlags == "" && f.LDFlags == "" && len(f.extraTags()) == 0
+	return f.PGO == "" && f.goamd64() == "v1" && f.GCFlags == "" && f.LDFlags == "" && len(f.extraTags()) == 0 && len(f.cKnobs()) == 0
 }
 
 // String names the non-default knobs, e.g. "pgo=cpu.pprof goamd64=v3".
@@ -132,7 +138,7 @@ func (f Flavour) String() string {
 	if t := f.extraTags(); len(t) > 0 {
 		parts = append(parts, "tags="+strings.Join(t, ","))
 	}
-	return strings.Join(parts, " ")
+	return strings.Join(append(parts, f.cKnobs()...), " ")
 }
 
 // IsSource reports whether the spec builds a local source tree.
@@ -174,9 +180,12 @@ func Parse(imagesDir, text string) (Spec, error) {
 
 // FromSource is the spec of a local source tree of impl at dir.
 func FromSource(impl, dir string) (Spec, error) {
+	if impl == CLN {
+		return clnFromSource(dir)
+	}
 	mod, ok := modulePaths[impl]
 	if !ok {
-		return Spec{}, fmt.Errorf("node build %s@src:%s: unknown implementation %q (known: lnd)", impl, dir, impl)
+		return Spec{}, fmt.Errorf("node build %s@src:%s: unknown implementation %q (known: lnd, cln)", impl, dir, impl)
 	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {

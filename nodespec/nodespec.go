@@ -3,14 +3,15 @@
 // database variant, under a short label that names it in every report.
 //
 // Syntax: IMPL@SOURCE{+OPTION=VALUE}, where SOURCE is a release folder
-// (v0.21.0-beta) or src:PATH, and the options are the build knobs pgo,
-// goamd64, gcflags, ldflags, tags (comma-separated), and profile, db and
-// footprint:
+// (v0.21.0-beta) or src:PATH, and the options are the build knobs (Go's
+// pgo, goamd64, gcflags, ldflags, tags for LND; C's opt, march, fp,
+// configure for Core Lightning), and profile, db and footprint:
 //
 //	lnd@v0.21.0-beta
 //	lnd@v0.21.0-beta+pgo=default.pgo+goamd64=v3
 //	lnd@src:../lnd+profile=bottlepay+db=sqlite-native
 //	lnd@v0.21.0-beta+footprint=small
+//	cln@src:../lightning+opt=O3+march=native+fp=on
 package nodespec
 
 import (
@@ -33,11 +34,69 @@ type Flavour struct {
 	GCFlags string   `json:"gcflags,omitempty"`
 	LDFlags string   `json:"ldflags,omitempty"`
 	Tags    []string `json:"tags,omitempty"`
+	// C builds (Core Lightning): optimisation level (O3, not -O3), -march
+	// value, frame pointers, extra ./configure arguments.
+	COpt          string   `json:"copt,omitempty"`
+	March         string   `json:"march,omitempty"`
+	FramePointers bool     `json:"frame_pointers,omitempty"`
+	Configure     []string `json:"configure,omitempty"`
 }
 
 var goamd64Levels = map[string]bool{"": true, "v1": true, "v2": true, "v3": true, "v4": true}
 
 var tagPattern = regexp.MustCompile(`^[A-Za-z0-9_.]+$`)
+
+// COptLevels are the optimisation levels a C build takes ("" is the tree's
+// own default: CLN builds with -Og).
+var COptLevels = []string{"O0", "O1", "O2", "O3", "Og", "Os", "Ofast"}
+
+var marchPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9_.+-]*$`)
+
+// goKnobs and cKnobs name the set knobs of each kind, for the refusal of
+// a knob the implementation's build does not have.
+func (f Flavour) goKnobs() []string {
+	var out []string
+	for name, set := range map[string]bool{"pgo": f.PGO != "", "goamd64": f.GOAMD64 != "", "gcflags": f.GCFlags != "", "ldflags": f.LDFlags != "", "tags": len(f.Tags) > 0} {
+		if set {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+func (f Flavour) cKnobs() []string {
+	var out []string
+	for name, set := range map[string]bool{"opt": f.COpt != "", "march": f.March != "", "fp": f.FramePointers, "configure": len(f.Configure) > 0} {
+		if set {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// checkFor refuses knobs impl's build does not have (Go knobs on CLN, C
+// knobs on LND), then checks each knob's value.
+func (f Flavour) checkFor(impl string) error {
+	if impl == "cln" {
+		if k := f.goKnobs(); len(k) > 0 {
+			return fmt.Errorf("%s: a Go build knob, and CLN is built with make; use opt, march, fp or configure", k[0])
+		}
+	} else if k := f.cKnobs(); len(k) > 0 {
+		return fmt.Errorf("%s: a C build knob (Core Lightning's); %s builds with Go: use pgo, goamd64, gcflags, ldflags or tags", k[0], impl)
+	}
+	if f.COpt != "" && !contains(COptLevels, f.COpt) {
+		return fmt.Errorf("opt %q: use one of %s", f.COpt, strings.Join(COptLevels, ", "))
+	}
+	if f.March != "" && !marchPattern.MatchString(f.March) {
+		return fmt.Errorf("march %q: use a gcc -march value such as native or x86-64-v3", f.March)
+	}
+	for _, c := range f.Configure {
+		if !strings.HasPrefix(c, "--") {
+			return fmt.Errorf("configure %q: give ./configure options (--enable-…, --disable-…), comma-separated", c)
+		}
+	}
+	return f.check()
+}
 
 // check refuses what cannot be a knob; the PGO profile's content is
 // checked when the build is resolved (nodebuild.Flavour.Validate).
@@ -123,7 +182,7 @@ func ParseIn(text, dir string) (Spec, error) {
 	text = strings.TrimSpace(text)
 	impl, rest, ok := strings.Cut(text, "@")
 	if !ok || impl == "" || rest == "" {
-		return Spec{}, fmt.Errorf("node spec %q: use IMPL@VERSION (lnd@v0.21.0-beta) or IMPL@src:PATH, then +option=value (pgo, goamd64, gcflags, ldflags, tags, profile, db)", text)
+		return Spec{}, fmt.Errorf("node spec %q: use IMPL@VERSION (lnd@v0.21.0-beta) or IMPL@src:PATH, then +option=value (LND: pgo, goamd64, gcflags, ldflags, tags; CLN: opt, march, fp, configure; both: profile, db, footprint)", text)
 	}
 	// Options follow the first '+' that starts a known option, so a path
 	// or version holding '+' elsewhere still reads.
@@ -158,7 +217,7 @@ func ParseIn(text, dir string) (Spec, error) {
 	return s, s.Validate()
 }
 
-var optionNames = []string{"pgo", "goamd64", "gcflags", "ldflags", "tags", "profile", "db", "footprint"}
+var optionNames = []string{"pgo", "goamd64", "gcflags", "ldflags", "tags", "opt", "march", "fp", "configure", "profile", "db", "footprint"}
 
 func startsOption(s string) bool {
 	for _, n := range optionNames {
@@ -211,6 +270,21 @@ func (s *Spec) setOption(opt, dir string) error {
 		s.Flavour.LDFlags = value
 	case "tags":
 		s.Flavour.Tags = strings.Split(value, ",")
+	case "opt":
+		s.Flavour.COpt = strings.TrimPrefix(value, "-")
+	case "march":
+		s.Flavour.March = strings.TrimPrefix(value, "-march=")
+	case "fp":
+		switch value {
+		case "on", "true", "1":
+			s.Flavour.FramePointers = true
+		case "off", "false", "0":
+			s.Flavour.FramePointers = false
+		default:
+			return fmt.Errorf("option fp=%s: use fp=on or fp=off", value)
+		}
+	case "configure":
+		s.Flavour.Configure = strings.Split(value, ",")
 	case "profile":
 		s.Profile = value
 	case "db":
@@ -272,6 +346,18 @@ func (s Spec) DefaultLabel() string {
 	if len(f.Tags) > 0 {
 		label += "+tags"
 	}
+	if f.COpt != "" {
+		label += "+" + f.COpt
+	}
+	if f.March != "" {
+		label += "+march-" + f.March
+	}
+	if f.FramePointers {
+		label += "+fp"
+	}
+	if len(f.Configure) > 0 {
+		label += "+configure"
+	}
 	if s.Profile != "" {
 		label += "+" + s.Profile
 	}
@@ -298,7 +384,10 @@ func (s Spec) Validate() error {
 	if s.Footprint != "" && !contains(Footprints, s.Footprint) {
 		return fmt.Errorf("node spec %s: footprint %q: use one of %s", s.Label, s.Footprint, strings.Join(Footprints, ", "))
 	}
-	if err := s.Flavour.check(); err != nil {
+	if s.Implementation() == "cln" && !s.IsSource() {
+		return fmt.Errorf("node spec %s: Core Lightning builds from a source tree or tarball: use cln@src:PATH", s.Build)
+	}
+	if err := s.Flavour.checkFor(s.Implementation()); err != nil {
 		return fmt.Errorf("node spec %s: %v", s.Label, err)
 	}
 	return nil
@@ -318,6 +407,12 @@ func (s Spec) Text() string {
 	add("gcflags", f.GCFlags)
 	add("ldflags", f.LDFlags)
 	add("tags", strings.Join(f.Tags, ","))
+	add("opt", f.COpt)
+	add("march", f.March)
+	if f.FramePointers {
+		add("fp", "on")
+	}
+	add("configure", strings.Join(f.Configure, ","))
 	add("profile", s.Profile)
 	add("db", s.DB)
 	add("footprint", s.Footprint)

@@ -78,3 +78,38 @@ func TestSourceDir(t *testing.T) {
 		}
 	}
 }
+
+func TestParseCLN(t *testing.T) {
+	abs, _ := filepath.Abs("../lightning")
+	s, err := Parse("cln@src:../lightning+opt=-O3+march=native+fp=on+configure=--enable-static,--disable-valgrind")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := s.Flavour
+	if s.Build != "cln@src:"+abs || f.COpt != "O3" || f.March != "native" || !f.FramePointers || strings.Join(f.Configure, " ") != "--enable-static --disable-valgrind" {
+		t.Fatalf("%+v", s)
+	}
+	if s.Label != "src+O3+march-native+fp+configure" {
+		t.Errorf("label %q", s.Label)
+	}
+	back, err := Parse(s.Text())
+	if err != nil || back.Text() != s.Text() {
+		t.Errorf("Text %q reads back as %+v (%v)", s.Text(), back, err)
+	}
+}
+
+func TestParseRefusesKnobsOfTheOtherBuild(t *testing.T) {
+	for text, want := range map[string]string{
+		"cln@src:/x+goamd64=v3":      "goamd64: a Go build knob, and CLN is built with make",
+		"cln@src:/x+pgo=cpu.pprof":   "pgo: a Go build knob",
+		"lnd@v0.21.0-beta+opt=O3":    "opt: a C build knob",
+		"cln@src:/x+opt=O9":          `opt "O9": use one of`,
+		"cln@src:/x+fp=maybe":        "fp=on or fp=off",
+		"cln@src:/x+configure=debug": "give ./configure options",
+		"cln@src:/x+march=a b":       "march",
+	} {
+		if _, err := Parse(text); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: err %v, want %q", text, err, want)
+		}
+	}
+}

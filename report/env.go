@@ -35,9 +35,12 @@ func specLines(n NodeInfo) []string {
 			parts = append(parts, name+" "+v)
 		}
 	}
+	add("version", n.NodeVersion)
 	add("build", n.Build)
 	add("key", short(n.Key))
 	add("Go", strings.TrimPrefix(n.GoVersion, "go"))
+	add("compiler", n.Compiler)
+	add("build options", n.BuildOptions)
 	add("tags", strings.Join(n.Tags, ","))
 	add("PGO profile", short(n.PGOHash))
 	add("profile", n.Profile)

@@ -90,9 +90,14 @@ type NodeInfo struct {
 	GoVersion      string   `json:"go_version,omitempty"`
 	Tags           []string `json:"tags,omitempty"`
 	PGOHash        string   `json:"pgo_hash,omitempty"`
-	Profile        string   `json:"profile,omitempty"` // config profile, e.g. tuned+bbolt
-	Image          string   `json:"image,omitempty"`   // compose only
-	Flags          []string `json:"flags"`
+	// C builds (CLN): the version string the node reports, the compiler
+	// and the build options (opt, march, fp, configure).
+	NodeVersion  string   `json:"node_version,omitempty"`
+	Compiler     string   `json:"compiler,omitempty"`
+	BuildOptions string   `json:"build_options,omitempty"`
+	Profile      string   `json:"profile,omitempty"` // config profile, e.g. tuned+bbolt
+	Image        string   `json:"image,omitempty"`   // compose only
+	Flags        []string `json:"flags"`
 	// Env is the environment the nodes started with beyond the host's
 	// (a footprint's GOGC).
 	Env []string `json:"env,omitempty"`

@@ -3,6 +3,7 @@ package runner
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/lnbench/lnbench/backend"
 	"github.com/lnbench/lnbench/node"
@@ -52,7 +53,7 @@ func NodeSetup(ds node.Drivers, s scenario.Scenario, builds map[string]NodeBuild
 			flags = drv.Flags(p.DBBackend)
 		}
 		info := report.NodeInfo{Label: sp.Label, Baseline: sp.Label == s.Baseline, Implementation: sp.Implementation(),
-			Version: sp.Version(), Build: sp.Build, Key: s.BuildKeys[sp.Label], Profile: profile + "+" + db,
+			Version: sp.Version(), Build: sp.Build, Key: s.BuildKeys[sp.Label], Profile: profile + "+" + reportedDB(sp.Implementation(), db, p),
 			Flags: append(flags, args...), Env: fp.Env}
 		if sp.Footprint != "" && sp.Footprint != nodespec.FootprintDefault {
 			info.Profile += "+" + sp.Footprint
@@ -63,6 +64,10 @@ func NodeSetup(ds node.Drivers, s scenario.Scenario, builds map[string]NodeBuild
 			// from another copy of the same tree, so the path is the spec's.
 			info.Key, info.Source, info.Commit, info.Dirty = m.Key, sp.SourceDir(), m.GitCommit, m.GitDirty
 			info.GoVersion, info.Tags, info.PGOHash, info.Image = m.GoVersion, m.Tags, m.PGOSHA256, b.Image
+			info.NodeVersion, info.Compiler = m.NodeVersion, m.Compiler
+			if len(m.Configure) > 0 {
+				info.BuildOptions = "./configure " + strings.Join(m.Configure, " ")
+			}
 		}
 		infos = append(infos, info)
 	}
@@ -104,4 +109,14 @@ func withTopologyNodes(infos []report.NodeInfo, plans []networkPlan) []report.No
 		}
 	}
 	return infos
+}
+
+// reportedDB is the database a spec's nodes run on as the report names
+// it: the scenario's variant for LND, the driver's one database for CLN
+// (sqlite3, whatever node.db_backend says).
+func reportedDB(impl, db string, p node.Profile) string {
+	if impl == "cln" {
+		return p.DBBackend
+	}
+	return db
 }

@@ -150,8 +150,8 @@ func (s Scenario) validateSpecs() error {
 			return fmt.Errorf("nodes[%d]: label %q names two specs; give one a name (nodes: [{name: mine, spec: …}] or --node mine=SPEC)", i, sp.Label)
 		}
 		seen[sp.Label] = true
-		if sp.Implementation() != "lnd" {
-			return fmt.Errorf("nodes[%d] %s: implementation %q: only \"lnd\" is supported", i, sp.Label, sp.Implementation())
+		if !supported(sp.Implementation()) {
+			return fmt.Errorf("nodes[%d] %s: implementation %q: use lnd@… or cln@src:…", i, sp.Label, sp.Implementation())
 		}
 	}
 	if s.Baseline != "" && !seen[s.Baseline] {
@@ -285,4 +285,45 @@ func (s Scenario) resolveNodes(topo topology.Topology, caseLabel string) (topolo
 		out.Nodes[i].Build = s.BuildKeys[sp.Label]
 	}
 	return out, nil
+}
+
+// supported are the implementations a spec may name (each has a node
+// driver and a build): LND and Core Lightning.
+func supported(impl string) bool { return impl == "lnd" || impl == "cln" }
+
+// checkPayerModes refuses a CLN-only payment mode (xpay, sendpay) in a
+// case whose payers are not all Core Lightning nodes. A topology that does
+// not build is left to the check that reports it.
+func (s Scenario) checkPayerModes() error {
+	for _, c := range s.Cases() {
+		if !slices.Contains(CLNPaymentModes, c.Workload.Mode) {
+			continue
+		}
+		topo, err := topology.Build(s.Topology, c.Ints())
+		if err != nil {
+			return nil
+		}
+		for i, n := range topo.Nodes {
+			if !topo.Endpoint(n.Name) || !isPayer(topo, n.Name) {
+				continue
+			}
+			sp, err := s.nodeSpec(i, n, c.Node)
+			if err != nil {
+				return nil
+			}
+			if sp.Implementation() != "cln" {
+				return fmt.Errorf("case %s: Mode=%s is a Core Lightning payment command, and payer %s runs %s (%s); use Mode=invoice, pregenerated or keysend, or a cln@src: spec", c.ID(), c.Workload.Mode, n.Name, sp.Implementation(), sp.Label)
+			}
+		}
+	}
+	return nil
+}
+
+func isPayer(topo topology.Topology, name string) bool {
+	for _, r := range topo.Routes() {
+		if r.Payer == name {
+			return true
+		}
+	}
+	return false
 }

@@ -68,7 +68,8 @@ func TestSpecsRefusedWithAFix(t *testing.T) {
 		"topology: AlicePaysBob\nnodes: [{name: a}]\n":                                                               "nodes[0].spec: name the build",
 		"topology: AlicePaysBob\nnodes: lnd@v0.21.0-beta\n":                                                          "nodes: write a list",
 		"topology: AlicePaysBob\nnodes: [{name: a/b, spec: lnd@v0.21.0-beta}]\n":                                     `label "a/b"`,
-		"topology: AlicePaysBob\nnodes: [cln@v1]\n":                                                                  `implementation "cln"`,
+		"topology: AlicePaysBob\nnodes: [cln@v1]\n":                                                                  "use cln@src:PATH",
+		"topology: AlicePaysBob\nnodes: [eclair@v1]\n":                                                               `implementation "eclair"`,
 		"topology: AlicePaysBob\nnode: {profile: fast}\n":                                                            `node.profile "fast"`,
 		"topology: AlicePaysBob\nnodes: [{spec: lnd@v1, baseline: true}, {name: b, spec: lnd@v2, baseline: true}]\n": "already the baseline",
 	} {
@@ -144,5 +145,22 @@ payee: bob
 		if (want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), want)) {
 			t.Errorf("%q: err %v, want %q", doc, err, want)
 		}
+	}
+}
+
+func TestCLNModesNeedCLNPayers(t *testing.T) {
+	s, err := Parse([]byte("topology: AlicePaysBob\nnodes: [lnd@v0.21.0-beta]\nparams:\n  Mode: [invoice, xpay]\n"))
+	if err == nil {
+		err = s.Validate()
+	}
+	if err == nil || !strings.Contains(err.Error(), "Mode=xpay is a Core Lightning payment command, and payer alice runs lnd") {
+		t.Errorf("xpay on an LND payer: %v", err)
+	}
+	s, err = Parse([]byte("topology: AlicePaysBob\nnodes: [cln@src:/tmp/cln]\nparams:\n  Mode: [sendpay]\n"))
+	if err == nil {
+		err = s.Validate()
+	}
+	if err != nil {
+		t.Errorf("sendpay on a CLN payer: %v", err)
 	}
 }

@@ -32,10 +32,15 @@ const (
 	ModeInvoice      = "invoice"      // payee creates the invoice inside the measured operation
 	ModePregenerated = "pregenerated" // invoices created before timing starts
 	ModeKeysend      = "keysend"      // spontaneous payment, no invoice
+	ModeXpay         = "xpay"         // invoice mode paid with CLN's xpay (CLN payers)
+	ModeSendpay      = "sendpay"      // CLN's benchmark: pregenerated, sendpay along a fixed route (CLN payers)
 )
 
+// CLNPaymentModes are the modes only Core Lightning payers have.
+var CLNPaymentModes = []string{ModeXpay, ModeSendpay}
+
 // PaymentModes are the valid values of Mode; the load generator implements each.
-var PaymentModes = []string{ModeInvoice, ModePregenerated, ModeKeysend}
+var PaymentModes = []string{ModeInvoice, ModePregenerated, ModeKeysend, ModeXpay, ModeSendpay}
 
 // Known params. Unknown names are errors: a typo must not silently run the default.
 var Known = []ParamSpec{

@@ -319,8 +319,8 @@ func (s Scenario) Validate() error {
 	if err := s.Sampling.Validate(); err != nil {
 		return err
 	}
-	if s.Node.Implementation != "lnd" {
-		return fmt.Errorf("node.implementation %q: only \"lnd\" is supported", s.Node.Implementation)
+	if !supported(s.Node.Implementation) {
+		return fmt.Errorf("node.implementation %q: use lnd or cln (with version: src:PATH, a Core Lightning tree)", s.Node.Implementation)
 	}
 	if err := s.Node.Limits().Validate(); err != nil {
 		return fmt.Errorf("node.%v", err)
@@ -331,7 +331,10 @@ func (s Scenario) Validate() error {
 	if s.Node.Profile != "" && !slices.Contains(nodespec.Profiles, s.Node.Profile) {
 		return fmt.Errorf("node.profile %q: use one of %s", s.Node.Profile, strings.Join(nodespec.Profiles, ", "))
 	}
-	return s.validateSpecs()
+	if err := s.validateSpecs(); err != nil {
+		return err
+	}
+	return s.checkPayerModes()
 }
 
 // readsTopologyParam refuses a topology param the topology ignores: the

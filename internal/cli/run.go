@@ -203,6 +203,9 @@ func executeScenario(cmd *cobra.Command, stdout, stderr io.Writer, s scenario.Sc
 	if err := refuseFaults(s, backendName); err != nil {
 		return runner.Run{}, err
 	}
+	if err := refuseCLNBackend(s, backendName); err != nil {
+		return runner.Run{}, err
+	}
 	images, err := findImages(f.images)
 	if err != nil {
 		return runner.Run{}, err

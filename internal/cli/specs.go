@@ -91,7 +91,38 @@ func ensureBuilds(ctx context.Context, images, cache string, s *scenario.Scenari
 		s.BuildKeys[sp.Label] = key
 	}
 	out.chain = s.BuildKeys[s.BaselineSpec().Label]
+	if out.byKey[out.chain].Manifest.Implementation != "lnd" {
+		return out, out.ensureChainBuild(ctx, images, cache, log)
+	}
 	return out, nil
+}
+
+// ensureChainBuild picks the build btcd comes from when the baseline is
+// not LND (a CLN build has no btcd): the first LND build of the run, else
+// the default LND release, built like any other and imaged with them.
+func (b *builds) ensureChainBuild(ctx context.Context, images, cache string, log io.Writer) error {
+	for _, key := range b.keys {
+		if b.byKey[key].Manifest.Implementation == "lnd" {
+			b.chain = key
+			return nil
+		}
+	}
+	text := scenario.DefaultNode.Implementation + "@" + scenario.DefaultNode.Version
+	spec, err := nodebuild.Parse(images, text)
+	if err != nil {
+		return fmt.Errorf("btcd for a network without LND nodes comes from %s: %v", text, err)
+	}
+	r, err := nodebuild.Locate(cache, spec)
+	if err != nil {
+		if r, err = nodebuild.Ensure(ctx, cache, spec, log); err != nil {
+			return fmt.Errorf("btcd (from %s): %w", text, err)
+		}
+	}
+	fmt.Fprintf(log, "btcd: from %s (key %s)\n", text, r.Manifest.Key)
+	b.chain = r.Manifest.Key
+	b.keys = append(b.keys, b.chain)
+	b.byKey[b.chain] = r
+	return nil
 }
 
 // ensureImages makes one node image per distinct build.
@@ -111,7 +142,7 @@ func (b *builds) ensureImages(ctx context.Context, images string, log io.Writer)
 func (b builds) binDirs() map[string]string {
 	out := map[string]string{}
 	for key, r := range b.byKey {
-		out[key] = r.Dir
+		out[key] = r.BinDir()
 	}
 	return out
 }

@@ -7,15 +7,27 @@ import (
 	"github.com/lnbench/lnbench/nodespec"
 )
 
+// TunedFlags lift CLN's limit of 30 HTLCs in flight per channel (each side
+// accepts at most that many from its peer) to the protocol's 483, LND's
+// default: with its own 30, a closed loop of 40 or more workers on one
+// channel queues on the limit rather than on the node.
+var TunedFlags = []string{"--max-concurrent-htlcs=483"}
+
 // Profile resolves a config profile. CLN has one database here (sqlite3,
-// its default) and no tuning profile yet: `default` is CLN's own settings,
-// and the harness's needs (HarnessFlags) stay outside profiles.
+// its default); `default` is CLN's own settings, `tuned` (the scenario
+// default, as for LND) adds TunedFlags. The harness's needs (HarnessFlags)
+// stay outside profiles.
 func Profile(profile, db, version string) (node.Profile, error) {
-	if profile != "" && profile != nodespec.ProfileDefault && profile != nodespec.ProfileTuned {
-		return node.Profile{}, fmt.Errorf("profile %q: CLN nodes have only %q (CLN's own settings)", profile, nodespec.ProfileDefault)
-	}
 	if db != "" && db != nodespec.DBBbolt && db != "sqlite" {
 		return node.Profile{}, fmt.Errorf("db %q: CLN nodes run on sqlite3, their default", db)
 	}
-	return node.Profile{DBBackend: "sqlite3"}, nil
+	p := node.Profile{DBBackend: "sqlite3"}
+	switch profile {
+	case nodespec.ProfileDefault:
+		return p, nil
+	case "", nodespec.ProfileTuned:
+		p.Flags = TunedFlags
+		return p, nil
+	}
+	return node.Profile{}, fmt.Errorf("profile %q: CLN nodes have %q (CLN's own settings) and %q (%v)", profile, nodespec.ProfileDefault, nodespec.ProfileTuned, TunedFlags)
 }

@@ -1,0 +1,164 @@
+package nodebuild
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// ensureCLN builds a CLN tree in a copy (extracted, for a tarball) beside
+// the cache entry and installs it there as bin/ and libexec/c-lightning/.
+// make's output goes to build.log in the work folder; its tail is in the
+// error when a step fails.
+func ensureCLN(ctx context.Context, cache string, spec Spec, key, toolchain string, log io.Writer) (Result, error) {
+	start := time.Now()
+	dir := cacheDirFor(cache, spec, key)
+	if err := os.MkdirAll(binDir(cache), 0o755); err != nil {
+		return Result{}, fmt.Errorf("cache dir: %v", err)
+	}
+	work, err := os.MkdirTemp(binDir(cache), ".build-")
+	if err != nil {
+		return Result{}, fmt.Errorf("cache dir: %v", err)
+	}
+	defer os.RemoveAll(work)
+	src, out := filepath.Join(work, "src"), filepath.Join(work, "out")
+	if err := os.Mkdir(src, 0o755); err != nil {
+		return Result{}, err
+	}
+	if err := clnSourceCopy(ctx, spec, src); err != nil {
+		return Result{}, err
+	}
+	version := clnVersion(ctx, spec.SourceDir, src)
+	logPath := filepath.Join(work, "build.log")
+	buildLog, err := os.Create(logPath)
+	if err != nil {
+		return Result{}, err
+	}
+	defer buildLog.Close()
+	jobs := strconv.Itoa(runtime.NumCPU())
+	fmt.Fprintf(log, "building %s (CLN %s, %s, make -j%s; a few minutes) into %s\n", spec, version, toolchain, jobs, dir)
+	env := append(clnBuildEnv(), "VERSION="+version)
+	steps := []command{
+		{Name: "./configure", Args: configureArgs(spec.Flavour)},
+		{Name: "make", Args: []string{"-j" + jobs, "all-programs"}},
+		{Name: "make", Args: []string{"install", "DESTDIR=" + out, "PREFIX=/"}},
+	}
+	for _, c := range steps {
+		c.Dir, c.Env, c.Log = src, env, buildLog
+		if err := run(ctx, c); err != nil {
+			return Result{}, fmt.Errorf("%v; the build log ends:\n%s", err, logTail(logPath, 15))
+		}
+	}
+	m, err := clnManifest(ctx, spec, key, toolchain, out)
+	if err != nil {
+		return Result{}, err
+	}
+	if m.NodeVersion = clnVersionOf(ctx, out); m.NodeVersion == "" {
+		m.NodeVersion = version
+	}
+	m.BuiltAt = time.Now().UTC()
+	m.BuildSeconds = time.Since(start).Seconds()
+	data, _ := json.MarshalIndent(m, "", "  ")
+	if err := os.WriteFile(filepath.Join(out, manifestFile), data, 0o644); err != nil {
+		return Result{}, err
+	}
+	os.RemoveAll(dir) // a corrupt previous build
+	if err := os.Rename(out, dir); err != nil {
+		return Result{}, fmt.Errorf("installing build into cache: %v", err)
+	}
+	markUsed(dir)
+	fmt.Fprintf(log, "built %s in %.0fs\n", spec, m.BuildSeconds)
+	return Result{Dir: dir, Manifest: m, Built: true}, nil
+}
+
+// clnSourceCopy fills src with the tree's files, or the tarball's.
+func clnSourceCopy(ctx context.Context, spec Spec, src string) error {
+	if isTarball(spec.SourceDir) {
+		return run(ctx, command{Dir: src, Log: io.Discard, Name: "tar",
+			Args: []string{"-xf", spec.SourceDir, "-C", src, "--strip-components=1"}})
+	}
+	files, err := treeFiles(ctx, spec.SourceDir)
+	if err != nil {
+		return err
+	}
+	return copyTree(spec.SourceDir, src, files)
+}
+
+// clnManifest records every installed file's checksum by relative path.
+func clnManifest(ctx context.Context, spec Spec, key, toolchain, out string) (Manifest, error) {
+	m := Manifest{Implementation: spec.Implementation, Version: spec.Version, Key: key,
+		Compiler: toolchain, SHA256: map[string]string{}, SourceDir: spec.SourceDir, Flavour: spec.Flavour,
+		Configure: configureArgs(spec.Flavour)}
+	if !isTarball(spec.SourceDir) {
+		m.GitCommit, m.GitDirty = gitState(ctx, spec.SourceDir)
+	}
+	err := filepath.WalkDir(out, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || !d.Type().IsRegular() {
+			return err
+		}
+		rel, _ := filepath.Rel(out, path)
+		if !strings.HasPrefix(rel, "bin/") && !strings.HasPrefix(rel, "libexec/") {
+			return nil // man pages, headers
+		}
+		m.SHA256[rel], err = fileSHA256(path)
+		return err
+	})
+	if err != nil {
+		return m, err
+	}
+	if _, ok := m.SHA256[clnLightningd]; !ok {
+		return m, fmt.Errorf("the build installed no %s", clnLightningd)
+	}
+	return m, nil
+}
+
+// verifyFiles checks every file the manifest lists (a CLN build's).
+func verifyFiles(dir string, m Manifest) error {
+	if _, ok := m.SHA256[clnLightningd]; !ok {
+		return fmt.Errorf("corrupt manifest: no %s", clnLightningd)
+	}
+	for rel, want := range m.SHA256 {
+		sum, err := fileSHA256(filepath.Join(dir, rel))
+		if err != nil {
+			return fmt.Errorf("missing binary %s", rel)
+		}
+		if sum != want {
+			return fmt.Errorf("corrupt binary %s (checksum differs from manifest)", rel)
+		}
+	}
+	return nil
+}
+
+func logTail(path string, n int) string {
+	data, _ := os.ReadFile(path)
+	lines := bytes.Split(bytes.TrimRight(data, "\n"), []byte("\n"))
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return string(bytes.Join(lines, []byte("\n")))
+}
+
+// BinDir is where a build's executables are: the cache entry itself for
+// LND, its bin/ for CLN (whose subdaemons are in ../libexec).
+func (r Result) BinDir() string {
+	if r.Manifest.Implementation == CLN {
+		return filepath.Join(r.Dir, "bin")
+	}
+	return r.Dir
+}
+
+// clnVersionOf asks an installed lightningd for its version.
+func clnVersionOf(ctx context.Context, dir string) string {
+	out, _ := exec.CommandContext(ctx, filepath.Join(dir, clnLightningd), "--version").Output()
+	return strings.TrimSpace(string(out))
+}
