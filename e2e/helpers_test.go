@@ -16,6 +16,7 @@ import (
 
 	"github.com/lnbench/lnbench/backend"
 	"github.com/lnbench/lnbench/backend/local"
+	"github.com/lnbench/lnbench/internal/cli"
 	"github.com/lnbench/lnbench/internal/testsupport"
 	"github.com/lnbench/lnbench/nodebuild"
 	"github.com/lnbench/lnbench/report"
@@ -36,8 +37,13 @@ func repoRoot(t *testing.T) string {
 	return rootDir
 }
 
-// TestMain removes the lnbench binary the tests share.
+// TestMain removes the lnbench binary the tests share. Reached as
+// bitcoin-cli (the symlink the local backend gives CLN nodes to this
+// executable, in process runs), the test binary is the shim, as lnbench is.
 func TestMain(m *testing.M) {
+	if filepath.Base(os.Args[0]) == "bitcoin-cli" {
+		os.Exit(cli.Main(os.Stdout, os.Stderr, append([]string{"bitcoin-cli"}, os.Args[1:]...)))
+	}
 	code := m.Run()
 	if cliDir != "" {
 		os.RemoveAll(cliDir)

@@ -6,6 +6,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/lnbench/lnbench/backend"
 	"github.com/lnbench/lnbench/node/cln"
@@ -47,7 +48,9 @@ func (b *Backend) startCLN(ctx context.Context, spec backend.NodeSpec, binDir, d
 	sock := cln.SocketPath(dir)
 	ep := backend.NodeEndpoint{Name: spec.Name, RPCHost: "unix:" + sock, PeerHost: cfg.P2PListen, Args: args}
 	p.dataDir = dir
-	p.ready = func() bool { st, err := os.Stat(sock); return err == nil && st.Mode()&os.ModeSocket != 0 }
+	// Answering, not just present: a killed lightningd leaves its socket
+	// file behind, so a restart would look ready at once.
+	p.ready = func() bool { return answers(sock) }
 	return b.awaitNode(ctx, p, ep)
 }
 
@@ -70,4 +73,16 @@ func (b *Backend) bitcoinCLI(dir string) (string, error) {
 		return "", err
 	}
 	return shim, nil
+}
+
+// answers tells whether lightningd serves RPC on its socket.
+func answers(sock string) bool {
+	c, err := cln.NewClient("unix:" + sock)
+	if err != nil {
+		return false
+	}
+	defer c.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	return c.Call(ctx, "getinfo", nil, nil) == nil
 }

@@ -70,9 +70,10 @@ type Config struct {
 // websockets, 10 clients) and even LND harness's 50 stop 21 LNDs at "Max
 // websocket clients exceeded [50]"; 3 per node stalled 25 LNDs in state
 // UNLOCKED (both measured, shared/notes/lnd.md beside the repository). A websocket costs
-// btcd little, so 8 per node plus 50.
+// btcd little, so 8 per node plus 50. HTTP clients: CLN's bcli plugin runs
+// up to 4 bitcoin-cli at once per node, so 4 per node plus 10.
 func RPCLimits(n int) (websockets, clients int) {
-	return 8*n + 50, max(10, 2*n+10)
+	return 8*n + 50, max(10, 4*n+10)
 }
 
 // BenchFlags (after the network's flag) make a private chain responsive; they follow LND's own

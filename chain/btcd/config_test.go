@@ -27,7 +27,7 @@ func TestRPCLimitsGrowWithNodes(t *testing.T) {
 			t.Errorf("no nodes: missing %s in %v", w, small)
 		}
 	}
-	for _, w := range []string{"--rpcmaxwebsockets=850", "--rpcmaxclients=210"} {
+	for _, w := range []string{"--rpcmaxwebsockets=850", "--rpcmaxclients=410"} {
 		if !slices.Contains(big, w) {
 			t.Errorf("100 nodes: missing %s in %v", w, big)
 		}

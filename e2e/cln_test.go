@@ -1,0 +1,143 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lnbench/lnbench/internal/cli"
+	"github.com/lnbench/lnbench/internal/testsupport"
+	"github.com/lnbench/lnbench/nodebuild"
+	"github.com/lnbench/lnbench/result"
+)
+
+// clnTarball is CI's Core Lightning tree (test data beside the repository).
+func clnTarball(t *testing.T) string {
+	t.Helper()
+	path := filepath.Join(repoRoot(t), "..", "shared", "cln", "lightning-v26.06.6-src.tar.xz")
+	testsupport.RequireFile(t, path, "CI's Core Lightning tree (../shared/cln/)")
+	return path
+}
+
+// clnSpec is the node spec of CI's CLN tree, whose default build must be
+// in the cache already (test.sh builds it): a test never builds CLN.
+func clnSpec(t *testing.T) string {
+	t.Helper()
+	tarball := clnTarball(t)
+	spec, err := nodebuild.Parse("", "cln@src:"+tarball)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = nodebuild.Peek(nodebuild.DefaultCacheDir(), spec)
+	testsupport.RequireOrSkip(t, err == nil, fmt.Sprintf("needs the CLN build: %v (./test.sh builds it)", err))
+	return "cln@src:" + tarball
+}
+
+// TestCLNAlicePaysBobThroughTheCLI runs AlicePaysBob on two CLN nodes from
+// the command line (local backend): every payment succeeds, the report
+// names CLN, its version and the regtest chain's harness flags.
+func TestCLNAlicePaysBobThroughTheCLI(t *testing.T) {
+	t.Parallel()
+	spec := clnSpec(t)
+	dir := runCLI(t, "run", "--node", "cln="+spec, "--param", "Concurrency=4", "--param", "TotalPayments=20", "--quick")
+	rep := readSummary(t, dir)
+	if len(rep.Nodes) != 1 || rep.Nodes[0].Implementation != "cln" || rep.Nodes[0].NodeVersion != "v26.06.6" {
+		t.Fatalf("node info: %+v", rep.Nodes)
+	}
+	if !strings.Contains(strings.Join(rep.Nodes[0].Flags, " "), "--network=regtest") || rep.Nodes[0].Profile != "tuned+sqlite3" {
+		t.Errorf("flags %v profile %q", rep.Nodes[0].Flags, rep.Nodes[0].Profile)
+	}
+	recs := readRecords(t, dir)
+	measured := 0
+	for _, r := range recs {
+		if r.Phase != result.Measure {
+			continue
+		}
+		measured++
+		if r.Status != result.Succeeded {
+			t.Errorf("payment %d: %s %s", r.Seq, r.Status, r.FailureReason)
+		}
+	}
+	if measured == 0 {
+		t.Fatal("no measured payments")
+	}
+	md, _ := os.ReadFile(filepath.Join(dir, "summary.md"))
+	if !bytes.Contains(md, []byte("v26.06.6")) || !bytes.Contains(md, []byte("./configure --disable-rust")) {
+		t.Errorf("summary.md does not name CLN's version and build:\n%s", md)
+	}
+}
+
+// TestCLNCarolForwardsBetweenLNDNodes puts a CLN carol between an LND
+// alice and bob (payments cross implementations at both hops): carol's
+// forward count is the successful payments' count.
+func TestCLNCarolForwardsBetweenLNDNodes(t *testing.T) {
+	t.Parallel()
+	spec := clnSpec(t)
+	dir := t.TempDir()
+	topo := fmt.Sprintf(`name: LNDViaCLNCarol
+nodes:
+  - {name: alice}
+  - {name: carol, node: %q}
+  - {name: bob}
+channels:
+  - {from: alice, to: carol}
+  - {from: carol, to: bob}
+payers: [alice]
+payee: bob
+`, spec)
+	file := filepath.Join(dir, "topology.yml")
+	if err := os.WriteFile(file, []byte(topo), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := runCLI(t, "run", "--topology", file, "--param", "Concurrency=4", "--param", "TotalPayments=20", "--quick")
+	rep := readSummary(t, run)
+	succeeded := 0
+	for _, r := range readRecords(t, run) {
+		if r.Status == result.Succeeded {
+			succeeded++
+		}
+	}
+	var carol int
+	for _, f := range rep.Forwards {
+		if f.Node == "carol" {
+			carol += f.Count
+		}
+	}
+	if succeeded == 0 || carol != succeeded {
+		t.Errorf("carol (CLN) forwarded %d, %d payments succeeded; forwards %+v", carol, succeeded, rep.Forwards)
+	}
+}
+
+// TestCLNBadTreeRefusedBeforeAnythingStarts: a path that is not a CLN tree
+// is one line naming the spec and the fix, and no run folder is made.
+func TestCLNBadTreeRefusedBeforeAnythingStarts(t *testing.T) {
+	t.Parallel()
+	arts := artifactsDir(t)
+	var out, errb bytes.Buffer
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	err := cli.Run(ctx, &out, &errb, []string{"run", "--node", "cln@src:" + t.TempDir(), "--backend", "local",
+		"--artifacts", arts, "--images", filepath.Join(repoRoot(t), "images"), "--quick"})
+	if err == nil || !strings.Contains(err.Error(), "not a Core Lightning source tree") || strings.Contains(err.Error(), "\n") {
+		t.Fatalf("err %v", err)
+	}
+	if entries, _ := os.ReadDir(arts); len(entries) != 0 {
+		t.Errorf("a refused run left %d entries in the artifacts folder", len(entries))
+	}
+}
+
+func readRecords(t *testing.T, dir string) []result.Record {
+	t.Helper()
+	recs, err := result.ReadFile(filepath.Join(dir, "payments.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs
+}
