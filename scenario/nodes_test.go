@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -162,5 +163,27 @@ func TestCLNModesNeedCLNPayers(t *testing.T) {
 	}
 	if err != nil {
 		t.Errorf("sendpay on a CLN payer: %v", err)
+	}
+}
+
+// The shipped CLN scenarios load and name CLN specs.
+func TestShippedCLNScenarios(t *testing.T) {
+	files, _ := filepath.Glob("../bench/scenarios/CLN*.yml")
+	if len(files) < 5 {
+		t.Fatalf("CLN scenarios: %v", files)
+	}
+	for _, f := range files {
+		s, err := Load(f)
+		if err != nil {
+			t.Errorf("%s: %v", f, err)
+			continue
+		}
+		cln := false
+		for _, sp := range s.Specs() {
+			cln = cln || sp.Implementation() == "cln"
+		}
+		if !cln {
+			t.Errorf("%s: no cln@src: spec", f)
+		}
 	}
 }

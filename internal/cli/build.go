@@ -202,7 +202,7 @@ func listBuilds(stdout io.Writer, cache string) error {
 		return nil
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "KEY\tSIZE\tLAST USED\tBUILT\tGO\tFROM")
+	fmt.Fprintln(tw, "KEY\tSIZE\tLAST USED\tBUILT\tTOOLCHAIN\tFROM")
 	var total int64
 	for _, e := range entries {
 		total += e.Size
@@ -210,7 +210,7 @@ func listBuilds(stdout io.Writer, cache string) error {
 		if !e.Manifest.BuiltAt.IsZero() {
 			built = fmt.Sprintf("%s ago in %.0fs", age(e.Manifest.BuiltAt), e.Manifest.BuildSeconds)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s ago\t%s\t%s\t%s\n", e.Manifest.Key, megabytes(e.Size), age(e.LastUsed), built, e.Manifest.GoVersion, e.Manifest.From())
+		fmt.Fprintf(tw, "%s\t%s\t%s ago\t%s\t%s\t%s\n", e.Manifest.Key, megabytes(e.Size), age(e.LastUsed), built, toolchainOf(e.Manifest), e.Manifest.From())
 	}
 	tw.Flush()
 	fmt.Fprintf(stdout, "%d builds, %s in %s\n", len(entries), megabytes(total), cache)
@@ -294,4 +294,12 @@ func scenarioBuilds(images string, f buildFlags) ([]nodebuild.Spec, error) {
 		out = append(out, b)
 	}
 	return out, nil
+}
+
+// toolchainOf is the Go version of a Go build, the compiler of a C one.
+func toolchainOf(m nodebuild.Manifest) string {
+	if m.GoVersion != "" {
+		return m.GoVersion
+	}
+	return m.Compiler
 }
