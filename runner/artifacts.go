@@ -18,7 +18,7 @@ import (
 
 type nodeRef = node.Node
 
-var secretArg = regexp.MustCompile(`^(--(?:btcd\.)?rpcpass(?:word)?=).*$`)
+var secretArg = regexp.MustCompile(`^(--(?:btcd\.|bitcoin-)?rpcpass(?:word)?=).*$`)
 
 // redact removes secrets and run-local paths from recorded command lines.
 func redact(args []string, workDir string) []string {

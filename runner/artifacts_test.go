@@ -1,52 +1,18 @@
 package runner
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/lnbench/lnbench/scenario"
-	"github.com/lnbench/lnbench/topology"
 )
 
-func TestGeneratedGraphIsRecordedAsATopologyFile(t *testing.T) {
-	s, err := scenario.Parse([]byte("name: G\ntopology: scalefree\nparams:\n  NodeCount: 12\n  Seed: 5\n  Concurrency: [1, 4]\n"))
-	if err != nil {
-		t.Fatal(err)
+// Every implementation's RPC password flag is redacted in args.txt.
+func TestRedactHidesEveryRPCPassword(t *testing.T) {
+	args := []string{"--rpcpass=s1", "--btcd.rpcpass=s2", "--bitcoin-rpcpassword=s3", "--rpcuser=lnbench", "--alias=bob"}
+	got := strings.Join(redact(args, "/work"), " ")
+	if strings.Contains(got, "s1") || strings.Contains(got, "s2") || strings.Contains(got, "s3") {
+		t.Errorf("a password is left: %s", got)
 	}
-	dir := t.TempDir()
-	if err := writeScenario(dir, s); err != nil {
-		t.Fatal(err)
-	}
-	rerun, err := scenario.Load(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if rerun.Generated() || len(rerun.Cases()) != 2 || strings.Contains(string(rerun.YAML()), "NodeCount") {
-		t.Fatalf("recorded scenario still generates or lost cases:\n%s", rerun.YAML())
-	}
-	want, _ := s.CaseTopology(s.Cases()[0])
-	got, err := rerun.CaseTopology(rerun.Cases()[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got.String() != want.String() || len(got.Pairs) != len(want.Pairs) || got.Channels[3] != want.Channels[3] {
-		t.Errorf("rerun topology %s, want %s", got, want)
-	}
-
-	// Cases on different graphs keep the generator; each graph is recorded.
-	s = s.Override([]scenario.Param{{Name: "Seed", Values: []string{"5", "6"}}})
-	dir = t.TempDir()
-	if err := writeScenario(dir, s); err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range []string{"topology-1.yml", "topology-2.yml"} {
-		if _, err := topology.Load(filepath.Join(dir, f)); err != nil {
-			t.Error(err)
-		}
-	}
-	if data, _ := os.ReadFile(filepath.Join(dir, "scenario.yml")); !strings.Contains(string(data), "topology: scalefree") {
-		t.Errorf("scenario.yml of two graphs:\n%s", data)
+	if !strings.Contains(got, "--bitcoin-rpcpassword=<redacted>") || !strings.Contains(got, "--alias=bob") {
+		t.Errorf("redacted too much or too little: %s", got)
 	}
 }
