@@ -20,6 +20,7 @@ import (
 const (
 	RoleChain   = "chain"
 	RoleLND     = "lnd"
+	RoleCLN     = "cln"
 	RoleSampler = "sampler"
 )
 
@@ -27,6 +28,7 @@ const (
 var FragmentFiles = map[string]string{
 	RoleChain:   "chain.yml",
 	RoleLND:     "actor-lnd.yml",
+	RoleCLN:     "actor-cln.yml",
 	RoleSampler: "sampler.yml",
 }
 

@@ -45,6 +45,7 @@ func TestLoadFragmentsFromFolder(t *testing.T) {
 	fsys := fstest.MapFS{
 		"chain.yml":     {Data: []byte(good("btcd"))},
 		"actor-lnd.yml": {Data: []byte(good("lnd"))},
+		"actor-cln.yml": {Data: []byte(good("cln"))},
 		"sampler.yml":   {Data: []byte("services:\n  sampler:\n    entrypoint: [\"s\"]\n")},
 	}
 	f, err := LoadFragments(fsys)

@@ -41,6 +41,10 @@ const (
 	LndRPCPort   = 10009
 	LndP2PPort   = 9735
 	LndPprofPort = 6060
+	// ClnRPCPort is the TCP bridge (socat) to lightningd's JSON-RPC socket;
+	// CLN's peers use LndP2PPort and its perf samples LndPprofPort too, so
+	// peers and the sampler reach every node the same way.
+	ClnRPCPort = 9835
 
 	// ContainerData is where a service's own folder is mounted.
 	ContainerData = "/data"
@@ -53,10 +57,12 @@ const (
 // this file can carry.
 type Limits = resources.Limits
 
-// Node is one lnd actor.
+// Node is one actor: an lnd, or a Core Lightning node.
 type Node struct {
-	Name      string
-	Image     string
+	Name  string
+	Image string
+	// Implementation is "lnd" ("" too) or "cln".
+	Implementation string
 	DBBackend string   // "" (bbolt) or "sqlite"
 	ExtraArgs []string // appended to lnd's flags
 	Env       []string // "NAME=value" added to the service's environment
@@ -175,7 +181,7 @@ func (s Spec) validate() error {
 	if err := s.DefaultLimits.Validate(); err != nil {
 		return fmt.Errorf("compose: default limits: %v", err)
 	}
-	for _, role := range []string{RoleChain, RoleLND} {
+	for _, role := range []string{RoleChain, RoleLND, RoleCLN} {
 		if _, ok := s.Fragments[role]; !ok {
 			return fmt.Errorf("compose: fragment %s is not loaded", FragmentFiles[role])
 		}
@@ -185,6 +191,14 @@ func (s Spec) validate() error {
 	}
 	if !s.Fragments[RoleLND].publishes(LndRPCPort) {
 		return fmt.Errorf("compose: %s must publish lnd's gRPC port as \"127.0.0.1::%d\"", FragmentFiles[RoleLND], LndRPCPort)
+	}
+	if !s.Fragments[RoleCLN].publishes(ClnRPCPort) {
+		return fmt.Errorf("compose: %s must publish lightningd's RPC bridge as \"127.0.0.1::%d\"", FragmentFiles[RoleCLN], ClnRPCPort)
+	}
+	for _, n := range s.Nodes {
+		if n.IsCLN() && s.Tool == "" {
+			return fmt.Errorf("compose: node %s is Core Lightning: its bitcoin-cli is the lnbench binary, so Tool (a static lnbench) must be mounted", n.Name)
+		}
 	}
 	if s.Sampler {
 		if err := s.checkSampler("compose"); err != nil {
@@ -220,7 +234,7 @@ func (s Spec) BtcdConfig() btcd.Config {
 		RPCListen: fmt.Sprintf("0.0.0.0:%d", BtcdRPCPort), P2PListen: fmt.Sprintf("0.0.0.0:%d", BtcdP2PPort),
 		RPCUser: s.Chain.RPCUser, RPCPass: RPCPassVar,
 		RPCCert: path.Join(ContainerData, "rpc.cert"), RPCKey: path.Join(ContainerData, "rpc.key"),
-		MiningAddr: s.Chain.MiningAddr, Clients: len(s.Nodes),
+		MiningAddr: s.Chain.MiningAddr, Clients: len(s.Nodes), Network: btcd.Network(s.Chain.Network),
 	}
 }
 
@@ -235,7 +249,7 @@ func (s Spec) LndConfig(n Node) lnd.Config {
 		BtcdRPCHost:     fmt.Sprintf("%s:%d", ChainService, BtcdRPCPort),
 		BtcdRPCUser:     s.Chain.RPCUser, BtcdRPCPass: RPCPassVar,
 		BtcdRPCCert: path.Join(ContainerChain, "rpc.cert"),
-		DBBackend:   n.DBBackend, Extra: n.ExtraArgs,
+		DBBackend:   n.DBBackend, Extra: n.ExtraArgs, Network: s.Chain.Network,
 	}
 	if s.Pprof {
 		c.PprofListen = fmt.Sprintf("0.0.0.0:%d", LndPprofPort)
@@ -301,14 +315,18 @@ func (s Spec) Build() (File, error) {
 
 	var names []string
 	for _, n := range s.Nodes {
-		svc := s.Fragments[RoleLND].Service.clone()
+		svc := s.Fragments[n.role()].Service.clone()
 		svc.Image = n.Image
-		svc.Command = s.LndConfig(n).Args()
+		svc.Command = s.NodeArgs(n)
 		svc.Hostname = n.Name
 		svc.User = Quoted(s.User)
 		chainMount := mount(ChainService)
 		chainMount.Target, chainMount.ReadOnly = ContainerChain, true
 		svc.Volumes = append([]Mount{mount(n.Name), chainMount}, extras()...)
+		if n.IsCLN() {
+			// Reached as bitcoin-cli, the lnbench binary is the shim.
+			svc.Volumes = append(svc.Volumes, Mount{Type: "bind", Source: s.Tool, Target: ContainerBitcoinCLI, ReadOnly: true})
+		}
 		// sample-loop.sh names the traces folder after the actor.
 		svc.Environment = cloneMap(svc.Environment)
 		if svc.Environment == nil {
@@ -414,5 +432,5 @@ func NodeOf(n topology.Node, images map[string]string, configs map[string]backen
 	if !ok {
 		cfg = def
 	}
-	return Node{Name: n.Name, Image: img, DBBackend: cfg.DBBackend, ExtraArgs: cfg.Args, Env: cfg.Env}, nil
+	return Node{Name: n.Name, Image: img, Implementation: n.Implementation, DBBackend: cfg.DBBackend, ExtraArgs: cfg.Args, Env: cfg.Env}, nil
 }

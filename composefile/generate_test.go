@@ -62,6 +62,16 @@ func TestGolden(t *testing.T) {
 			s.Nodes[0].Env = []string{"GOGC=50"} // a footprint
 			return s
 		}},
+		// A mixed network on regtest: carol is CLN (its fragment, the RPC
+		// bridge's port, lightningd's flags, the lnbench binary as
+		// bitcoin-cli), alice and bob are LND on regtest.
+		{"alice-clncarol-bob-regtest.yml", func(t *testing.T) Spec {
+			s := specFor(t, topology.AlicePaysBobViaCarol(1))
+			s.Chain.Network = "regtest"
+			s.Nodes[1].Implementation, s.Nodes[1].Image = "cln", "lnbench/cln:v26.06.6-0123456789ab"
+			s.Tool = "/opt/lnbench/bin/lnbench"
+			return s
+		}},
 		{"alice-pays-bob-pprof-sampler.yml", func(t *testing.T) Spec {
 			s := specFor(t, topology.AlicePaysBob())
 			s.Pprof, s.Sampler = true, true
@@ -226,7 +236,9 @@ func TestSpecErrors(t *testing.T) {
 		"use bytes with":           func(s *Spec) { s.DefaultLimits = Limits{Memory: "lots"} },
 		"needs the nodes' pprof":   func(s *Spec) { s.Sampler = true },
 		"fragment actor-lnd.yml":   func(s *Spec) { delete(s.Fragments, RoleLND) },
+		"Tool (a static lnbench)":  func(s *Spec) { s.Nodes[0].Implementation = "cln" },
 		"must publish lnd's gRPC":  func(s *Spec) { f := s.Fragments[RoleLND]; f.Published = nil; s.Fragments[RoleLND] = f },
+		"lightningd's RPC bridge":  func(s *Spec) { f := s.Fragments[RoleCLN]; f.Published = nil; s.Fragments[RoleCLN] = f },
 	}
 	for want, mut := range cases {
 		s := base()

@@ -1,5 +1,5 @@
 // Package fragments holds the per-role Docker Compose fragments (chain.yml,
-// actor-lnd.yml, sampler.yml) and the scripts copied into the node image
+// actor-lnd.yml, actor-cln.yml, sampler.yml) and the scripts copied into the node image
 // (scripts/ → /usr/local/bin). They are embedded so that the lnbench binary
 // is self-contained; the compose generator can also read them from a folder
 // (compose.Options.FragmentsDir) while you edit them.

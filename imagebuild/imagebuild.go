@@ -38,7 +38,8 @@ import (
 const (
 	// Label marks every image lnbench builds.
 	Label = "lnbench.image"
-	// BaseRepo and NodeRepo are the image names; tags are content hashes.
+	// BaseRepo and NodeRepo are the image names (a CLN build's is
+	// lnbench/cln); tags are content hashes.
 	BaseRepo = "lnbench/base"
 	NodeRepo = "lnbench/lnd"
 	// Suite and Variant are what debootstrap installs.

@@ -78,7 +78,7 @@ func loadScripts(fsys fs.FS) ([]script, error) {
 func NodeTag(base string, m nodebuild.Manifest, scripts []script, dockerfile []byte) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "base=%s\nimpl=%s\nversion=%s\nkey=%s\n", base, m.Implementation, m.Version, m.Key)
-	for _, name := range binaryNames() {
+	for _, name := range manifestFiles(m) {
 		fmt.Fprintf(h, "bin %s %s\n", name, m.SHA256[name])
 	}
 	for _, s := range scripts {
@@ -87,16 +87,37 @@ func NodeTag(base string, m nodebuild.Manifest, scripts []script, dockerfile []b
 	}
 	fmt.Fprintf(h, "dockerfile %d\n", len(dockerfile))
 	h.Write(dockerfile)
-	return fmt.Sprintf("%s:%s-%s", NodeRepo, m.Version, hex.EncodeToString(h.Sum(nil))[:12])
+	return fmt.Sprintf("%s:%s-%s", nodeRepo(m.Implementation), m.Version, hex.EncodeToString(h.Sum(nil))[:12])
 }
 
-func binaryNames() []string {
-	names := make([]string, 0, len(nodebuild.Packages))
-	for n := range nodebuild.Packages {
+// nodeRepo is the image name of an implementation's builds: lnbench/lnd,
+// lnbench/cln.
+func nodeRepo(impl string) string {
+	if impl == "" || impl == "lnd" {
+		return NodeRepo
+	}
+	return "lnbench/" + impl
+}
+
+// manifestFiles are the build's files, sorted: an LND build's binary names,
+// a CLN build's paths under bin/ and libexec/.
+func manifestFiles(m nodebuild.Manifest) []string {
+	names := make([]string, 0, len(m.SHA256))
+	for n := range m.SHA256 {
 		names = append(names, n)
 	}
 	sort.Strings(names)
 	return names
+}
+
+// contextPath is where a build's file goes in the image context: a bare
+// binary name (LND's) under bin/, a relative path (CLN's bin/…,
+// libexec/c-lightning/…) as it is, for the Dockerfile to COPY.
+func contextPath(ctxDir, name string) string {
+	if !strings.Contains(name, "/") {
+		return filepath.Join(ctxDir, "bin", name)
+	}
+	return filepath.Join(ctxDir, filepath.FromSlash(name))
 }
 
 // EnsureNode builds the node image FROM base for the binaries in bins
@@ -130,8 +151,12 @@ func EnsureNode(ctx context.Context, opts Options, base string, bins nodebuild.R
 	if err := os.MkdirAll(binDir, 0o755); err != nil {
 		return Result{}, err
 	}
-	for _, n := range binaryNames() {
-		if err := linkOrCopy(filepath.Join(bins.Dir, n), filepath.Join(binDir, n)); err != nil {
+	for _, n := range manifestFiles(bins.Manifest) {
+		dst := contextPath(ctxDir, n)
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return Result{}, err
+		}
+		if err := linkOrCopy(filepath.Join(bins.Dir, filepath.FromSlash(n)), dst); err != nil {
 			return Result{}, fmt.Errorf("image context: %v", err)
 		}
 	}

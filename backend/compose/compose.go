@@ -30,8 +30,10 @@ import (
 	"time"
 
 	"github.com/lnbench/lnbench/backend"
+	"github.com/lnbench/lnbench/chain/btcd"
 	"github.com/lnbench/lnbench/composefile"
 	"github.com/lnbench/lnbench/internal/fileutil"
+	"github.com/lnbench/lnbench/node/lnd"
 	"github.com/lnbench/lnbench/topology"
 )
 
@@ -404,13 +406,11 @@ func (b *Backend) markStarted(name string) {
 	b.mu.Unlock()
 }
 
-// StartNode starts one lnd (refreshing the file first if the node's flags
-// differ from what it holds) and waits until its credentials exist on the
-// bind mount and its gRPC answers TLS on the published port.
+// StartNode starts one node (refreshing the file first if the node's flags
+// differ from what it holds) and waits until it answers: an lnd's
+// credentials on the bind mount and its gRPC over TLS on the published
+// port, a lightningd's JSON-RPC through the published bridge.
 func (b *Backend) StartNode(ctx context.Context, spec backend.NodeSpec) (backend.NodeEndpoint, error) {
-	if spec.Implementation != "" && spec.Implementation != "lnd" {
-		return backend.NodeEndpoint{}, fmt.Errorf("node %s: implementation %q is not supported by the compose backend", spec.Name, spec.Implementation)
-	}
 	b.mu.Lock()
 	i := slices.IndexFunc(b.spec.Nodes, func(n composefile.Node) bool { return n.Name == spec.Name })
 	if i < 0 {
@@ -422,13 +422,17 @@ func (b *Backend) StartNode(ctx context.Context, spec backend.NodeSpec) (backend
 		return backend.NodeEndpoint{}, fmt.Errorf("node %s: start the chain first", spec.Name)
 	}
 	n := b.spec.Nodes[i]
+	if impl := spec.Implementation; impl != "" && impl != n.Implementation && !(impl == "lnd" && n.Implementation == "") {
+		b.mu.Unlock()
+		return backend.NodeEndpoint{}, fmt.Errorf("node %s: asked to start %s, but the compose file runs it as %q", spec.Name, impl, n.Implementation)
+	}
 	var err error
 	if n.DBBackend != spec.DBBackend || !slices.Equal(n.ExtraArgs, spec.ExtraArgs) || !slices.Equal(n.Env, spec.Env) {
 		n.DBBackend, n.ExtraArgs, n.Env = spec.DBBackend, append([]string(nil), spec.ExtraArgs...), append([]string(nil), spec.Env...)
 		b.spec.Nodes[i] = n
 		err = b.writeFile()
 	}
-	cfg := b.spec.LndConfig(n)
+	args := b.spec.NodeArgs(n)
 	b.mu.Unlock()
 	if err != nil {
 		return backend.NodeEndpoint{}, err
@@ -437,29 +441,42 @@ func (b *Backend) StartNode(ctx context.Context, spec backend.NodeSpec) (backend
 		return backend.NodeEndpoint{}, fmt.Errorf("starting %s: %w", spec.Name, err)
 	}
 	b.markStarted(spec.Name)
-	return b.waitNode(ctx, b.nodeEndpoint(spec.Name, cfg.Args()))
+	return b.waitNode(ctx, b.nodeEndpoint(n, args))
 }
 
 // nodeEndpoint is where a node's credentials are on the bind mount and how
 // peers reach it; RPCHost is read back from Docker by waitNode.
-func (b *Backend) nodeEndpoint(name string, args []string) backend.NodeEndpoint {
-	dir := filepath.Join(b.opts.WorkDir, name)
+func (b *Backend) nodeEndpoint(n composefile.Node, args []string) backend.NodeEndpoint {
+	dir := filepath.Join(b.opts.WorkDir, n.Name)
 	ep := backend.NodeEndpoint{
-		Name:         name,
-		TLSCertPath:  filepath.Join(dir, "tls.cert"),
-		MacaroonPath: filepath.Join(dir, "data", "chain", "bitcoin", "simnet", "admin.macaroon"),
-		PeerHost:     fmt.Sprintf("%s:%d", name, composefile.LndP2PPort),
-		Args:         args,
+		Name:     n.Name,
+		PeerHost: fmt.Sprintf("%s:%d", n.Name, composefile.LndP2PPort),
+		Args:     args,
+	}
+	if !n.IsCLN() {
+		ep.TLSCertPath = filepath.Join(dir, "tls.cert")
+		ep.MacaroonPath = lnd.MacaroonPath(dir, b.chainNetwork())
 	}
 	if b.opts.Pprof {
-		ep.PprofHost = fmt.Sprintf("%s:%d", name, composefile.LndPprofPort)
+		ep.PprofHost = fmt.Sprintf("%s:%d", n.Name, composefile.LndPprofPort)
 	}
 	return ep
 }
 
-// waitNode waits until the node's credentials exist and its gRPC answers
-// TLS on the published port, and fills in RPCHost.
+// chainNetwork is the chain's network ("simnet" or "regtest").
+func (b *Backend) chainNetwork() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return string(btcd.Network(b.spec.Chain.Network).Or())
+}
+
+// waitNode waits until the node answers on its published port and fills
+// in RPCHost: an lnd's gRPC over TLS once its credentials exist, a
+// lightningd's getinfo through the RPC bridge.
 func (b *Backend) waitNode(ctx context.Context, ep backend.NodeEndpoint) (backend.NodeEndpoint, error) {
+	if ep.MacaroonPath == "" {
+		return b.waitCLN(ctx, ep)
+	}
 	_, err := b.waitReady(ctx, "node", ep.Name, func(id string) bool {
 		if !fileutil.NonEmpty(ep.MacaroonPath) || !fileutil.NonEmpty(ep.TLSCertPath) {
 			return false
@@ -519,14 +536,7 @@ func (b *Backend) CollectLogs(ctx context.Context, dir string) error {
 			continue
 		}
 		src := filepath.Join(b.opts.WorkDir, name)
-		var files []string
-		switch name {
-		case composefile.ChainService:
-			files = []string{"logs/simnet/btcd.log"}
-		case composefile.SamplerService:
-		default:
-			files = []string{"logs/bitcoin/simnet/lnd.log"}
-		}
+		files := b.logFiles(name)
 		if id == "" && !anyExists(src, files) {
 			continue // never started
 		}

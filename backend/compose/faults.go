@@ -117,9 +117,10 @@ func (b *Backend) Restart(ctx context.Context, name string) (backend.NodeEndpoin
 	} else {
 		b.mu.Lock()
 		i := slices.IndexFunc(b.spec.Nodes, func(n composefile.Node) bool { return n.Name == name })
-		args := b.spec.LndConfig(b.spec.Nodes[i]).Args()
+		n := b.spec.Nodes[i]
+		args := b.spec.NodeArgs(n)
 		b.mu.Unlock()
-		if ep, err = b.waitNode(ctx, b.nodeEndpoint(name, args)); err != nil {
+		if ep, err = b.waitNode(ctx, b.nodeEndpoint(n, args)); err != nil {
 			return backend.NodeEndpoint{}, fmt.Errorf("restart %s: %w", name, err)
 		}
 	}

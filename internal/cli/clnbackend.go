@@ -7,7 +7,7 @@ import (
 )
 
 // clnBackends are the backends that run Core Lightning nodes.
-var clnBackends = map[string]bool{"local": true}
+var clnBackends = map[string]bool{"local": true, "compose": true}
 
 // refuseCLNBackend refuses a run with a CLN node on a backend that cannot
 // start one, before anything is built.
@@ -21,7 +21,7 @@ func refuseCLNBackend(s scenario.Scenario, backendName string) error {
 	}
 	for _, sp := range specs {
 		if sp.Implementation() == "cln" {
-			return fmt.Errorf("node spec %s: Core Lightning nodes run on the local backend only so far; add --backend local", sp.Label)
+			return fmt.Errorf("node spec %s: Core Lightning nodes run on the local and compose backends, not yet on swarm; add --backend compose", sp.Label)
 		}
 	}
 	return nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -15,6 +16,7 @@ import (
 	"github.com/lnbench/lnbench/nodebuild"
 	"github.com/lnbench/lnbench/runner"
 	"github.com/lnbench/lnbench/scenario"
+	"github.com/lnbench/lnbench/topology"
 )
 
 func imagesCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -98,6 +100,9 @@ func newComposeBackend(ctx context.Context, n runner.NetworkSpec, s scenario.Sce
 	tool, toolErr := staticSelf()
 	if n.Profiling && toolErr != nil {
 		return nil, fmt.Errorf("profiling in containers: %v", toolErr)
+	}
+	if toolErr != nil && slices.ContainsFunc(n.Topology.Nodes, func(tn topology.Node) bool { return tn.Implementation == "cln" }) {
+		return nil, fmt.Errorf("core Lightning in containers runs this lnbench as its bitcoin-cli: %v", toolErr)
 	}
 	opts := compose.Options{RunID: n.RunID, Network: n.Name, Separate: severalNetworks,
 		WorkDir: n.WorkDir, ArtifactsDir: n.ArtifactsDir, Topology: n.Topology,

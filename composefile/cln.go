@@ -1,0 +1,49 @@
+package composefile
+
+import (
+	"fmt"
+	"path"
+	"strconv"
+
+	"github.com/lnbench/lnbench/node/cln"
+)
+
+// ContainerBitcoinCLI is where a CLN container finds bitcoin-cli: the
+// static lnbench binary mounted a second time (reached by that name it is
+// the shim that answers from btcd).
+const ContainerBitcoinCLI = "/usr/local/bin/bitcoin-cli"
+
+// IsCLN tells whether the node is a Core Lightning node.
+func (n Node) IsCLN() bool { return n.Implementation == "cln" }
+
+func (n Node) role() string {
+	if n.IsCLN() {
+		return RoleCLN
+	}
+	return RoleLND
+}
+
+// NodeArgs is a node's command line as its container runs it.
+func (s Spec) NodeArgs(n Node) []string {
+	if n.IsCLN() {
+		return s.CLNConfig(n).Args()
+	}
+	return s.LndConfig(n).Args()
+}
+
+// CLNConfig is one CLN node's configuration as its container sees it:
+// lightning dir /data, btcd's certificate under /btcd for the shim.
+func (s Spec) CLNConfig(n Node) cln.Config {
+	return cln.Config{
+		Alias: n.Name, LightningDir: ContainerData,
+		P2PListen:  fmt.Sprintf("0.0.0.0:%d", LndP2PPort),
+		BitcoinCLI: ContainerBitcoinCLI, BitcoinDataDir: ContainerChain,
+		BtcdRPCHost: ChainService, BtcdRPCPort: strconv.Itoa(BtcdRPCPort),
+		BtcdRPCUser: s.Chain.RPCUser, BtcdRPCPass: RPCPassVar,
+		Extra: n.ExtraArgs,
+	}
+}
+
+// CLNSocket is lightningd's RPC socket inside its container, which the
+// entrypoint bridges to ClnRPCPort.
+func CLNSocket() string { return path.Clean(cln.SocketPath(ContainerData)) }

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Core Lightning's entrypoint in lnbench's containers: lightningd with
+#  - its JSON-RPC socket bridged to TCP 9835 by socat (as the original
+#    LightningBenchmarks did), for the harness outside the container; the
+#    port is published on 127.0.0.1 only;
+#  - perf samples of lightningd and its subdaemons served as pprof on 6060
+#    inside the network (lnbench perfserve), for the sampler sidecar and
+#    sample-loop.sh, when the lnbench binary is mounted.
+# exec keeps lightningd at this PID, so perfserve follows it and its children.
+set -euo pipefail
+socat TCP-LISTEN:9835,fork,reuseaddr UNIX-CONNECT:/data/regtest/lightning-rpc &
+if [ -x /usr/local/bin/lnbench ]; then
+  lnbench perfserve --listen 0.0.0.0:6060 --pid $$ >/data/perfserve.log 2>&1 &
+fi
+exec lightningd "$@"

@@ -1,0 +1,115 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lnbench/lnbench/result"
+)
+
+// TestCLNCompose runs Core Lightning in containers (the default backend
+// where an engine answers): AlicePaysBob on two CLN nodes through the CLI,
+// then payments crossing implementations at every hop, an LND alice and
+// bob around a CLN carol and a CLN alice and bob around an LND carol, with
+// the middle node's forwards counted by its own driver. Each run's compose
+// file publishes only on 127.0.0.1 and nothing of it is left in Docker.
+func TestCLNCompose(t *testing.T) {
+	bin := composeSetup(t)
+	spec := clnSpec(t)
+	t.Run("AlicePaysBob", func(t *testing.T) {
+		scen := composeScenarioFile(t, fmt.Sprintf(`name: %s
+topology: AlicePaysBob
+nodes: [{name: cln, spec: %q}]
+params: {Concurrency: [4], TotalPayments: [30]}
+job: {WarmupCount: 0, IterationCount: 1}
+`, composeUniqueName("CLNCompose"), spec))
+		// The first run builds the CLN image (apt-get of its runtime
+		// libraries and perf inside docker build).
+		r := startCompose(t, bin, scen)
+		r.finish(12 * time.Minute)
+		dir := r.dir()
+		_, be, _ := composeSummary(t, dir)
+		rep := readSummary(t, dir)
+		if be != "compose" || len(rep.Nodes) != 1 || rep.Nodes[0].Implementation != "cln" {
+			t.Fatalf("backend %q nodes %+v", be, rep.Nodes)
+		}
+		checkAllSucceeded(t, dir, 30)
+		f := checkComposeFile(t, dir)
+		if ports := f.Services["alice"].portStrings(); len(ports) != 1 || !strings.HasSuffix(ports[0], ":9835") {
+			t.Errorf("alice publishes %v; want only lightningd's RPC bridge (9835) on loopback", ports)
+		}
+		if log, err := os.ReadFile(filepath.Join(dir, "logs", "bob", "lightningd.log")); err != nil || !strings.Contains(string(log), "Server started with public key") {
+			t.Errorf("bob's lightningd.log not collected: %v", err)
+		}
+		r.checkNothingLeft()
+	})
+	for _, c := range []struct{ name, ends, middle string }{
+		{"LNDViaCLNCarol", "", fmt.Sprintf(", node: %q", spec)},
+		{"CLNViaLNDCarol", fmt.Sprintf(", node: %q", spec), ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			topo := fmt.Sprintf(`name: %s
+nodes:
+  - {name: alice%s}
+  - {name: carol%s}
+  - {name: bob%s}
+channels:
+  - {from: alice, to: carol}
+  - {from: carol, to: bob}
+payers: [alice]
+payee: bob
+`, c.name, c.ends, c.middle, c.ends)
+			scen := fmt.Sprintf("name: %s\ntopology: topology.yml\nparams: {Concurrency: [4], TotalPayments: [20]}\njob: {WarmupCount: 0, IterationCount: 1}\n", composeUniqueName(c.name))
+			for name, body := range map[string]string{"topology.yml": topo, "scenario.yml": scen} {
+				if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			r := startCompose(t, bin, filepath.Join(dir, "scenario.yml"))
+			r.finish(8 * time.Minute)
+			run := r.dir()
+			succeeded := checkAllSucceeded(t, run, 20)
+			_, _, forwards := composeSummary(t, run)
+			// +1: the network's warm-up payment (network.WarmUp).
+			if forwards["carol"] != succeeded+1 {
+				t.Errorf("carol forwarded %d, want %d payments + 1 warm-up; forwards %v", forwards["carol"], succeeded, forwards)
+			}
+			for _, rec := range readRecords(t, run) {
+				if rec.Phase == result.Measure && rec.Hops != 2 {
+					t.Fatalf("payment did not cross carol: %+v", rec)
+				}
+			}
+			r.checkNothingLeft()
+		})
+	}
+}
+
+// checkAllSucceeded checks that the run measured want payments, all
+// succeeded, and returns how many succeeded in all (warm-ups too).
+func checkAllSucceeded(t *testing.T, dir string, want int) int {
+	t.Helper()
+	measuredN, succeeded := 0, 0
+	for _, r := range readRecords(t, dir) {
+		if r.Status == result.Succeeded {
+			succeeded++
+		}
+		if r.Phase != result.Measure {
+			continue
+		}
+		measuredN++
+		if r.Status != result.Succeeded {
+			t.Errorf("payment %d: %s %s", r.Seq, r.Status, r.FailureReason)
+		}
+	}
+	if measuredN != want {
+		t.Errorf("%d measured payments, want %d", measuredN, want)
+	}
+	return succeeded
+}
