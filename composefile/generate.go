@@ -63,9 +63,9 @@ type Node struct {
 	Image string
 	// Implementation is "lnd" ("" too) or "cln".
 	Implementation string
-	DBBackend string   // "" (bbolt) or "sqlite"
-	ExtraArgs []string // appended to lnd's flags
-	Env       []string // "NAME=value" added to the service's environment
+	DBBackend      string   // "" (bbolt) or "sqlite"
+	ExtraArgs      []string // appended to lnd's flags
+	Env            []string // "NAME=value" added to the service's environment
 }
 
 // Spec is everything that decides a generated file.

@@ -23,7 +23,7 @@ type actorSpec struct {
 	noSyncs         bool
 	writePerPayment int64
 	rss, memLimit   int64
-	data0, data1    int64 // data dir size at the case's start and end
+	data0, data1    int64   // data dir size at the case's start and end
 	throttled       float64 // share of the quota's 100 ms periods throttled while measuring
 }
 

@@ -145,3 +145,50 @@ func readRecords(t *testing.T, dir string) []result.Record {
 	}
 	return recs
 }
+
+// TestCLNRestartBob restarts a CLN bob 3 s into an open-loop run (local
+// backend): the restart is recorded with when bob answered and when his
+// channel was normal again, payments succeed after it, and bob's own log
+// (lightningd.log, which lnbench only copies) shows two startups.
+func TestCLNRestartBob(t *testing.T) {
+	t.Parallel()
+	spec := clnSpec(t)
+	dir := t.TempDir()
+	scen := "name: CLNRestartBob\ntopology: AlicePaysBob\nparams:\n  Rate: [10]\n  TotalPayments: [150]\n" +
+		"job: {LaunchCount: 1, WarmupCount: 0, IterationCount: 1, InvocationCount: 1}\nfaults:\n  - restart bob at 3s\n"
+	file := filepath.Join(dir, "scenario.yml")
+	if err := os.WriteFile(file, []byte(scen), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := runCLI(t, "run", file, "--node", "cln="+spec)
+	recs := faultRecords(t, run)
+	if len(recs) != 1 || recs[0].Error != "" || recs[0].ChannelsActive.Before(recs[0].End) || !recs[0].End.After(recs[0].Start) {
+		t.Fatalf("restart record: %+v", recs)
+	}
+	r := recs[0]
+	t.Logf("CLN bob restart: answering after %v, channel normal after %v", r.End.Sub(r.Start), r.ChannelsActive.Sub(r.Start))
+	pays := readRecords(t, run)
+	after := 0
+	for _, p := range pays {
+		if p.Status == "" {
+			t.Errorf("payment without outcome: %+v", p)
+		}
+		if p.Start.After(r.ChannelsActive) && p.Status == result.Succeeded {
+			after++
+		}
+	}
+	if after == 0 {
+		t.Error("no payment succeeded after bob's channel was normal again")
+	}
+	logs, _ := filepath.Glob(filepath.Join(run, "*", "bob", "lightningd.log"))
+	if len(logs) == 0 {
+		logs, _ = filepath.Glob(filepath.Join(run, "*", "*", "bob", "lightningd.log"))
+	}
+	if len(logs) != 1 {
+		t.Fatalf("bob's lightningd.log in the artifacts: %v", logs)
+	}
+	data, _ := os.ReadFile(logs[0])
+	if n := bytes.Count(data, []byte("Server started with public key")); n != 2 {
+		t.Errorf("bob's own log shows %d startups, want 2", n)
+	}
+}

@@ -29,13 +29,13 @@ type Manifest struct {
 	Tags           []string          `json:"tags"`
 	SHA256         map[string]string `json:"sha256"`
 	// Written since source trees and flavours exist; empty in older manifests.
-	ModuleDir    string    `json:"module_dir,omitempty"`
-	SourceDir    string    `json:"source_dir,omitempty"`
-	GitCommit    string    `json:"git_commit,omitempty"`
-	GitDirty     bool      `json:"git_dirty,omitempty"`
-	Flavour      Flavour   `json:"flavour"`
-	PGOSHA256    string    `json:"pgo_sha256,omitempty"`
-	PGOFrom      string    `json:"pgo_from,omitempty"` // the run a merged profile came from (PGOOriginFile)
+	ModuleDir string  `json:"module_dir,omitempty"`
+	SourceDir string  `json:"source_dir,omitempty"`
+	GitCommit string  `json:"git_commit,omitempty"`
+	GitDirty  bool    `json:"git_dirty,omitempty"`
+	Flavour   Flavour `json:"flavour"`
+	PGOSHA256 string  `json:"pgo_sha256,omitempty"`
+	PGOFrom   string  `json:"pgo_from,omitempty"` // the run a merged profile came from (PGOOriginFile)
 	// C builds (CLN): the compiler's version line, ./configure's
 	// arguments and the version string the node reports.
 	Compiler     string    `json:"compiler,omitempty"`
