@@ -96,7 +96,11 @@ type Spec struct {
 	// Artifacts is the host folder mounted at /artifacts in actors and the
 	// sampler, where <Actor>_traces/ are written; "" mounts nothing.
 	Artifacts string
-	Fragments Fragments
+	// PerfSeccomp is the host path of the seccomp profile CLN containers
+	// run with (PerfSeccomp: perf allowed); "" leaves Docker's default, and
+	// perf then fails inside them.
+	PerfSeccomp string
+	Fragments   Fragments
 }
 
 // RPCPassVar keeps the chain's RPC password out of the file (it lands in
@@ -342,6 +346,9 @@ func (s Spec) Build() (File, error) {
 		svc.Labels = withRun(svc.Labels)
 		svc.DependsOn = map[string]Dependency{ChainService: {Condition: "service_healthy"}}
 		harden(&svc)
+		if n.IsCLN() && s.PerfSeccomp != "" {
+			svc.SecurityOpt = append(svc.SecurityOpt, "seccomp="+s.PerfSeccomp)
+		}
 		l, ok := s.Limits[n.Name]
 		if !ok {
 			l = s.DefaultLimits

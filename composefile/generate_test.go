@@ -70,6 +70,7 @@ func TestGolden(t *testing.T) {
 			s.Chain.Network = "regtest"
 			s.Nodes[1].Implementation, s.Nodes[1].Image = "cln", "lnbench/cln:v26.06.6-0123456789ab"
 			s.Tool = "/opt/lnbench/bin/lnbench"
+			s.PerfSeccomp = "/opt/lnbench/BenchmarkArtifacts/run/" + PerfSeccompFile
 			return s
 		}},
 		{"alice-pays-bob-pprof-sampler.yml", func(t *testing.T) Spec {

@@ -2,6 +2,8 @@ package compose
 
 import (
 	"context"
+	"fmt"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -35,6 +37,23 @@ func clnAnswers(ctx context.Context, host string) bool {
 	cctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
 	return c.Call(cctx, "getinfo", nil, nil) == nil
+}
+
+// writePerfSeccomp writes CLN containers' seccomp profile beside the
+// compose file and returns its absolute path.
+func writePerfSeccomp(artifacts string) (string, error) {
+	data, err := composefile.PerfSeccomp()
+	if err != nil {
+		return "", fmt.Errorf("seccomp profile: %v", err)
+	}
+	path, err := filepath.Abs(filepath.Join(artifacts, composefile.PerfSeccompFile))
+	if err != nil {
+		return "", err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return "", err
+	}
+	return path, os.WriteFile(path, data, 0o644)
 }
 
 // logFiles are the log files a service writes on its bind mount, relative

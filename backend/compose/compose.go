@@ -160,6 +160,11 @@ func New(ctx context.Context, opts Options) (*Backend, error) {
 			spec.Limits = withNodeLimits(spec.Limits, n.Name, n.Limits(), opts.DefaultLimits)
 		}
 	}
+	if slices.ContainsFunc(spec.Nodes, composefile.Node.IsCLN) {
+		if spec.PerfSeccomp, err = writePerfSeccomp(opts.ArtifactsDir); err != nil {
+			return nil, err
+		}
+	}
 	// Bind-mount sources must exist, or Docker creates them owned by root.
 	dirs := []string{composefile.ChainService}
 	for _, n := range spec.Nodes {
