@@ -44,8 +44,11 @@ job: {WarmupCount: 0, IterationCount: 1}
 		if ports := f.Services["alice"].portStrings(); len(ports) != 1 || !strings.HasSuffix(ports[0], ":9835") {
 			t.Errorf("alice publishes %v; want only lightningd's RPC bridge (9835) on loopback", ports)
 		}
-		if log, err := os.ReadFile(filepath.Join(dir, "logs", "bob", "lightningd.log")); err != nil || !strings.Contains(string(log), "Server started with public key") {
-			t.Errorf("bob's lightningd.log not collected: %v", err)
+		logs, _ := filepath.Glob(filepath.Join(dir, "nodes", "*", "bob", "lightningd.log"))
+		if len(logs) != 1 {
+			t.Errorf("bob's lightningd.log not collected: %v", logs)
+		} else if log, _ := os.ReadFile(logs[0]); !strings.Contains(string(log), "Server started with public key") {
+			t.Errorf("bob's lightningd.log does not show its start:\n%s", log)
 		}
 		r.checkNothingLeft()
 	})
@@ -81,8 +84,10 @@ payee: bob
 			if forwards["carol"] != succeeded+1 {
 				t.Errorf("carol forwarded %d, want %d payments + 1 warm-up; forwards %v", forwards["carol"], succeeded, forwards)
 			}
+			// LND payers report their route; CLN's pay does not (Hops 0,
+			// "unknown" in the report), and carol's count above shows it.
 			for _, rec := range readRecords(t, run) {
-				if rec.Phase == result.Measure && rec.Hops != 2 {
+				if rec.Phase == result.Measure && rec.Hops != 2 && (c.ends == "" || rec.Hops != 0) {
 					t.Fatalf("payment did not cross carol: %+v", rec)
 				}
 			}

@@ -16,7 +16,13 @@ func writeRoutes(b *strings.Builder, r Report) {
 	b.WriteString("\n## Routes (measured payments)\n\n")
 	ht := Table{Header: []string{"Case", "Hops", "Succeeded", "Share", "Payments/s", "p50 (ms)", "p90 (ms)", "p99 (ms)"}}
 	for _, h := range rs.Hops {
-		ht.Rows = append(ht.Rows, []string{h.Case, fmt.Sprint(h.Hops), fmt.Sprint(h.Payments), fmt.Sprintf("%.0f%%", 100*h.Share), fmt.Sprintf("%.2f", h.PerSecond),
+		hops := fmt.Sprint(h.Hops)
+		if h.Hops == 0 {
+			// A succeeded payment has at least one hop: 0 is a payer that
+			// does not say its route (CLN's pay and xpay).
+			hops = "unknown"
+		}
+		ht.Rows = append(ht.Rows, []string{h.Case, hops, fmt.Sprint(h.Payments), fmt.Sprintf("%.0f%%", 100*h.Share), fmt.Sprintf("%.2f", h.PerSecond),
 			f1(h.P50Ms), f1(h.P90Ms), f1(h.P99Ms)})
 	}
 	writeMarkdownTable(b, ht)
