@@ -171,7 +171,7 @@ func EnsureNode(ctx context.Context, opts Options, base string, bins nodebuild.R
 	fmt.Fprintf(opts.log(), "building %s FROM %s\n", tag, base)
 	cmd := exec.CommandContext(ctx, "docker", "build", "--quiet", "--label", Label+"=1",
 		"--label", "lnbench.implementation="+bins.Manifest.Implementation, "--label", "lnbench.version="+bins.Manifest.Version,
-		"--label", "lnbench.build-key="+bins.Manifest.Key,
+		"--label", BuildKeyLabel+"="+bins.Manifest.Key,
 		"--build-arg", "BASE="+base, "-t", tag, ctxDir)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -10,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/lnbench/lnbench/imagebuild"
 	"github.com/lnbench/lnbench/nodebuild"
 	"github.com/lnbench/lnbench/pgo"
 	"github.com/lnbench/lnbench/scenario"
@@ -41,9 +44,9 @@ func buildCmd(stdout, stderr io.Writer) *cobra.Command {
 			"flavour; any change of source, toolchain or knob is a new build, nothing else is.\n" +
 			"--pgo-from DIR merges the profiling windows of an earlier run (all its nodes, or\n" +
 			"--pgo-actors) into one profile in the cache and builds with it.\n\n" +
-			"  --list                     cached builds: key, size, last use, what they were built from\n" +
-			"  --prune [--unused-days N]  remove builds not used for N days (default 30), except\n" +
-			"                             the current builds of the --version specs\n" +
+			"  --list                     cached builds: key, size, last use, node images, what they were built from\n" +
+			"  --prune [--unused-days N]  remove builds not used for N days (default 30) and their\n" +
+			"                             node images, except the current builds of the --version specs\n" +
 			"  --add-version VERSION      add a release folder images/lnd/VERSION (fresh go.mod,\n" +
 			"                             go get lnd@VERSION, go mod tidy)\n" +
 			"  --scenario FILE, --node SPEC  build what a scenario (or node spec) needs;\n" +
@@ -53,7 +56,7 @@ func buildCmd(stdout, stderr io.Writer) *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			switch {
 			case f.list:
-				return listBuilds(stdout, f.cache)
+				return listBuilds(cmd.Context(), stdout, f.cache)
 			case f.addVersion != "":
 				return addVersion(cmd, stdout, stderr, f)
 			}
@@ -80,7 +83,7 @@ func buildCmd(stdout, stderr io.Writer) *cobra.Command {
 				}
 			}
 			if f.prune {
-				return pruneBuilds(stdout, f, specs)
+				return pruneBuilds(cmd.Context(), stdout, f, specs)
 			}
 			if f.dryRun {
 				return showKeys(stdout, f.cache, specs)
@@ -192,7 +195,7 @@ func showKeys(stdout io.Writer, cache string, specs []nodebuild.Spec) error {
 	return nil
 }
 
-func listBuilds(stdout io.Writer, cache string) error {
+func listBuilds(ctx context.Context, stdout io.Writer, cache string) error {
 	entries, err := nodebuild.List(cache)
 	if err != nil {
 		return err
@@ -202,7 +205,7 @@ func listBuilds(stdout io.Writer, cache string) error {
 		return nil
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "KEY\tSIZE\tLAST USED\tBUILT\tTOOLCHAIN\tFROM")
+	fmt.Fprintln(tw, "KEY\tSIZE\tLAST USED\tBUILT\tTOOLCHAIN\tIMAGES\tFROM")
 	var total int64
 	for _, e := range entries {
 		total += e.Size
@@ -210,14 +213,18 @@ func listBuilds(stdout io.Writer, cache string) error {
 		if !e.Manifest.BuiltAt.IsZero() {
 			built = fmt.Sprintf("%s ago in %.0fs", age(e.Manifest.BuiltAt), e.Manifest.BuildSeconds)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s ago\t%s\t%s\t%s\n", e.Manifest.Key, megabytes(e.Size), age(e.LastUsed), built, toolchainOf(e.Manifest), e.Manifest.From())
+		images := "-"
+		if tags := imagebuild.ImagesOf(ctx, e.Manifest.Key); len(tags) > 0 {
+			images = strings.Join(tags, ",")
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s ago\t%s\t%s\t%s\t%s\n", e.Manifest.Key, megabytes(e.Size), age(e.LastUsed), built, toolchainOf(e.Manifest), images, e.Manifest.From())
 	}
 	tw.Flush()
 	fmt.Fprintf(stdout, "%d builds, %s in %s\n", len(entries), megabytes(total), cache)
 	return nil
 }
 
-func pruneBuilds(stdout io.Writer, f buildFlags, keepSpecs []nodebuild.Spec) error {
+func pruneBuilds(ctx context.Context, stdout io.Writer, f buildFlags, keepSpecs []nodebuild.Spec) error {
 	if f.unusedDays < 0 {
 		return fmt.Errorf("--unused-days %d: use 0 or more", f.unusedDays)
 	}
@@ -235,6 +242,11 @@ func pruneBuilds(stdout io.Writer, f buildFlags, keepSpecs []nodebuild.Spec) err
 	for _, e := range removed {
 		freed += e.Size
 		fmt.Fprintf(stdout, "removed %s (%s, last used %s ago): %s\n", e.Manifest.Key, megabytes(e.Size), age(e.LastUsed), e.Manifest.From())
+		if tags, ierr := imagebuild.RemoveImagesOf(ctx, e.Manifest.Key); ierr != nil {
+			err = errors.Join(err, ierr)
+		} else if len(tags) > 0 {
+			fmt.Fprintf(stdout, "removed its images %s\n", strings.Join(tags, ", "))
+		}
 	}
 	fmt.Fprintf(stdout, "pruned %d builds, freed %s\n", len(removed), megabytes(freed))
 	return err
