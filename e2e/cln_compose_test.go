@@ -14,8 +14,8 @@ import (
 )
 
 // TestCLNCompose runs Core Lightning in containers (the default backend
-// where an engine answers): AlicePaysBob on two CLN nodes through the CLI,
-// then payments crossing implementations at every hop, an LND alice and
+// where an engine answers): AlicePaysBob on two CLN nodes through the CLI
+// with bob's container restarted mid-run, then payments crossing implementations at every hop, an LND alice and
 // bob around a CLN carol and a CLN alice and bob around an LND carol, with
 // the middle node's forwards counted by its own driver. Each run's compose
 // file publishes only on 127.0.0.1 and nothing of it is left in Docker.
@@ -23,11 +23,15 @@ func TestCLNCompose(t *testing.T) {
 	bin := composeSetup(t)
 	spec := clnSpec(t)
 	t.Run("AlicePaysBob", func(t *testing.T) {
+		// Open loop at 10/s for 6 s with bob's container restarted at 2 s:
+		// faults work on CLN containers, and lnbench waits for bob's
+		// channel to be normal again.
 		scen := composeScenarioFile(t, fmt.Sprintf(`name: %s
 topology: AlicePaysBob
 nodes: [{name: cln, spec: %q}]
-params: {Concurrency: [4], TotalPayments: [30]}
+params: {Rate: [10], TotalPayments: [60]}
 job: {WarmupCount: 0, IterationCount: 1}
+faults: ["restart bob at 2s"]
 `, composeUniqueName("CLNCompose"), spec))
 		// The first run builds the CLN image (apt-get of its runtime
 		// libraries and perf inside docker build).
@@ -39,7 +43,21 @@ job: {WarmupCount: 0, IterationCount: 1}
 		if be != "compose" || len(rep.Nodes) != 1 || rep.Nodes[0].Implementation != "cln" {
 			t.Fatalf("backend %q nodes %+v", be, rep.Nodes)
 		}
-		checkAllSucceeded(t, dir, 30)
+		faults := faultRecords(t, dir)
+		if len(faults) != 1 || faults[0].Error != "" || faults[0].ChannelsActive.Before(faults[0].End) {
+			t.Fatalf("restart record: %+v", faults)
+		}
+		after := 0
+		for _, p := range readRecords(t, dir) {
+			if p.Start.After(faults[0].ChannelsActive) && p.Status == result.Succeeded {
+				after++
+			}
+		}
+		if after == 0 {
+			t.Error("no payment succeeded after bob's channel was normal again")
+		}
+		t.Logf("CLN bob (container) restart: answering after %v, channel normal after %v; %d payments succeeded after",
+			faults[0].End.Sub(faults[0].Start), faults[0].ChannelsActive.Sub(faults[0].Start), after)
 		f := checkComposeFile(t, dir)
 		if ports := f.Services["alice"].portStrings(); len(ports) != 1 || !strings.HasSuffix(ports[0], ":9835") {
 			t.Errorf("alice publishes %v; want only lightningd's RPC bridge (9835) on loopback", ports)
@@ -47,8 +65,8 @@ job: {WarmupCount: 0, IterationCount: 1}
 		logs, _ := filepath.Glob(filepath.Join(dir, "nodes", "*", "bob", "lightningd.log"))
 		if len(logs) != 1 {
 			t.Errorf("bob's lightningd.log not collected: %v", logs)
-		} else if log, _ := os.ReadFile(logs[0]); !strings.Contains(string(log), "Server started with public key") {
-			t.Errorf("bob's lightningd.log does not show its start:\n%s", log)
+		} else if log, _ := os.ReadFile(logs[0]); strings.Count(string(log), "Server started with public key") != 2 {
+			t.Errorf("bob's lightningd.log does not show two starts:\n%s", log)
 		}
 		r.checkNothingLeft()
 	})
