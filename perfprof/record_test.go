@@ -1,0 +1,165 @@
+package perfprof
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lnbench/lnbench/flamegraph"
+)
+
+// startTree starts bin (this test binary, or a copy under another name) as
+// a two-process tree (TestMain).
+func startTree(t *testing.T, bin string) *exec.Cmd {
+	t.Helper()
+	c := exec.Command(bin)
+	c.Env = append(os.Environ(), "PERFPROF_TREE=2")
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Process.Kill(); c.Wait() }) // its child has Pdeathsig
+	// Wait for the child so the tree is whole before profiling.
+	for i := 0; i < 250; i++ {
+		if pids, _ := Tree("/proc", c.Process.Pid); len(pids) == 2 {
+			return c
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatal("the child did not start")
+	return nil
+}
+
+// copyBinary copies this test binary under a name no other process has.
+func copyBinary(t *testing.T, name string) string {
+	t.Helper()
+	data, err := os.ReadFile(os.Args[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestTreeNamesAndFindComm(t *testing.T) {
+	bin := copyBinary(t, "tree-"+strconv.Itoa(os.Getpid()))
+	c := startTree(t, bin)
+	pids, err := Tree("/proc", c.Process.Pid)
+	if err != nil || len(pids) != 2 || pids[0] != c.Process.Pid {
+		t.Fatalf("%v %v", pids, err)
+	}
+	if n := ProcessName("/proc", pids[1]); n != filepath.Base(bin) {
+		t.Errorf("child named %q", n)
+	}
+	if _, err := Tree("/proc", 1<<30); err == nil || !strings.Contains(err.Error(), "not running") {
+		t.Errorf("gone root: %v", err)
+	}
+	// The tree's root, not its child of the same name.
+	if pid, err := FindComm("/proc", filepath.Base(bin)); pid != c.Process.Pid {
+		t.Errorf("FindComm: %d %v, want %d", pid, err, c.Process.Pid)
+	}
+	// Two trees of that name: FindComm refuses to guess.
+	c2 := startTree(t, bin)
+	if _, err := FindComm("/proc", filepath.Base(bin)); err == nil || !strings.Contains(err.Error(), "--pid") {
+		t.Errorf("FindComm with two roots: %v", err)
+	}
+	c2.Process.Kill()
+	c2.Wait()
+	if _, err := FindComm("/proc", "no-such-process-name"); err == nil {
+		t.Error("FindComm found a process that does not exist")
+	}
+}
+
+// gccDemo compiles testdata/demo.c (a process that re-executes itself as
+// a child named demo_child, both burning CPU in hash_htlc under
+// channel_tick for secs seconds, then exiting).
+func gccDemo(t *testing.T, flags ...string) string {
+	t.Helper()
+	if _, err := exec.LookPath("gcc"); err != nil {
+		t.Skip("no gcc")
+	}
+	out := filepath.Join(t.TempDir(), "demo")
+	args := append([]string{"-g", "-o", out, "testdata/demo.c"}, flags...)
+	if b, err := exec.Command("gcc", args...).CombinedOutput(); err != nil {
+		t.Fatalf("gcc %v: %v\n%s", args, err, b)
+	}
+	return out
+}
+
+// TestRealPerf profiles the demo's two processes with the machine's perf:
+// both appear, named by argv[0], with C function names; DWARF unwinding
+// of a build without frame pointers still finds channel_tick, the caller
+// of the leaf hash_htlc.
+func TestRealPerf(t *testing.T) {
+	if _, err := exec.LookPath("perf"); err != nil {
+		t.Skip("no perf on this machine")
+	}
+	for mode, flags := range map[string][]string{"fp": {"-O2", "-fno-omit-frame-pointer"}, "dwarf": {"-O2"}} {
+		c := exec.Command(gccDemo(t, flags...), "4")
+		if err := c.Start(); err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < 250; i++ {
+			if pids, _ := Tree("/proc", c.Process.Pid); len(pids) == 2 {
+				break
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		p, err := Recorder{CallGraph: mode}.Record(context.Background(), c.Process.Pid, time.Second)
+		c.Process.Kill()
+		c.Wait()
+		if err != nil {
+			if strings.Contains(err.Error(), "permission denied") {
+				t.Skip(err)
+			}
+			t.Fatal(err)
+		}
+		procs := map[string]bool{}
+		for _, s := range p.Sample {
+			procs[s.Label["process"][0]+"/"+s.Label["comm"][0]] = true
+		}
+		if !procs["demo/demo"] || !procs["demo_child/exe"] {
+			t.Errorf("%s: process/comm labels %v, want demo/demo and demo_child/exe", mode, procs)
+		}
+		f, err := flamegraph.FromProfile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hot := map[string]int64{}
+		for _, s := range f {
+			if s.Frames[0] != "demo" && s.Frames[0] != "demo_child" {
+				t.Errorf("root frame %q", s.Frames[0])
+			}
+			for _, fr := range s.Frames {
+				hot[fr] += s.Count
+			}
+		}
+		if hot["hash_htlc"] == 0 || hot["main"] == 0 || (mode == "dwarf" && hot["channel_tick"] == 0) {
+			t.Errorf("%s: frames %v", mode, hot)
+		}
+	}
+}
+
+// TestCallGraphAuto compiles a C program with and without frame pointers
+// and checks auto picks fp only for the first.
+func TestCallGraphAuto(t *testing.T) {
+	for flags, want := range map[string]string{"-O2": "dwarf", "-O2 -fno-omit-frame-pointer": "fp", "-O0": "fp"} {
+		mode, why, err := CallGraphFor("auto", gccDemo(t, strings.Fields(flags)...))
+		if err != nil || mode != want {
+			t.Errorf("gcc %s: %s (%s) %v, want %s", flags, mode, why, err, want)
+		}
+	}
+	if mode, why, _ := CallGraphFor("auto", os.Args[0]); mode != "fp" {
+		t.Errorf("a Go binary: %s (%s)", mode, why)
+	}
+	if _, _, err := CallGraphFor("lbr", os.Args[0]); err == nil {
+		t.Error("lbr accepted")
+	}
+}
