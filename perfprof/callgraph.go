@@ -15,12 +15,11 @@ import (
 // exe was compiled (the DW_AT_producer gcc records in its debug info) and
 // takes fp only when its code keeps frame pointers; why says which.
 func CallGraphFor(mode, exe string) (resolved, why string, err error) {
-	switch mode {
-	case "fp", "dwarf":
+	if err := CheckCallGraph(mode); err != nil {
+		return "", "", err
+	}
+	if mode == "fp" || mode == "dwarf" {
 		return mode, "asked for", nil
-	case "", "auto":
-	default:
-		return "", "", fmt.Errorf("call graph %q: use fp, dwarf or auto", mode)
 	}
 	if isGo(exe) {
 		return "fp", "a Go binary (Go keeps frame pointers)", nil
@@ -33,6 +32,15 @@ func CallGraphFor(mode, exe string) (resolved, why string, err error) {
 		return "fp", fmt.Sprintf("%d of %d compile units keep frame pointers", keeps, total), nil
 	}
 	return "dwarf", fmt.Sprintf("%d of %d compile units keep frame pointers", keeps, total), nil
+}
+
+// CheckCallGraph refuses a mode CallGraphFor does not know.
+func CheckCallGraph(mode string) error {
+	switch mode {
+	case "", "auto", "fp", "dwarf":
+		return nil
+	}
+	return fmt.Errorf("call graph %q: use fp, dwarf or auto", mode)
 }
 
 // framePointerUnits counts, among the first compile units of exe that
