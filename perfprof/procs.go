@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Tree lists root and all its descendants (children, grandchildren, …)
@@ -51,6 +52,39 @@ func parentMap(procRoot string) (map[int]int, error) {
 		}
 	}
 	return out, nil
+}
+
+// OlderThan keeps pids[0] (the root) and the processes started at least
+// age ago.
+func OlderThan(procRoot string, pids []int, age time.Duration) []int {
+	up, err := os.ReadFile(filepath.Join(procRoot, "uptime"))
+	f := strings.Fields(string(up))
+	if err != nil || len(f) == 0 || len(pids) == 0 {
+		return pids
+	}
+	uptime, err := strconv.ParseFloat(f[0], 64)
+	if err != nil {
+		return pids
+	}
+	out := pids[:1:1]
+	for _, pid := range pids[1:] {
+		data, err := os.ReadFile(filepath.Join(procRoot, strconv.Itoa(pid), "stat"))
+		if err != nil {
+			continue // gone already
+		}
+		s := string(data)
+		fs := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+		if len(fs) < 20 {
+			continue
+		}
+		// Field 22, starttime, in clock ticks since boot: 100 a second on
+		// Linux whatever the kernel's HZ (USER_HZ).
+		ticks, err := strconv.ParseFloat(fs[19], 64)
+		if err == nil && uptime-ticks/100 >= age.Seconds() {
+			out = append(out, pid)
+		}
+	}
+	return out
 }
 
 // readStat returns comm and ppid from /proc/PID/stat ("pid (comm) S ppid …";

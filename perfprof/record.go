@@ -65,8 +65,12 @@ func (r Recorder) Record(ctx context.Context, root int, d time.Duration) (*profi
 	data := filepath.Join(tmp, "perf.data")
 	var names map[int]string
 	var start time.Time
-	// A process of the tree may exit between listing and attaching: list again.
-	for attempt := 0; ; attempt++ {
+	// perf refuses the whole list if one process exits before it attaches
+	// (0.3 s on a busy machine), and lightningd's bcli plugin runs a short
+	// bitcoin-cli every few seconds. So young processes are left out (those
+	// forked after perf attaches are followed anyway), and on a refusal
+	// the tree is listed again with a longer minimum age, the root always in.
+	for _, minAge := range []time.Duration{time.Second, 5 * time.Second, 1 << 62} {
 		pids, err := Tree(r.procRoot(), root)
 		if err != nil {
 			return nil, err
@@ -76,12 +80,12 @@ func (r Recorder) Record(ctx context.Context, root int, d time.Duration) (*profi
 			names[pid] = ProcessName(r.procRoot(), pid)
 		}
 		start = time.Now()
-		err = r.record(ctx, perf, mode, pids, data, d)
-		if err == nil || attempt == 2 || !errors.Is(err, errGone) {
-			if err != nil {
-				return nil, err
-			}
+		err = r.record(ctx, perf, mode, OlderThan(r.procRoot(), pids, minAge), data, d)
+		if err == nil {
 			break
+		}
+		if !errors.Is(err, errGone) || minAge == 1<<62 {
+			return nil, err
 		}
 	}
 	samples, err := r.script(ctx, perf, data)
@@ -101,7 +105,7 @@ func (r Recorder) Record(ctx context.Context, root int, d time.Duration) (*profi
 	return Convert(samples, name, r.freq(), start, d), nil
 }
 
-var errGone = errors.New("a profiled process exited before perf attached")
+var errGone = errors.New("perf record: a profiled process exited before perf attached, three times")
 
 // record runs perf record for d. Its duration is a `sleep` that perf
 // starts once its events are on, so d is the time profiled, whatever perf
@@ -118,7 +122,7 @@ func (r Recorder) record(ctx context.Context, perf, mode string, pids []int, dat
 	// -N -B: no build-id cache under ~/.debug and no build-id pass at the
 	// end (seconds on a large binary); symbols are read from the paths.
 	// --no-bpf-event: its side-band thread delays perf's exit by up to 1 s.
-	args := []string{"record", "-q", "-N", "-B", "--no-bpf-event", "-F", strconv.Itoa(r.freq()), "--call-graph", mode,
+	args := []string{"record", "-N", "-B", "--no-bpf-event", "-F", strconv.Itoa(r.freq()), "--call-graph", mode,
 		"-o", data, "-p", strings.Join(ps, ","), "--", sleep, strconv.FormatFloat(d.Seconds(), 'f', -1, 64)}
 	cmd := exec.Command(perf, args...)
 	var stderr bytes.Buffer

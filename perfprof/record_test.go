@@ -58,6 +58,12 @@ func TestTreeNamesAndFindComm(t *testing.T) {
 	if n := ProcessName("/proc", pids[1]); n != filepath.Base(bin) {
 		t.Errorf("child named %q", n)
 	}
+	if got := OlderThan("/proc", pids, time.Hour); len(got) != 1 || got[0] != pids[0] {
+		t.Errorf("older than an hour: %v, want the root only", got)
+	}
+	if got := OlderThan("/proc", pids, 0); len(got) != 2 {
+		t.Errorf("older than 0: %v", got)
+	}
 	if _, err := Tree("/proc", 1<<30); err == nil || !strings.Contains(err.Error(), "not running") {
 		t.Errorf("gone root: %v", err)
 	}
@@ -102,7 +108,7 @@ func TestRealPerf(t *testing.T) {
 		t.Skip("no perf on this machine")
 	}
 	for mode, flags := range map[string][]string{"fp": {"-O2", "-fno-omit-frame-pointer"}, "dwarf": {"-O2"}} {
-		c := exec.Command(gccDemo(t, flags...), "4")
+		c := exec.Command(gccDemo(t, flags...), "5")
 		if err := c.Start(); err != nil {
 			t.Fatal(err)
 		}
@@ -112,6 +118,7 @@ func TestRealPerf(t *testing.T) {
 			}
 			time.Sleep(20 * time.Millisecond)
 		}
+		time.Sleep(1100 * time.Millisecond) // processes younger than 1 s are left out
 		p, err := Recorder{CallGraph: mode}.Record(context.Background(), c.Process.Pid, time.Second)
 		c.Process.Kill()
 		c.Wait()
@@ -143,6 +150,25 @@ func TestRealPerf(t *testing.T) {
 		}
 		if hot["hash_htlc"] == 0 || hot["main"] == 0 || (mode == "dwarf" && hot["channel_tick"] == 0) {
 			t.Errorf("%s: frames %v", mode, hot)
+		}
+	}
+}
+
+// TestShortLivedChildren: a tree whose children live 0.3 s each (as
+// bcli's bitcoin-cli calls) is profiled every time, though perf refuses a
+// list naming a process that exits before it attaches.
+func TestShortLivedChildren(t *testing.T) {
+	if _, err := exec.LookPath("perf"); err != nil {
+		t.Skip("no perf")
+	}
+	c := exec.Command("/bin/sh", "-c", "while :; do sleep 0.3; done")
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { c.Process.Kill(); c.Wait() }()
+	for i := 0; i < 3; i++ {
+		if _, err := (Recorder{CallGraph: "fp"}).Record(context.Background(), c.Process.Pid, time.Second); err != nil {
+			t.Fatalf("profile %d: %v", i, err)
 		}
 	}
 }
