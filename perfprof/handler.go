@@ -24,10 +24,13 @@ const MaxSeconds = 600
 // request (a restarted node has a new PID).
 type Handler struct {
 	Target   func() (int, error)
-	Recorder Recorder
+	Profiler *Profiler
 	Log      io.Writer // one line per failed request; nil is silent
 	busy     atomic.Bool
 }
+
+// Close stops perf, if it runs.
+func (h *Handler) Close() { h.Profiler.Close() }
 
 // Mux serves the handler at Go's path, and /healthz.
 func (h *Handler) Mux() *http.ServeMux {
@@ -58,7 +61,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, http.StatusServiceUnavailable, err)
 		return
 	}
-	p, err := h.Recorder.Record(r.Context(), pid, time.Duration(secs)*time.Second)
+	p, err := h.Profiler.Profile(r.Context(), pid, time.Duration(secs)*time.Second)
 	if err != nil {
 		if r.Context().Err() != nil {
 			return // the client left

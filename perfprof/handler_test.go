@@ -57,11 +57,11 @@ func TestErrorsReachTheSamplerAsOneLine(t *testing.T) {
 		h    *Handler
 		want string
 	}{
-		"paranoid":     {&Handler{Target: self, Recorder: Recorder{Perf: fakePerf(t, paranoidMessage, 255), CallGraph: "fp"}}, "HTTP 500: perfprof: perf record: permission denied (kernel.perf_event_paranoid="},
-		"seccomp":      {&Handler{Target: self, Recorder: Recorder{Perf: fakePerf(t, "perf_event_open(..., PERF_FLAG_FD_CLOEXEC) failed with unexpected error 1 (Operation not permitted)\n", 255), CallGraph: "fp"}}, "permission denied"},
-		"missing perf": {&Handler{Target: self, Recorder: Recorder{Perf: filepath.Join(t.TempDir(), "perf"), CallGraph: "fp"}}, "HTTP 500: perfprof: perf not found"},
-		"other":        {&Handler{Target: self, Recorder: Recorder{Perf: fakePerf(t, "Error:\nsomething odd\nmore\n", 1), CallGraph: "fp"}}, "perf record: exit status 1: something odd"},
-		"no target":    {&Handler{Target: func() (int, error) { return 0, errNotRunning }}, "HTTP 503: perfprof: node alice is not running"},
+		"paranoid":     {&Handler{Target: self, Profiler: &Profiler{Recorder: Recorder{Perf: fakePerf(t, paranoidMessage, 255), CallGraph: "fp"}}}, "HTTP 500: perfprof: perf record: permission denied (kernel.perf_event_paranoid="},
+		"seccomp":      {&Handler{Target: self, Profiler: &Profiler{Recorder: Recorder{Perf: fakePerf(t, "perf_event_open(..., PERF_FLAG_FD_CLOEXEC) failed with unexpected error 1 (Operation not permitted)\n", 255), CallGraph: "fp"}}}, "permission denied"},
+		"missing perf": {&Handler{Target: self, Profiler: &Profiler{Recorder: Recorder{Perf: filepath.Join(t.TempDir(), "perf"), CallGraph: "fp"}}}, "HTTP 500: perfprof: perf not found"},
+		"other":        {&Handler{Target: self, Profiler: &Profiler{Recorder: Recorder{Perf: fakePerf(t, "Error:\nsomething odd\nmore\n", 1), CallGraph: "fp"}}}, "perf record: exit status 1: something odd"},
+		"no target":    {&Handler{Target: func() (int, error) { return 0, errNotRunning }, Profiler: &Profiler{}}, "HTTP 503: perfprof: node alice is not running"},
 	} {
 		err := fetch(t, c.h, 1)
 		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
@@ -73,7 +73,7 @@ func TestErrorsReachTheSamplerAsOneLine(t *testing.T) {
 var errNotRunning = errors.New("node alice is not running")
 
 func TestBadSecondsAndOneProfileAtATime(t *testing.T) {
-	h := &Handler{Target: self}
+	h := &Handler{Target: self, Profiler: &Profiler{}}
 	srv := httptest.NewServer(h.Mux())
 	defer srv.Close()
 	resp, err := http.Get(srv.URL + "/debug/pprof/profile?seconds=0")

@@ -3,12 +3,15 @@ package perfprof
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // Tree lists root and all its descendants (children, grandchildren, …)
@@ -57,34 +60,48 @@ func parentMap(procRoot string) (map[int]int, error) {
 // OlderThan keeps pids[0] (the root) and the processes started at least
 // age ago.
 func OlderThan(procRoot string, pids []int, age time.Duration) []int {
-	up, err := os.ReadFile(filepath.Join(procRoot, "uptime"))
-	f := strings.Fields(string(up))
-	if err != nil || len(f) == 0 || len(pids) == 0 {
+	if len(pids) == 0 {
 		return pids
 	}
-	uptime, err := strconv.ParseFloat(f[0], 64)
-	if err != nil {
-		return pids
-	}
+	now := bootClock()
 	out := pids[:1:1]
 	for _, pid := range pids[1:] {
-		data, err := os.ReadFile(filepath.Join(procRoot, strconv.Itoa(pid), "stat"))
-		if err != nil {
-			continue // gone already
-		}
-		s := string(data)
-		fs := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
-		if len(fs) < 20 {
-			continue
-		}
-		// Field 22, starttime, in clock ticks since boot: 100 a second on
-		// Linux whatever the kernel's HZ (USER_HZ).
-		ticks, err := strconv.ParseFloat(fs[19], 64)
-		if err == nil && uptime-ticks/100 >= age.Seconds() {
+		if now-startTime(procRoot, pid) >= age.Seconds() {
 			out = append(out, pid)
 		}
 	}
 	return out
+}
+
+// startTime is when a process started, in boot-clock seconds; +Inf when
+// it is gone.
+func startTime(procRoot string, pid int) float64 {
+	data, err := os.ReadFile(filepath.Join(procRoot, strconv.Itoa(pid), "stat"))
+	if err != nil {
+		return math.Inf(1)
+	}
+	s := string(data)
+	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+	if len(f) < 20 {
+		return math.Inf(1)
+	}
+	// Field 22, starttime, counts clock ticks since boot: 100 a second on
+	// Linux whatever the kernel's HZ (USER_HZ).
+	ticks, err := strconv.ParseFloat(f[19], 64)
+	if err != nil {
+		return math.Inf(1)
+	}
+	return ticks / 100
+}
+
+// bootClock is CLOCK_BOOTTIME in seconds: perf's sample times (-k
+// boottime) and /proc's process start times count from boot.
+func bootClock() float64 {
+	var ts unix.Timespec
+	if err := unix.ClockGettime(unix.CLOCK_BOOTTIME, &ts); err != nil {
+		return float64(time.Now().UnixNano()) / 1e9 // not reached on Linux
+	}
+	return float64(ts.Sec) + float64(ts.Nsec)/1e9
 }
 
 // readStat returns comm and ppid from /proc/PID/stat ("pid (comm) S ppid …";

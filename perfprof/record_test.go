@@ -119,7 +119,9 @@ func TestRealPerf(t *testing.T) {
 			time.Sleep(20 * time.Millisecond)
 		}
 		time.Sleep(1100 * time.Millisecond) // processes younger than 1 s are left out
-		p, err := Recorder{CallGraph: mode}.Record(context.Background(), c.Process.Pid, time.Second)
+		pr := &Profiler{Recorder: Recorder{CallGraph: mode}}
+		p, err := pr.Profile(context.Background(), c.Process.Pid, time.Second)
+		pr.Close()
 		c.Process.Kill()
 		c.Wait()
 		if err != nil {
@@ -167,7 +169,10 @@ func TestShortLivedChildren(t *testing.T) {
 	}
 	defer func() { c.Process.Kill(); c.Wait() }()
 	for i := 0; i < 3; i++ {
-		if _, err := (Recorder{CallGraph: "fp"}).Record(context.Background(), c.Process.Pid, time.Second); err != nil {
+		p := &Profiler{Recorder: Recorder{CallGraph: "fp"}}
+		_, err := p.Profile(context.Background(), c.Process.Pid, time.Second)
+		p.Close()
+		if err != nil {
 			t.Fatalf("profile %d: %v", i, err)
 		}
 	}
@@ -187,5 +192,50 @@ func TestCallGraphAuto(t *testing.T) {
 	}
 	if _, _, err := CallGraphFor("lbr", os.Args[0]); err == nil {
 		t.Error("lbr accepted")
+	}
+}
+
+// TestBackToBackProfilesTileTime: one perf session serves consecutive
+// profiles, each starting where the previous ended (nothing is lost while
+// perf script reads or the client turns round), and stops when idle.
+func TestBackToBackProfilesTileTime(t *testing.T) {
+	if _, err := exec.LookPath("perf"); err != nil {
+		t.Skip("no perf")
+	}
+	c := exec.Command(gccDemo(t, "-O2", "-fno-omit-frame-pointer"), "8")
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { c.Process.Kill(); c.Wait() }()
+	time.Sleep(1100 * time.Millisecond) // the child is old enough to be attached
+	pr := &Profiler{Recorder: Recorder{CallGraph: "fp"}, Linger: 300 * time.Millisecond}
+	defer pr.Close()
+	var perfPID int
+	var end int64
+	for i := 0; i < 3; i++ {
+		p, err := pr.Profile(context.Background(), c.Process.Pid, time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pr.mu.Lock()
+		pid := pr.s.cmd.Process.Pid
+		pr.mu.Unlock()
+		if i > 0 && pid != perfPID {
+			t.Errorf("profile %d: a new perf (%d, was %d)", i, pid, perfPID)
+		}
+		if gap := time.Duration(p.TimeNanos - end); i > 0 && (gap < -20*time.Millisecond || gap > 20*time.Millisecond) {
+			t.Errorf("profile %d starts %v after the previous one's end", i, gap)
+		}
+		if len(p.Sample) == 0 {
+			t.Errorf("profile %d is empty", i)
+		}
+		perfPID, end = pid, p.TimeNanos+p.DurationNanos
+	}
+	time.Sleep(time.Second)
+	pr.mu.Lock()
+	idle := pr.s == nil
+	pr.mu.Unlock()
+	if !idle {
+		t.Error("perf still runs after Linger without a profile")
 	}
 }

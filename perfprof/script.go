@@ -17,6 +17,7 @@ const ScriptFields = "comm,pid,tid,time,period,event,ip,sym,symoff,dso"
 type Sample struct {
 	Comm     string
 	PID, TID int
+	Time     float64 // seconds on perf's clock (boot clock with -k boottime)
 	Period   uint64
 	Event    string
 	Frames   []Frame
@@ -86,7 +87,8 @@ func parseHeader(s string) (Sample, error) {
 	k := len(f)
 	event := strings.TrimSuffix(f[k-1], ":")
 	period, err := strconv.ParseUint(f[k-2], 10, 64)
-	if err != nil || !strings.HasSuffix(f[k-3], ":") {
+	tm, err2 := strconv.ParseFloat(strings.TrimSuffix(f[k-3], ":"), 64)
+	if err != nil || err2 != nil || !strings.HasSuffix(f[k-3], ":") {
 		return Sample{}, bad
 	}
 	pid, tid, ok := strings.Cut(f[k-4], "/")
@@ -101,7 +103,7 @@ func parseHeader(s string) (Sample, error) {
 	if comm == "" {
 		return Sample{}, bad
 	}
-	return Sample{Comm: comm, PID: p, TID: t, Period: period, Event: event}, nil
+	return Sample{Comm: comm, PID: p, TID: t, Time: tm, Period: period, Event: event}, nil
 }
 
 // parseFrame reads "addr sym+0xoff (dso)" or "addr sym+0xoff (inlined)".

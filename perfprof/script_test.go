@@ -130,7 +130,7 @@ func TestParseHeaders(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(s) != 2 || s[0].Comm != "Web Content" || s[0].PID != 12 || s[0].TID != 13 || s[0].Period != 10101010 || s[0].Event != "cpu-clock:ppp" {
+	if len(s) != 2 || s[0].Comm != "Web Content" || s[0].PID != 12 || s[0].TID != 13 || s[0].Period != 10101010 || s[0].Time != 5.000001 || s[0].Event != "cpu-clock:ppp" {
 		t.Fatalf("%+v", s)
 	}
 	fr := s[1].Frames

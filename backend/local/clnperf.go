@@ -21,11 +21,11 @@ func (b *Backend) servePerf(name string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("node %s: perf profile endpoint: %v", name, err)
 	}
-	h := &perfprof.Handler{Target: b.pidOf(name), Recorder: perfprof.Recorder{CallGraph: b.opts.PerfCallGraph}}
+	h := &perfprof.Handler{Target: b.pidOf(name), Profiler: &perfprof.Profiler{Recorder: perfprof.Recorder{CallGraph: b.opts.PerfCallGraph}}}
 	srv := &http.Server{Handler: h.Mux()}
 	go srv.Serve(ln)
 	b.mu.Lock()
-	b.servers = append(b.servers, srv)
+	b.servers = append(b.servers, perfServer{srv, h})
 	b.mu.Unlock()
 	return ln.Addr().String(), nil
 }
@@ -43,14 +43,20 @@ func (b *Backend) pidOf(name string) func() (int, error) {
 	}
 }
 
-// closeServers ends the profile endpoints; a profile being recorded is
-// cut short (its perf is stopped).
+// perfServer is one CLN node's profile endpoint and the perf behind it.
+type perfServer struct {
+	srv *http.Server
+	h   *perfprof.Handler
+}
+
+// closeServers ends the profile endpoints and their perf sessions.
 func (b *Backend) closeServers() {
 	b.mu.Lock()
 	srvs := b.servers
 	b.servers = nil
 	b.mu.Unlock()
 	for _, s := range srvs {
-		s.Close()
+		s.srv.Close()
+		s.h.Close()
 	}
 }

@@ -5,7 +5,6 @@ package local
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"os"
 	"path/filepath"
 	"sort"
@@ -55,7 +54,7 @@ type Backend struct {
 	// btcdDir holds btcd's rpc.cert (CLN's bitcoin-cli reads it there).
 	btcdDir string
 	// servers are CLN nodes' perf profile endpoints.
-	servers []*http.Server
+	servers []perfServer
 }
 
 // New prepares a backend; nothing starts until StartChain.

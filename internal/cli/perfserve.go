@@ -22,6 +22,7 @@ func perfserveCmd(stderr io.Writer) *cobra.Command {
 	var listen, pidfile, comm string
 	var pid int
 	var rec perfprof.Recorder
+	var linger time.Duration
 	cmd := &cobra.Command{
 		Use:   "perfserve --listen 127.0.0.1:6060 (--pid PID | --pidfile FILE | --comm lightningd)",
 		Short: "Serve perf CPU profiles of a process and its descendants as GET /debug/pprof/profile?seconds=N",
@@ -52,7 +53,8 @@ func perfserveCmd(stderr io.Writer) *cobra.Command {
 			if err != nil {
 				return fmt.Errorf("--listen %s: %v", listen, err)
 			}
-			h := &perfprof.Handler{Target: target, Recorder: rec, Log: stderr}
+			h := &perfprof.Handler{Target: target, Profiler: &perfprof.Profiler{Recorder: rec, Linger: linger}, Log: stderr}
+			defer h.Close()
 			srv := &http.Server{Handler: h.Mux()}
 			go func() {
 				<-cmd.Context().Done()
@@ -75,6 +77,7 @@ func perfserveCmd(stderr io.Writer) *cobra.Command {
 	f.StringVar(&rec.CallGraph, "call-graph", "auto", "stack unwinding: fp (frame pointers), dwarf, or auto (fp if the binary was built keeping frame pointers)")
 	f.IntVar(&rec.Freq, "freq", 99, "samples per second of CPU time per thread")
 	f.StringVar(&rec.Perf, "perf", "perf", "the perf command")
+	f.DurationVar(&linger, "linger", 5*time.Second, "keep perf running this long after a profile, so the next one starts where it ended")
 	f.BoolVar(&rec.Inline, "inline", false, "name inlined functions too (perf script runs addr2line: slow on large binaries)")
 	return cmd
 }
