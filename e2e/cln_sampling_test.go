@@ -3,9 +3,11 @@
 package e2e
 
 import (
+	"encoding/csv"
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -17,7 +19,9 @@ import (
 // measured iteration profiled (local backend: perf over each lightningd's
 // process tree, served in-process): each window's stacks start at the CLN
 // process they ran in, lightningd and lightning_channeld among them, and
-// channeld's time is in named C functions of its own, not addresses.
+// channeld's time is in named C functions of its own, not addresses. The
+// samples account for the node's CPU time as the resource sampler read it
+// from /proc (99 a CPU second), so no part of the iterations went unprofiled.
 func TestCLNIterationSampling(t *testing.T) {
 	t.Parallel()
 	spec := clnSpec(t)
@@ -38,6 +42,7 @@ sampling: {mode: iteration}
 		t.Fatalf("%d windows, want 4: %+v", len(ws), ws)
 	}
 	address := regexp.MustCompile(`^(0x[0-9a-f]+|\[.*\])$`)
+	cpu := cpuSeconds(t, run)
 	for _, actor := range []string{"alice", "bob"} {
 		var all flamegraph.Folded
 		for _, w := range ws {
@@ -76,12 +81,45 @@ sampling: {mode: iteration}
 		if len(channeldOwn) == 0 {
 			t.Errorf("%s: no named channel/htlc function in lightning_channeld's stacks", actor)
 		}
+		profiled := float64(all.Total()) / 99
+		t.Logf("%s: %.1f CPU s in samples, %.1f CPU s read from /proc", actor, profiled, cpu[actor])
+		if r := profiled / cpu[actor]; !(r > 0.7 && r < 1.3) {
+			t.Errorf("%s: samples account for %.1f CPU s, /proc says %.1f s", actor, profiled, cpu[actor])
+		}
 	}
 	for _, f := range []string{"flamegraphs.html", "flamegraphs-timeline.svg", "Alice_traces/diff-first-last.svg"} {
 		if _, err := os.Stat(filepath.Join(run, f)); err != nil {
 			t.Errorf("missing %s", f)
 		}
 	}
+}
+
+// cpuSeconds reads each actor's CPU time over the measured iterations
+// from resources.csv.
+func cpuSeconds(t *testing.T, run string) map[string]float64 {
+	t.Helper()
+	f, err := os.Open(filepath.Join(run, "resources.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil || len(rows) < 2 {
+		t.Fatalf("resources.csv: %v", err)
+	}
+	col := map[string]int{}
+	for i, h := range rows[0] {
+		col[h] = i
+	}
+	out := map[string]float64{}
+	for _, r := range rows[1:] {
+		v, err := strconv.ParseFloat(r[col["CPUSeconds"]], 64)
+		if err != nil {
+			t.Fatalf("resources.csv CPUSeconds %q", r[col["CPUSeconds"]])
+		}
+		out[r[col["Actor"]]] = v
+	}
+	return out
 }
 
 func first(s []string, n int) []string {

@@ -135,3 +135,16 @@ func FrameName(f Frame) string {
 	}
 	return "[" + strings.Trim(filepath.Base(f.DSO), "[]") + "]"
 }
+
+// mainFirst puts the mapping of file (the root process's binary) first:
+// pprof takes the first mapping for the profiled program ("File:" in its
+// reports).
+func mainFirst(p *profile.Profile, file string) {
+	for i, m := range p.Mapping {
+		if m.File == file {
+			copy(p.Mapping[1:i+1], p.Mapping[:i])
+			p.Mapping[0] = m
+			return
+		}
+	}
+}

@@ -98,7 +98,11 @@ func (p *Profiler) Profile(ctx context.Context, root int, d time.Duration) (*pro
 		return comm // exited during the profile, unseen at either end
 	}
 	start := time.Now().Add(-time.Duration((bootClock() - from) * 1e9))
-	return Convert(kept, name, p.freq(), start, time.Duration((at-from)*1e9)), nil
+	prof := Convert(kept, name, p.freq(), start, time.Duration((at-from)*1e9))
+	if exe, err := os.Readlink(filepath.Join(p.procRoot(), strconv.Itoa(root), "exe")); err == nil {
+		mainFirst(prof, exe)
+	}
+	return prof, nil
 }
 
 // start attaches perf to the tree. Young processes are left out: perf

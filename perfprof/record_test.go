@@ -130,6 +130,9 @@ func TestRealPerf(t *testing.T) {
 			}
 			t.Fatal(err)
 		}
+		if len(p.Mapping) == 0 || filepath.Base(p.Mapping[0].File) != "demo" {
+			t.Errorf("%s: first mapping %v, want the demo binary (pprof's main)", mode, p.Mapping)
+		}
 		procs := map[string]bool{}
 		for _, s := range p.Sample {
 			procs[s.Label["process"][0]+"/"+s.Label["comm"][0]] = true
