@@ -55,24 +55,26 @@ func (p *Profiler) Profile(ctx context.Context, root int, d time.Duration) (*pro
 			return nil, err
 		}
 	}
-	wait := time.Duration((t0+d.Seconds()-bootClock())*1e9) * time.Nanosecond
+	s := p.s
+	// The profile starts where the previous one ended when that was just
+	// now, else at the request, or when a new perf began sampling.
+	from := s.lastCut
+	if t0-from > tile {
+		from = t0 // perf ran idle since the last profile: not this one's time
+	}
+	wait := time.Duration((max(t0, from)+d.Seconds()-bootClock())*1e9) * time.Nanosecond
 	select {
 	case <-ctx.Done():
 		return nil, ctx.Err() // perf keeps running: the next request tiles on
 	case <-time.After(wait):
-	case <-p.s.exited: // every process gone: its last file is the profile
+	case <-s.exited: // every process gone: its last file is the profile
 	}
-	s := p.s
 	path, at, err := s.cut()
 	if err != nil {
 		p.stop()
 		return nil, err
 	}
 	defer os.Remove(path)
-	from := s.lastCut
-	if t0-from > tile {
-		from = t0 // perf ran idle since the last profile: not this one's time
-	}
 	s.lastCut = at
 	perf, err := p.perf()
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -99,6 +100,32 @@ func gccDemo(t *testing.T, flags ...string) string {
 	return out
 }
 
+// runDemo starts the demo for longer than any test needs (a busy machine
+// slows perf's start), in its own process group so that stopDemo ends its
+// child too, and waits until the child is old enough to be attached (1 s).
+func runDemo(t *testing.T, bin string) *exec.Cmd {
+	t.Helper()
+	c := exec.Command(bin, "60")
+	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { stopDemo(c) })
+	for i := 0; i < 250; i++ {
+		if pids, _ := Tree("/proc", c.Process.Pid); len(pids) == 2 {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	time.Sleep(1100 * time.Millisecond)
+	return c
+}
+
+func stopDemo(c *exec.Cmd) {
+	syscall.Kill(-c.Process.Pid, syscall.SIGKILL)
+	c.Wait()
+}
+
 // TestRealPerf profiles the demo's two processes with the machine's perf:
 // both appear, named by argv[0], with C function names; DWARF unwinding
 // of a build without frame pointers still finds channel_tick, the caller
@@ -108,22 +135,11 @@ func TestRealPerf(t *testing.T) {
 		t.Skip("no perf on this machine")
 	}
 	for mode, flags := range map[string][]string{"fp": {"-O2", "-fno-omit-frame-pointer"}, "dwarf": {"-O2"}} {
-		c := exec.Command(gccDemo(t, flags...), "5")
-		if err := c.Start(); err != nil {
-			t.Fatal(err)
-		}
-		for i := 0; i < 250; i++ {
-			if pids, _ := Tree("/proc", c.Process.Pid); len(pids) == 2 {
-				break
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
-		time.Sleep(1100 * time.Millisecond) // processes younger than 1 s are left out
+		c := runDemo(t, gccDemo(t, flags...))
 		pr := &Profiler{Recorder: Recorder{CallGraph: mode}}
 		p, err := pr.Profile(context.Background(), c.Process.Pid, time.Second)
 		pr.Close()
-		c.Process.Kill()
-		c.Wait()
+		stopDemo(c)
 		if err != nil {
 			if strings.Contains(err.Error(), "permission denied") {
 				t.Skip(err)
@@ -131,7 +147,7 @@ func TestRealPerf(t *testing.T) {
 			t.Fatal(err)
 		}
 		if len(p.Mapping) == 0 || filepath.Base(p.Mapping[0].File) != "demo" {
-			t.Errorf("%s: first mapping %v, want the demo binary (pprof's main)", mode, p.Mapping)
+			t.Errorf("%s: first mapping %v, want the demo binary (pprof.s main)", mode, p.Mapping[0].File)
 		}
 		procs := map[string]bool{}
 		for _, s := range p.Sample {
@@ -205,12 +221,7 @@ func TestBackToBackProfilesTileTime(t *testing.T) {
 	if _, err := exec.LookPath("perf"); err != nil {
 		t.Skip("no perf")
 	}
-	c := exec.Command(gccDemo(t, "-O2", "-fno-omit-frame-pointer"), "8")
-	if err := c.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { c.Process.Kill(); c.Wait() }()
-	time.Sleep(1100 * time.Millisecond) // the child is old enough to be attached
+	c := runDemo(t, gccDemo(t, "-O2", "-fno-omit-frame-pointer"))
 	pr := &Profiler{Recorder: Recorder{CallGraph: "fp"}, Linger: 300 * time.Millisecond}
 	defer pr.Close()
 	var perfPID int
@@ -230,7 +241,7 @@ func TestBackToBackProfilesTileTime(t *testing.T) {
 			t.Errorf("profile %d starts %v after the previous one's end", i, gap)
 		}
 		if len(p.Sample) == 0 {
-			t.Errorf("profile %d is empty", i)
+			t.Errorf("profile %d is empty (%v from %v)", i, time.Duration(p.DurationNanos), time.Unix(0, p.TimeNanos).Format("15:04:05.000"))
 		}
 		perfPID, end = pid, p.TimeNanos+p.DurationNanos
 	}

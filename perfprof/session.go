@@ -26,7 +26,8 @@ type session struct {
 	dir      string
 	started  float64      // boot-clock seconds when perf was started
 	attached map[int]bool // the -p list (children forked later are followed)
-	lastCut  float64      // boot-clock time of the last cut, or the start
+	lastCut  float64      // boot-clock time of the last cut, or when sampling began
+	ctl, ack *os.File     // perf's control pipe (--control)
 	dumps    chan string  // files perf reports writing
 	exited   chan struct{}
 	err      error // why perf exited, once exited is closed
@@ -35,8 +36,11 @@ type session struct {
 	stderr strings.Builder
 }
 
-// startSession attaches perf to pids, and fails if perf exits in its
-// first second (no rights, or a process gone before it attached: errGone).
+// startSession attaches perf to pids with its events off, then turns them
+// on through perf's control pipe: the ack says perf is in its main loop (so
+// it heeds SIGUSR2; on a busy machine that takes over a second), and when
+// sampling began. It fails if perf exits first (no rights, or a process
+// gone before it attached: errGone).
 func startSession(r Recorder, perf, mode string, root int, pids []int) (*session, error) {
 	dir, err := os.MkdirTemp("", "perfprof-")
 	if err != nil {
@@ -47,24 +51,45 @@ func startSession(r Recorder, perf, mode string, root int, pids []int) (*session
 	for i, p := range pids {
 		ps[i], attached[p] = strconv.Itoa(p), true
 	}
-	// -N -B: no build-id cache under ~/.debug, no build-id pass at the end;
-	// symbols are read from the binaries' paths. --no-bpf-event: its side
-	// thread delays perf's exit by up to 1 s.
-	args := []string{"record", "-N", "-B", "--no-bpf-event", "-k", "boottime", "--switch-output=signal",
-		"-F", strconv.Itoa(r.freq()), "--call-graph", mode, "-o", filepath.Join(dir, "perf.data"), "-p", strings.Join(ps, ",")}
-	s := &session{root: root, dir: dir, attached: attached, dumps: make(chan string, 16), exited: make(chan struct{})}
-	s.cmd = exec.Command(perf, args...)
-	pipe, err := s.cmd.StderrPipe()
+	ctlR, ctlW, err := os.Pipe()
 	if err != nil {
 		os.RemoveAll(dir)
 		return nil, err
 	}
+	ackR, ackW, err := os.Pipe()
+	if err != nil {
+		os.RemoveAll(dir)
+		ctlR.Close()
+		ctlW.Close()
+		return nil, err
+	}
+	// -N -B: no build-id cache under ~/.debug, no build-id pass at the end;
+	// symbols are read from the binaries' paths. --no-bpf-event: its side
+	// thread delays perf's exit by up to 1 s. -D -1: events off until
+	// "enable" comes on the control pipe (fds 3 and 4, ExtraFiles).
+	args := []string{"record", "-N", "-B", "--no-bpf-event", "-k", "boottime", "--switch-output=signal",
+		"-D", "-1", "--control=fd:3,4",
+		"-F", strconv.Itoa(r.freq()), "--call-graph", mode, "-o", filepath.Join(dir, "perf.data"), "-p", strings.Join(ps, ",")}
+	s := &session{root: root, dir: dir, attached: attached, ctl: ctlW, ack: ackR, dumps: make(chan string, 16), exited: make(chan struct{})}
+	s.cmd = exec.Command(perf, args...)
+	s.cmd.ExtraFiles = []*os.File{ctlR, ackW}
+	pipe, err := s.cmd.StderrPipe()
+	if err != nil {
+		s.closePipes()
+		ctlR.Close()
+		ackW.Close()
+		os.RemoveAll(dir)
+		return nil, err
+	}
 	s.started = bootClock()
-	if err := s.cmd.Start(); err != nil {
+	err = s.cmd.Start()
+	ctlR.Close() // perf's ends now
+	ackW.Close()
+	if err != nil {
+		s.closePipes()
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("perf record: %v", err)
 	}
-	s.lastCut = s.started
 	read := make(chan struct{})
 	go s.readStderr(pipe, read)
 	go func() {
@@ -78,13 +103,41 @@ func startSession(r Recorder, perf, mode string, root int, pids []int) (*session
 		s.mu.Unlock()
 		close(s.exited)
 	}()
-	select {
-	case <-s.exited:
-		os.RemoveAll(dir)
-		return nil, s.err
-	case <-time.After(time.Second):
-		return s, nil
+	acked := make(chan error, 1)
+	go func() {
+		if _, err := io.WriteString(s.ctl, "enable\n"); err != nil {
+			acked <- err
+			return
+		}
+		buf := make([]byte, 16)
+		n, err := s.ack.Read(buf)
+		if err == nil && !strings.HasPrefix(string(buf[:n]), "ack") {
+			err = fmt.Errorf("perf's control pipe answered %q", buf[:n])
+		}
+		acked <- err
+	}()
+	fail := func(err error) (*session, error) {
+		s.stop()
+		return nil, err
 	}
+	select {
+	case err := <-acked:
+		if err != nil {
+			<-s.exited // a closed pipe: perf is gone, and its error says why
+			return fail(s.err)
+		}
+		s.lastCut = bootClock()
+		return s, nil
+	case <-s.exited:
+		return fail(s.err)
+	case <-time.After(30 * time.Second):
+		return fail(errors.New("perf record did not start within 30 s"))
+	}
+}
+
+func (s *session) closePipes() {
+	s.ctl.Close()
+	s.ack.Close()
 }
 
 // readStderr keeps perf's messages and passes on the files it writes
@@ -148,7 +201,7 @@ func (s *session) cut() (string, float64, error) {
 	case path := <-s.dumps:
 		return path, at, nil
 	case <-time.After(10 * time.Second):
-		return "", at, errors.New("perf record wrote no file within 10 s of being asked")
+		return "", at, errors.New("perf record wrote no file within 10 s of SIGUSR2")
 	case <-s.exited:
 		select {
 		case path := <-s.dumps:
@@ -170,5 +223,6 @@ func (s *session) stop() {
 			<-s.exited
 		}
 	}
+	s.closePipes()
 	os.RemoveAll(s.dir)
 }
