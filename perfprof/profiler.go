@@ -80,7 +80,7 @@ func (p *Profiler) Profile(ctx context.Context, root int, d time.Duration) (*pro
 	if err != nil {
 		return nil, err
 	}
-	samples, err := p.script(ctx, perf, path)
+	samples, err := p.script(ctx, perf, path, s.kallsyms)
 	if err != nil {
 		return nil, err
 	}

@@ -24,6 +24,7 @@ type session struct {
 	root     int
 	cmd      *exec.Cmd
 	dir      string
+	kallsyms string // a copy of /proc/kallsyms for perf script; "" if none
 	started  float64      // boot-clock seconds when perf was started
 	attached map[int]bool // the -p list (children forked later are followed)
 	lastCut  float64      // boot-clock time of the last cut, or when sampling began
@@ -71,6 +72,11 @@ func startSession(r Recorder, perf, mode string, root int, pids []int) (*session
 		"-D", "-1", "--control=fd:3,4",
 		"-F", strconv.Itoa(r.freq()), "--call-graph", mode, "-o", filepath.Join(dir, "perf.data"), "-p", strings.Join(ps, ",")}
 	s := &session{root: root, dir: dir, attached: attached, ctl: ctlW, ack: ackR, dumps: make(chan string, 16), exited: make(chan struct{})}
+	if ks, err := os.ReadFile("/proc/kallsyms"); err == nil && len(ks) > 0 {
+		if os.WriteFile(filepath.Join(dir, "kallsyms"), ks, 0o600) == nil {
+			s.kallsyms = filepath.Join(dir, "kallsyms")
+		}
+	}
 	s.cmd = exec.Command(perf, args...)
 	s.cmd.ExtraFiles = []*os.File{ctlR, ackW}
 	pipe, err := s.cmd.StderrPipe()
