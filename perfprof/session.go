@@ -24,7 +24,7 @@ type session struct {
 	root     int
 	cmd      *exec.Cmd
 	dir      string
-	kallsyms string // a copy of /proc/kallsyms for perf script; "" if none
+	kallsyms string       // a copy of /proc/kallsyms for perf script; "" if none
 	started  float64      // boot-clock seconds when perf was started
 	attached map[int]bool // the -p list (children forked later are followed)
 	lastCut  float64      // boot-clock time of the last cut, or when sampling began
@@ -122,22 +122,28 @@ func startSession(r Recorder, perf, mode string, root int, pids []int) (*session
 		}
 		acked <- err
 	}()
+	// fail stops perf; its own error, when it exited, says more than ours.
 	fail := func(err error) (*session, error) {
 		s.stop()
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if s.err != nil {
+			return nil, s.err
+		}
 		return nil, err
 	}
 	select {
 	case err := <-acked:
 		if err != nil {
-			<-s.exited // a closed pipe: perf is gone, and its error says why
-			return fail(s.err)
+			return fail(fmt.Errorf("perf record's control pipe: %v", err))
 		}
 		s.lastCut = bootClock()
 		return s, nil
 	case <-s.exited:
-		return fail(s.err)
+		return fail(nil)
 	case <-time.After(30 * time.Second):
-		return fail(errors.New("perf record did not start within 30 s"))
+		s.stop()
+		return nil, errors.New("perf record did not start within 30 s")
 	}
 }
 
