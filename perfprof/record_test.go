@@ -253,3 +253,39 @@ func TestBackToBackProfilesTileTime(t *testing.T) {
 		t.Error("perf still runs after Linger without a profile")
 	}
 }
+
+// TestYoungChildIsAttachedLater: a child too young to attach when perf
+// starts is attached at a later profile (perf starts again with it).
+func TestYoungChildIsAttachedLater(t *testing.T) {
+	if _, err := exec.LookPath("perf"); err != nil {
+		t.Skip("no perf")
+	}
+	c := exec.Command("/bin/sh", "-c", "sleep 60; true") // forks sleep at once
+	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer stopDemo(c)
+	var child int
+	for i := 0; i < 100 && child == 0; i++ {
+		if pids, _ := Tree("/proc", c.Process.Pid); len(pids) == 2 {
+			child = pids[1]
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	pr := &Profiler{Recorder: Recorder{CallGraph: "fp"}}
+	defer pr.Close()
+	attached := func() bool { pr.mu.Lock(); defer pr.mu.Unlock(); return pr.s.attached[child] }
+	if _, err := pr.Profile(context.Background(), c.Process.Pid, time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if attached() {
+		t.Fatal("a child under a second old was attached")
+	}
+	if _, err := pr.Profile(context.Background(), c.Process.Pid, time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if !attached() {
+		t.Error("the child is still not attached at the second profile")
+	}
+}

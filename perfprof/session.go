@@ -184,10 +184,13 @@ func (s *session) dead() bool {
 }
 
 // missing tells whether the tree has a process perf does not see: one
-// that was left out (too young) and not forked after perf started.
+// that was left out (too young) and not forked after perf started. One
+// still under a second old is let be: most such are bcli's bitcoin-cli
+// calls, gone before perf could be restarted for them.
 func (s *session) missing(procRoot string, tree []int) bool {
+	now := bootClock()
 	for _, pid := range tree {
-		if !s.attached[pid] && startTime(procRoot, pid) < s.started-0.05 {
+		if start := startTime(procRoot, pid); !s.attached[pid] && start < s.started-0.05 && now-start >= 1 {
 			return true
 		}
 	}
@@ -197,7 +200,7 @@ func (s *session) missing(procRoot string, tree []int) bool {
 // cut makes perf close its current file and returns it with the time of
 // the cut. After perf has exited, its last file is the cut.
 func (s *session) cut() (string, float64, error) {
-	for stale := true; stale; { // a file that came after its cut timed out
+	for stale := !s.dead(); stale; { // a file that came after its cut timed out (not perf's last)
 		select {
 		case path := <-s.dumps:
 			os.Remove(path)
