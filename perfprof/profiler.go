@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -96,6 +97,11 @@ func (p *Profiler) Profile(ctx context.Context, root int, d time.Duration) (*pro
 	name := func(pid int, comm string) string {
 		if n := names[pid]; n != "" {
 			return n
+		}
+		if strings.HasPrefix(comm, ":") {
+			// perf saw no name (":PID"): a child that came and went, e.g.
+			// between fork and exec; one root for all rather than one each.
+			return "[unnamed process]"
 		}
 		return comm // exited during the profile, unseen at either end
 	}
