@@ -18,12 +18,11 @@ import (
 	"github.com/lnbench/lnbench/result"
 )
 
-// clnTarball is CI's Core Lightning tree (test data beside the repository).
+// clnTarball is CI's Core Lightning tree (test data beside the repository,
+// or $LNBENCH_CLN_SRC in a worktree without it).
 func clnTarball(t *testing.T) string {
 	t.Helper()
-	path := filepath.Join(repoRoot(t), "..", "shared", "cln", "lightning-v26.06.6-src.tar.xz")
-	testsupport.RequireFile(t, path, "CI's Core Lightning tree (../shared/cln/)")
-	return path
+	return testsupport.CLNSource(t, repoRoot(t))
 }
 
 // clnSpec is the node spec of CI's CLN tree, whose default build must be

@@ -48,6 +48,13 @@ func (b *Backend) startCLN(ctx context.Context, spec backend.NodeSpec, binDir, d
 	sock := cln.SocketPath(dir)
 	ep := backend.NodeEndpoint{Name: spec.Name, RPCHost: "unix:" + sock, PeerHost: cfg.P2PListen, Args: args}
 	p.dataDir = dir
+	if b.opts.Pprof {
+		// Not p.pprofHost: that one is read for Go's goroutines and heap.
+		if ep.PprofHost, err = b.servePerf(spec.Name); err != nil {
+			p.stop(15 * time.Second)
+			return backend.NodeEndpoint{}, err
+		}
+	}
 	// Answering, not just present: a killed lightningd leaves its socket
 	// file behind, so a restart would look ready at once.
 	p.ready = func() bool { return answers(sock) }

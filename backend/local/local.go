@@ -30,7 +30,11 @@ type Options struct {
 	// symlink named bitcoin-cli is made per node); "" is this executable.
 	BitcoinCLI   string
 	StartTimeout time.Duration
-	Pprof        bool
+	// Pprof opens each node's CPU profile endpoint: LND's own pprof, and
+	// for CLN a perf-backed one served by this process (perfprof).
+	Pprof bool
+	// PerfCallGraph is CLN's perf unwinding: fp, dwarf, or auto ("").
+	PerfCallGraph string
 }
 
 // Backend is the local-process backend.
@@ -49,6 +53,8 @@ type Backend struct {
 	network string
 	// btcdDir holds btcd's rpc.cert (CLN's bitcoin-cli reads it there).
 	btcdDir string
+	// servers are CLN nodes' perf profile endpoints.
+	servers []perfServer
 }
 
 // New prepares a backend; nothing starts until StartChain.
@@ -231,6 +237,7 @@ func (b *Backend) CollectLogs(ctx context.Context, dir string) error {
 // Teardown stops nodes in parallel, then the chain. Only processes this
 // backend started are signalled.
 func (b *Backend) Teardown(ctx context.Context) error {
+	b.closeServers()
 	b.mu.Lock()
 	var nodes []*proc
 	var chain *proc

@@ -1,0 +1,130 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"encoding/csv"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/lnbench/lnbench/flamegraph"
+	"github.com/lnbench/lnbench/traces"
+)
+
+// TestCLNIterationSampling runs AlicePaysBob on two CLN nodes with every
+// measured iteration profiled (local backend: perf over each lightningd's
+// process tree, served in-process): each window's stacks start at the CLN
+// process they ran in, lightningd and lightning_channeld among them, and
+// channeld's time is in named C functions of its own, not addresses. The
+// samples account for the node's CPU time as the resource sampler read it
+// from /proc (99 a CPU second), so no part of the iterations went unprofiled.
+func TestCLNIterationSampling(t *testing.T) {
+	t.Parallel()
+	spec := clnSpec(t)
+	dir := t.TempDir()
+	scen := filepath.Join(dir, "scenario.yml")
+	os.WriteFile(scen, []byte(`name: CLNSampled
+topology: AlicePaysBob
+params: {Concurrency: [4], TotalPayments: [150]}
+job: {WarmupCount: 1, IterationCount: 2}
+sampling: {mode: iteration}
+`), 0o644)
+	run := runCLI(t, "run", scen, "--node", "cln="+spec)
+	ws, err := traces.ReadIndex(run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ws) != 4 { // 2 measured iterations × 2 actors
+		t.Fatalf("%d windows, want 4: %+v", len(ws), ws)
+	}
+	address := regexp.MustCompile(`^(0x[0-9a-f]+|\[.*\])$`)
+	cpu := cpuSeconds(t, run)
+	for _, actor := range []string{"alice", "bob"} {
+		var all flamegraph.Folded
+		for _, w := range ws {
+			if w.Actor != actor {
+				continue
+			}
+			if w.Samples == 0 || strings.Contains(w.Label, "warmup") {
+				t.Errorf("bad window %+v", w)
+			}
+			f, err := flamegraph.ReadFile(filepath.Join(run, w.Profile))
+			if err != nil {
+				t.Fatal(err)
+			}
+			all = append(all, f...)
+			if _, err := os.Stat(filepath.Join(run, w.SVG)); err != nil {
+				t.Error(err)
+			}
+		}
+		roots := map[string]int64{}
+		var channeldOwn []string
+		for _, s := range all {
+			roots[s.Frames[0]] += s.Count
+			if s.Frames[0] != "lightning_channeld" {
+				continue
+			}
+			for _, fr := range s.Frames[1:] {
+				if !address.MatchString(fr) && (strings.Contains(fr, "channel") || strings.Contains(fr, "htlc")) {
+					channeldOwn = append(channeldOwn, fr)
+				}
+			}
+		}
+		t.Logf("%s: samples per process %v; channeld functions e.g. %v", actor, roots, first(channeldOwn, 5))
+		if roots["lightningd"] == 0 || roots["lightning_channeld"] == 0 {
+			t.Errorf("%s: processes %v, want lightningd and lightning_channeld", actor, roots)
+		}
+		if len(channeldOwn) == 0 {
+			t.Errorf("%s: no named channel/htlc function in lightning_channeld's stacks", actor)
+		}
+		profiled := float64(all.Total()) / 99
+		t.Logf("%s: %.1f CPU s in samples, %.1f CPU s read from /proc", actor, profiled, cpu[actor])
+		if r := profiled / cpu[actor]; !(r > 0.7 && r < 1.3) {
+			t.Errorf("%s: samples account for %.1f CPU s, /proc says %.1f s", actor, profiled, cpu[actor])
+		}
+	}
+	for _, f := range []string{"flamegraphs.html", "flamegraphs-timeline.svg", "Alice_traces/diff-first-last.svg"} {
+		if _, err := os.Stat(filepath.Join(run, f)); err != nil {
+			t.Errorf("missing %s", f)
+		}
+	}
+}
+
+// cpuSeconds reads each actor's CPU time over the measured iterations
+// from resources.csv.
+func cpuSeconds(t *testing.T, run string) map[string]float64 {
+	t.Helper()
+	f, err := os.Open(filepath.Join(run, "resources.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil || len(rows) < 2 {
+		t.Fatalf("resources.csv: %v", err)
+	}
+	col := map[string]int{}
+	for i, h := range rows[0] {
+		col[h] = i
+	}
+	out := map[string]float64{}
+	for _, r := range rows[1:] {
+		v, err := strconv.ParseFloat(r[col["CPUSeconds"]], 64)
+		if err != nil {
+			t.Fatalf("resources.csv CPUSeconds %q", r[col["CPUSeconds"]])
+		}
+		out[r[col["Actor"]]] = v
+	}
+	return out
+}
+
+func first(s []string, n int) []string {
+	if len(s) > n {
+		return s[:n]
+	}
+	return s
+}
