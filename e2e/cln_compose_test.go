@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/lnbench/lnbench/result"
+	"github.com/lnbench/lnbench/traces"
 )
 
 // TestCLNCompose runs Core Lightning in containers (the default backend
@@ -70,9 +71,12 @@ faults: ["restart bob at 2s"]
 		}
 		r.checkNothingLeft()
 	})
-	for _, c := range []struct{ name, ends, middle string }{
-		{"LNDViaCLNCarol", "", fmt.Sprintf(", node: %q", spec)},
-		{"CLNViaLNDCarol", fmt.Sprintf(", node: %q", spec), ""},
+	// The CLN carol between LND nodes is also profiled per iteration by
+	// the sampler sidecar, reading perf from carol's container
+	// (lightningd-bridged.sh starts lnbench perfserve there).
+	for _, c := range []struct{ name, ends, middle, extra string }{
+		{"LNDViaCLNCarol", "", fmt.Sprintf(", node: %q", spec), "sampling: {mode: iteration}\n"},
+		{"CLNViaLNDCarol", fmt.Sprintf(", node: %q", spec), "", ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -87,7 +91,7 @@ channels:
 payers: [alice]
 payee: bob
 `, c.name, c.ends, c.middle, c.ends)
-			scen := fmt.Sprintf("name: %s\ntopology: topology.yml\nparams: {Concurrency: [4], TotalPayments: [20]}\njob: {WarmupCount: 0, IterationCount: 1}\n", composeUniqueName(c.name))
+			scen := fmt.Sprintf("name: %s\ntopology: topology.yml\nparams: {Concurrency: [4], TotalPayments: [60]}\njob: {WarmupCount: 0, IterationCount: 1}\n%s", composeUniqueName(c.name), c.extra)
 			for name, body := range map[string]string{"topology.yml": topo, "scenario.yml": scen} {
 				if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
 					t.Fatal(err)
@@ -96,7 +100,7 @@ payee: bob
 			r := startCompose(t, bin, filepath.Join(dir, "scenario.yml"))
 			r.finish(8 * time.Minute)
 			run := r.dir()
-			succeeded := checkAllSucceeded(t, run, 20)
+			succeeded := checkAllSucceeded(t, run, 60)
 			_, _, forwards := composeSummary(t, run)
 			// +1: the network's warm-up payment (network.WarmUp).
 			if forwards["carol"] != succeeded+1 {
@@ -108,6 +112,13 @@ payee: bob
 				if rec.Phase == result.Measure && rec.Hops != 2 && (c.ends == "" || rec.Hops != 0) {
 					t.Fatalf("payment did not cross carol: %+v", rec)
 				}
+			}
+			if c.extra != "" {
+				ws, err := traces.ReadIndex(run)
+				if err != nil {
+					t.Fatal(err)
+				}
+				checkCLNProfiles(t, run, ws, "carol", cpuSeconds(t, run)["carol"])
 			}
 			r.checkNothingLeft()
 		})

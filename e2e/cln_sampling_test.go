@@ -41,51 +41,9 @@ sampling: {mode: iteration}
 	if len(ws) != 4 { // 2 measured iterations × 2 actors
 		t.Fatalf("%d windows, want 4: %+v", len(ws), ws)
 	}
-	address := regexp.MustCompile(`^(0x[0-9a-f]+|\[.*\])$`)
 	cpu := cpuSeconds(t, run)
 	for _, actor := range []string{"alice", "bob"} {
-		var all flamegraph.Folded
-		for _, w := range ws {
-			if w.Actor != actor {
-				continue
-			}
-			if w.Samples == 0 || strings.Contains(w.Label, "warmup") {
-				t.Errorf("bad window %+v", w)
-			}
-			f, err := flamegraph.ReadFile(filepath.Join(run, w.Profile))
-			if err != nil {
-				t.Fatal(err)
-			}
-			all = append(all, f...)
-			if _, err := os.Stat(filepath.Join(run, w.SVG)); err != nil {
-				t.Error(err)
-			}
-		}
-		roots := map[string]int64{}
-		var channeldOwn []string
-		for _, s := range all {
-			roots[s.Frames[0]] += s.Count
-			if s.Frames[0] != "lightning_channeld" {
-				continue
-			}
-			for _, fr := range s.Frames[1:] {
-				if !address.MatchString(fr) && (strings.Contains(fr, "channel") || strings.Contains(fr, "htlc")) {
-					channeldOwn = append(channeldOwn, fr)
-				}
-			}
-		}
-		t.Logf("%s: samples per process %v; channeld functions e.g. %v", actor, roots, first(channeldOwn, 5))
-		if roots["lightningd"] == 0 || roots["lightning_channeld"] == 0 {
-			t.Errorf("%s: processes %v, want lightningd and lightning_channeld", actor, roots)
-		}
-		if len(channeldOwn) == 0 {
-			t.Errorf("%s: no named channel/htlc function in lightning_channeld's stacks", actor)
-		}
-		profiled := float64(all.Total()) / 99
-		t.Logf("%s: %.1f CPU s in samples, %.1f CPU s read from /proc", actor, profiled, cpu[actor])
-		if r := profiled / cpu[actor]; !(r > 0.7 && r < 1.3) {
-			t.Errorf("%s: samples account for %.1f CPU s, /proc says %.1f s", actor, profiled, cpu[actor])
-		}
+		checkCLNProfiles(t, run, ws, actor, cpu[actor])
 	}
 	for _, f := range []string{"flamegraphs.html", "flamegraphs-timeline.svg", "Alice_traces/diff-first-last.svg"} {
 		if _, err := os.Stat(filepath.Join(run, f)); err != nil {
@@ -127,4 +85,55 @@ func first(s []string, n int) []string {
 		return s[:n]
 	}
 	return s
+}
+
+// checkCLNProfiles checks a CLN actor's windows: lightningd and
+// lightning_channeld among the root frames, named channel/htlc functions
+// in channeld's stacks, and samples accounting for the CPU time the
+// resource sampler read (at perf's 99 Hz).
+func checkCLNProfiles(t *testing.T, run string, ws []traces.Window, actor string, cpuSec float64) {
+	t.Helper()
+	address := regexp.MustCompile(`^(0x[0-9a-f]+|\[.*\])$`)
+	var all flamegraph.Folded
+	for _, w := range ws {
+		if w.Actor != actor {
+			continue
+		}
+		if w.Samples == 0 || strings.Contains(w.Label, "warmup") {
+			t.Errorf("bad window %+v", w)
+		}
+		f, err := flamegraph.ReadFile(filepath.Join(run, w.Profile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, f...)
+		if _, err := os.Stat(filepath.Join(run, w.SVG)); err != nil {
+			t.Error(err)
+		}
+	}
+	roots := map[string]int64{}
+	var channeldOwn []string
+	for _, s := range all {
+		roots[s.Frames[0]] += s.Count
+		if s.Frames[0] != "lightning_channeld" {
+			continue
+		}
+		for _, fr := range s.Frames[1:] {
+			if !address.MatchString(fr) && (strings.Contains(fr, "channel") || strings.Contains(fr, "htlc")) {
+				channeldOwn = append(channeldOwn, fr)
+			}
+		}
+	}
+	t.Logf("%s: samples per process %v; channeld functions e.g. %v", actor, roots, first(channeldOwn, 5))
+	if roots["lightningd"] == 0 || roots["lightning_channeld"] == 0 {
+		t.Errorf("%s: processes %v, want lightningd and lightning_channeld", actor, roots)
+	}
+	if len(channeldOwn) == 0 {
+		t.Errorf("%s: no named channel/htlc function in lightning_channeld's stacks", actor)
+	}
+	profiled := float64(all.Total()) / 99
+	t.Logf("%s: %.1f CPU s in samples, %.1f CPU s read by the resource sampler", actor, profiled, cpuSec)
+	if r := profiled / cpuSec; !(r > 0.7 && r < 1.3) {
+		t.Errorf("%s: samples account for %.1f CPU s, the resource sampler read %.1f s", actor, profiled, cpuSec)
+	}
 }
