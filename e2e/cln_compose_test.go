@@ -118,7 +118,10 @@ payee: bob
 				if err != nil {
 					t.Fatal(err)
 				}
-				checkCLNProfiles(t, run, ws, "carol", cpuSeconds(t, run)["carol"])
+				// 0: carol's cgroup counts perf and perfserve too, so its
+				// CPU time is not the node's alone (logged, not compared).
+				checkCLNProfiles(t, run, ws, "carol", 0)
+				t.Logf("carol's container used %.1f CPU s in all", cpuSeconds(t, run)["carol"])
 			}
 			r.checkNothingLeft()
 		})

@@ -6,10 +6,13 @@
 #  - perf samples of lightningd and its subdaemons served as pprof on 6060
 #    inside the network (lnbench perfserve), for the sampler sidecar and
 #    sample-loop.sh, when the lnbench binary is mounted.
-# exec keeps lightningd at this PID, so perfserve follows it and its children.
+# exec keeps lightningd at this PID, so perfserve follows it and its
+# children. The helpers start from a subshell that exits at once, so they
+# are init's children, not lightningd's: perf does not profile them (or
+# itself) as part of the node.
 set -euo pipefail
-socat TCP-LISTEN:9835,fork,reuseaddr UNIX-CONNECT:/data/regtest/lightning-rpc &
+(socat TCP-LISTEN:9835,fork,reuseaddr UNIX-CONNECT:/data/regtest/lightning-rpc &)
 if [ -x /usr/local/bin/lnbench ]; then
-  lnbench perfserve --listen 0.0.0.0:6060 --pid $$ >/data/perfserve.log 2>&1 &
+  (lnbench perfserve --listen 0.0.0.0:6060 --pid $$ >/data/perfserve.log 2>&1 &)
 fi
 exec lightningd "$@"
