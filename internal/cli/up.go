@@ -190,17 +190,32 @@ func up(ctx context.Context, stdout, stderr io.Writer, args []string, f runFlags
 	}
 	cb := be.(*compose.Backend)
 	fmt.Fprintf(stdout, "%s is up (run id %s); compose file %s\n\n", topo, run.ID, cb.File())
+	chain := network.ChainNetwork(topo)
 	for _, n := range net.Names() {
 		c, _ := cb.ContainerName(ctx, n)
-		fmt.Fprintf(stdout, "%-8s docker exec %s lncli --network=simnet --lnddir=/data --rpcserver=localhost:10009 getinfo\n", n, strings.TrimPrefix(c, "/"))
+		if isCLN(topo, n) {
+			fmt.Fprintf(stdout, "%-8s docker exec %s lightning-cli --lightning-dir=/data --network=%s getinfo\n", n, strings.TrimPrefix(c, "/"), chain)
+			fmt.Fprintf(stdout, "         JSON-RPC bridge 127.0.0.1 port %s, pubkey %s\n", portOf(net.Endpoints[n].RPCHost), net.PubKeys[n])
+			continue
+		}
+		fmt.Fprintf(stdout, "%-8s docker exec %s lncli --network=%s --lnddir=/data --rpcserver=localhost:10009 getinfo\n", n, strings.TrimPrefix(c, "/"), chain)
 		fmt.Fprintf(stdout, "         gRPC 127.0.0.1 port %s, pubkey %s\n", portOf(net.Endpoints[n].RPCHost), net.PubKeys[n])
 	}
 	if c, err := cb.ContainerName(ctx, "btcd"); err == nil {
-		fmt.Fprintf(stdout, "%-8s docker exec %s btcctl --simnet --rpcuser=%s --rpcpass=%s --rpccert=/data/rpc.cert --rpcserver=localhost:18556 generate 1\n",
-			"btcd", strings.TrimPrefix(c, "/"), net.ChainEP.User, net.ChainEP.Pass)
+		fmt.Fprintf(stdout, "%-8s docker exec %s btcctl --%s --rpcuser=%s --rpcpass=%s --rpccert=/data/rpc.cert --rpcserver=localhost:18556 generate 1\n",
+			"btcd", strings.TrimPrefix(c, "/"), chain, net.ChainEP.User, net.ChainEP.Pass)
 	}
 	fmt.Fprintf(stdout, "\nremove it with: lnbench down %s\n", run.ID)
 	return nil
+}
+
+func isCLN(topo topology.Topology, name string) bool {
+	for _, n := range topo.Nodes {
+		if n.Name == name {
+			return n.Implementation == "cln"
+		}
+	}
+	return false
 }
 
 func portOf(hostPort string) string {
