@@ -223,12 +223,9 @@ func Ensure(ctx context.Context, cache string, spec Spec, log io.Writer) (Result
 	}
 	start := time.Now()
 	dir := cacheDirFor(cache, spec, key)
-	if err := os.MkdirAll(binDir(cache), 0o755); err != nil {
-		return Result{}, fmt.Errorf("cache dir: %v", err)
-	}
-	work, err := os.MkdirTemp(binDir(cache), ".build-")
+	work, err := newWorkDir(cache)
 	if err != nil {
-		return Result{}, fmt.Errorf("cache dir: %v", err)
+		return Result{}, err
 	}
 	defer os.RemoveAll(work)
 	out, gotmp := filepath.Join(work, "out"), filepath.Join(work, "gotmp")
@@ -350,4 +347,17 @@ func sameDir(a, b string) bool {
 	ra, errA := filepath.EvalSymlinks(a)
 	rb, errB := filepath.EvalSymlinks(b)
 	return errA == nil && errB == nil && ra == rb
+}
+
+// newWorkDir makes a build's work folder beside the cache entries, so that
+// the result is renamed into place on the same file system.
+func newWorkDir(cache string) (string, error) {
+	if err := os.MkdirAll(binDir(cache), 0o755); err != nil {
+		return "", fmt.Errorf("cache dir: %v", err)
+	}
+	work, err := os.MkdirTemp(binDir(cache), ".build-")
+	if err != nil {
+		return "", fmt.Errorf("cache dir: %v", err)
+	}
+	return work, nil
 }

@@ -23,12 +23,9 @@ import (
 func ensureCLN(ctx context.Context, cache string, spec Spec, key, toolchain string, log io.Writer) (Result, error) {
 	start := time.Now()
 	dir := cacheDirFor(cache, spec, key)
-	if err := os.MkdirAll(binDir(cache), 0o755); err != nil {
-		return Result{}, fmt.Errorf("cache dir: %v", err)
-	}
-	work, err := os.MkdirTemp(binDir(cache), ".build-")
+	work, err := newWorkDir(cache)
 	if err != nil {
-		return Result{}, fmt.Errorf("cache dir: %v", err)
+		return Result{}, err
 	}
 	defer os.RemoveAll(work)
 	src, out := filepath.Join(work, "src"), filepath.Join(work, "out")
