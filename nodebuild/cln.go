@@ -57,6 +57,8 @@ func clnFromSource(path string) (Spec, error) {
 	}
 	st, err := os.Stat(abs)
 	switch {
+	case err != nil && strings.Contains(filepath.Base(path), "+"):
+		return Spec{}, fmt.Errorf("node build cln@src:%s: no such file or folder; build options (+opt=O3, …) belong to a node spec: lnbench build --node 'cln@src:PATH+opt=O3'", path)
 	case err != nil:
 		return fail("no such file or folder")
 	case !st.IsDir() && !isTarball(abs):

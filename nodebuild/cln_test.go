@@ -28,9 +28,10 @@ func TestCLNFromSourceRefusesWhatIsNotATree(t *testing.T) {
 	notTar := filepath.Join(dir, "notes.txt")
 	os.WriteFile(notTar, []byte("x"), 0o644)
 	for path, want := range map[string]string{
-		filepath.Join(dir, "missing"): "no such file or folder",
-		notTar:                        "not a .tar.xz or .tar.gz",
-		dir:                           "not a Core Lightning source tree (no configure)",
+		filepath.Join(dir, "missing"):     "no such file or folder",
+		filepath.Join(dir, "tree+opt=O3"): "belong to a node spec",
+		notTar:                            "not a .tar.xz or .tar.gz",
+		dir:                               "not a Core Lightning source tree (no configure)",
 	} {
 		_, err := Parse("", "cln@src:"+path)
 		if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "\n") {
