@@ -24,13 +24,13 @@ func TestCLNCompose(t *testing.T) {
 	bin := composeSetup(t)
 	spec := clnSpec(t)
 	t.Run("AlicePaysBob", func(t *testing.T) {
-		// Open loop at 10/s for 6 s with bob's container restarted at 2 s:
+		// Open loop at 10/s for 15 s with bob's container restarted at 2 s:
 		// faults work on CLN containers, and lnbench waits for bob's
 		// channel to be normal again.
 		scen := composeScenarioFile(t, fmt.Sprintf(`name: %s
 topology: AlicePaysBob
 nodes: [{name: cln, spec: %q}]
-params: {Rate: [10], TotalPayments: [60]}
+params: {Rate: [10], TotalPayments: [150]}
 job: {WarmupCount: 0, IterationCount: 1}
 faults: ["restart bob at 2s"]
 `, composeUniqueName("CLNCompose"), spec))
