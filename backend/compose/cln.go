@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"time"
 
 	"github.com/lnbench/lnbench/backend"
 	"github.com/lnbench/lnbench/composefile"
@@ -20,23 +19,12 @@ func (b *Backend) waitCLN(ctx context.Context, ep backend.NodeEndpoint) (backend
 		if ep.RPCHost == "" {
 			ep.RPCHost, _ = PublishedPort(ctx, id, composefile.ClnRPCPort)
 		}
-		return ep.RPCHost != "" && clnAnswers(ctx, ep.RPCHost)
+		return ep.RPCHost != "" && cln.Answers(ctx, ep.RPCHost)
 	})
 	if err != nil {
 		return backend.NodeEndpoint{}, err
 	}
 	return ep, nil
-}
-
-func clnAnswers(ctx context.Context, host string) bool {
-	c, err := cln.NewClient(host)
-	if err != nil {
-		return false
-	}
-	defer c.Close()
-	cctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-	defer cancel()
-	return c.Call(cctx, "getinfo", nil, nil) == nil
 }
 
 // writePerfSeccomp writes CLN containers' seccomp profile beside the

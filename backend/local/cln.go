@@ -57,7 +57,7 @@ func (b *Backend) startCLN(ctx context.Context, spec backend.NodeSpec, binDir, d
 	}
 	// Answering, not just present: a killed lightningd leaves its socket
 	// file behind, so a restart would look ready at once.
-	p.ready = func() bool { return answers(sock) }
+	p.ready = func() bool { return cln.Answers(context.Background(), "unix:"+sock) }
 	return b.awaitNode(ctx, p, ep)
 }
 
@@ -80,16 +80,4 @@ func (b *Backend) bitcoinCLI(dir string) (string, error) {
 		return "", err
 	}
 	return shim, nil
-}
-
-// answers tells whether lightningd serves RPC on its socket.
-func answers(sock string) bool {
-	c, err := cln.NewClient("unix:" + sock)
-	if err != nil {
-		return false
-	}
-	defer c.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-	defer cancel()
-	return c.Call(ctx, "getinfo", nil, nil) == nil
 }

@@ -138,3 +138,17 @@ func (c *Client) Call(ctx context.Context, method string, params map[string]any,
 	}
 	return json.Unmarshal(resp.Result, out)
 }
+
+// Answers tells whether a lightningd serves getinfo at rpcHost ("unix:PATH"
+// or host:port) within 2 s: its socket file, or a bridge's port, being
+// there is not enough (a killed lightningd leaves its socket behind).
+func Answers(ctx context.Context, rpcHost string) bool {
+	c, err := NewClient(rpcHost)
+	if err != nil {
+		return false
+	}
+	defer c.Close()
+	cctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	return c.Call(cctx, "getinfo", nil, nil) == nil
+}
