@@ -9,8 +9,17 @@ import (
 // the runner, shown beside the verdicts because it decides what they are
 // worth.
 type Design struct {
-	// Name: sequential (one network at a time).
+	// Name: sequential (one network at a time), interleaved (a launch
+	// round's networks up together, measured iterations alternating) or
+	// duet (a launch round's networks measured at the same moment).
 	Name string `json:"name"`
+	// Iterations is how the interleaved design orders a round's measured
+	// iterations; CPUs how duet's networks share the cores.
+	Iterations string `json:"iterations,omitempty"`
+	CPUs       string `json:"cpus,omitempty"`
+	// Fallback says why the run fell back to sequential from the design
+	// it was asked for (two networks did not fit the memory guard).
+	Fallback string `json:"fallback,omitempty"`
 	// Order is abba or shuffled (scenario.Compare); Seed the shuffle's.
 	Order string `json:"order"`
 	Seed  uint64 `json:"seed,omitempty"`
@@ -37,8 +46,23 @@ func (d *Design) Alpha(alpha float64) float64 {
 	return alpha / float64(d.Looks)
 }
 
-// Design names.
-const DesignSequential = "sequential"
+// Design names (scenario.Design*).
+const (
+	DesignSequential  = "sequential"
+	DesignInterleaved = "interleaved"
+	DesignDuet        = "duet"
+)
+
+// what says in a few words what a design does.
+func (d Design) what() string {
+	switch d.Name {
+	case DesignInterleaved:
+		return "each launch round's networks up together, measured iterations alternating: " + d.Iterations
+	case DesignDuet:
+		return "each launch round's networks measured at the same moment, iteration by iteration; CPUs " + d.CPUs
+	}
+	return "one network at a time"
+}
 
 // Sequence is the spec labels of every launch in running order, rounds
 // apart: "a b | b a".
@@ -56,7 +80,10 @@ func (d Design) Line() string {
 	if d.Seed != 0 {
 		seed = fmt.Sprintf(" (seed %d)", d.Seed)
 	}
-	out := fmt.Sprintf("Design: %s (one network at a time), %d launch round(s) in %s order%s: %s", d.Name, len(d.Rounds), d.Order, seed, d.Sequence())
+	out := fmt.Sprintf("Design: %s (%s), %d launch round(s) in %s order%s: %s", d.Name, d.what(), len(d.Rounds), d.Order, seed, d.Sequence())
+	if d.Fallback != "" {
+		out += "; " + d.Fallback
+	}
 	if d.UntilKnown {
 		out += fmt.Sprintf("; until known, at most %d launches per spec, %d looks at alpha/%d each", d.MaxLaunches, d.Looks, d.Looks)
 		if d.Stopped != "" {

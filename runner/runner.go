@@ -18,9 +18,7 @@ import (
 	"github.com/lnbench/lnbench/backend"
 	"github.com/lnbench/lnbench/envinfo"
 	"github.com/lnbench/lnbench/faults"
-	"github.com/lnbench/lnbench/footprint"
 	"github.com/lnbench/lnbench/internal/lines"
-	"github.com/lnbench/lnbench/load"
 	"github.com/lnbench/lnbench/network"
 	"github.com/lnbench/lnbench/node"
 	"github.com/lnbench/lnbench/node/drivers"
@@ -29,11 +27,9 @@ import (
 	"github.com/lnbench/lnbench/result"
 	"github.com/lnbench/lnbench/runid"
 	"github.com/lnbench/lnbench/runs"
-	"github.com/lnbench/lnbench/sampler"
 	"github.com/lnbench/lnbench/scenario"
 	"github.com/lnbench/lnbench/sweep"
 	"github.com/lnbench/lnbench/topology"
-	"github.com/lnbench/lnbench/usage"
 )
 
 // NetworkSpec is what a backend needs to know about one network of a run.
@@ -129,6 +125,9 @@ type networkPlan struct {
 	name  string
 	topo  topology.Topology
 	cases []caseRun
+	// pair names the launch round and the network without its node spec:
+	// the interleaved and duet designs bring up a pair's networks together.
+	pair string
 }
 
 func plan(s scenario.Scenario) ([]networkPlan, error) { return planRounds(s, 0, s.Job.LaunchCount) }
@@ -158,14 +157,16 @@ func planRounds(s scenario.Scenario, from, to int) ([]networkPlan, error) {
 				if k := c.NetworkKey(); k != "" {
 					key += "/" + k
 				}
+				pair := fmt.Sprintf("launch%d/%s", launch+1, c.PairKey())
 				if !s.ReuseNetwork {
 					key = fmt.Sprintf("launch%d/%s", launch+1, c.ID())
+					pair = fmt.Sprintf("launch%d/%d", launch+1, i)
 				}
 				ni, ok := index[key]
 				if !ok {
 					ni = len(plans)
 					index[key] = ni
-					plans = append(plans, networkPlan{name: key, topo: topo})
+					plans = append(plans, networkPlan{name: key, topo: topo, pair: pair})
 				}
 				plans[ni].cases = append(plans[ni].cases, caseRun{c: c, launch: launch, topo: topo})
 			}
@@ -253,9 +254,13 @@ func Execute(ctx context.Context, opts Options, run Run) (rep report.Report, err
 	return rep, untilKnown(ctx, opts, run, w, fw, &rep, sw, configs)
 }
 
-// runPlans runs networks one after the other.
+// runPlans runs networks one after the other, or a launch round's
+// networks together in the interleaved and duet designs.
 func runPlans(ctx context.Context, opts Options, run Run, plans []networkPlan, w *result.Writer, fw *faults.Writer, rep *report.Report,
 	sw *sweep.Sweep, configs map[string]backend.NodeConfig) error {
+	if paired(opts.Scenario) {
+		return runPairs(ctx, opts, run, plans, w, rep, sw, configs)
+	}
 	logf := func(format string, a ...any) { fmt.Fprintf(opts.Log, format+"\n", a...) }
 	for ni, p := range plans {
 		if err := ctx.Err(); err != nil {
@@ -288,196 +293,6 @@ func skipSwept(sw *sweep.Sweep, rep *report.Report, c caseRun) bool {
 	}
 	rep.Warnings = append(rep.Warnings, fmt.Sprintf("sweep: %s skipped: an earlier step broke the bound", c.c.ID()))
 	return true
-}
-
-func runNetwork(ctx context.Context, opts Options, run Run, p networkPlan, w *result.Writer, fw *faults.Writer, rep *report.Report,
-	sw *sweep.Sweep, configs map[string]backend.NodeConfig) (err error) {
-	s := opts.Scenario
-	storage := p.cases[0].c.Storage()
-	workDir := filepath.Join(workRoot(opts, storage), run.ID, sanitize(p.name))
-	probeStorage(ctx, opts, storage, workDir, rep)
-	spec := NetworkSpec{RunID: run.ID, Name: p.name, WorkDir: workDir, ArtifactsDir: run.Dir, Topology: p.topo, Profiling: s.Sampling.On(), Origin: rep.Started, NodeConfigs: configs}
-	be, err := opts.NewBackend(spec)
-	if err != nil {
-		return err
-	}
-	var net *network.Network
-	defer func() {
-		// Teardown must run even after Ctrl-C: use a fresh context.
-		tctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-		defer cancel()
-		if net != nil {
-			writeNodeConfigs(filepath.Join(run.Dir, "nodes", sanitize(p.name)), workDir, net)
-			rep.Forwards = append(rep.Forwards, forwards(tctx, p.name, net)...)
-			net.Close()
-		}
-		if lerr := be.CollectLogs(tctx, filepath.Join(run.Dir, "nodes", sanitize(p.name))); lerr != nil {
-			fmt.Fprintf(opts.Log, "collecting logs: %v\n", lerr)
-		}
-		if terr := be.Teardown(tctx); terr != nil && err == nil {
-			err = terr
-		}
-		os.RemoveAll(workDir) // holds keys and macaroons: never left behind
-		if storage == scenario.StorageTmpfs {
-			os.Remove(filepath.Dir(workDir)) // the run's tmpfs folder, once empty
-		}
-	}()
-	memBefore, _ := footprint.MemAvailable() // 0 when unknown: the cost curve says so
-	cpuBefore := cpuSeconds()
-	net, err = network.Up(ctx, be, p.topo, network.Options{Drivers: opts.Drivers, StartChain: opts.StartChain,
-		DBBackend: s.Node.DBBackend, NodeArgs: s.Node.Flags, Configs: configs, Log: opts.Log})
-	if pl, ok := be.(backend.Placer); ok {
-		rep.Placement = append(rep.Placement, placements(p.name, pl.Placement())...)
-	}
-	if net != nil {
-		for _, ph := range net.Phases {
-			rep.Setup = append(rep.Setup, report.Setup{Network: p.name, Phase: ph.Name, Seconds: ph.Seconds})
-		}
-	}
-	if err != nil {
-		return err
-	}
-	snap := opts.Snapshot
-	if snap == nil {
-		snap = snapshotActors
-	}
-	cost, cerr := measureCost(ctx, snap, be, p, memBefore, cpuSeconds()-cpuBefore)
-	if cerr != nil {
-		rep.Warnings = append(rep.Warnings, p.name+": "+cerr.Error())
-	}
-	rep.Costs = append(rep.Costs, cost)
-	var prof sampler.Controller = noSampler{}
-	if s.Sampling.On() {
-		if prof, err = startSampler(opts, spec, net, be, rep.Started); err != nil {
-			return err
-		}
-		defer prof.Stop()
-	}
-	rs, err := newResourceSampler(filepath.Join(run.Dir, usage.FileName), p.name, be, opts.Log, func(line string) { addNote(rep, line) })
-	if err != nil {
-		return err
-	}
-	defer rs.stop()
-	var fn *faultNet
-	if fw != nil {
-		if fn, err = newFaultNet(be, net, fw, p.name, s.Faults, func(f string, a ...any) { fmt.Fprintf(opts.Log, f+"\n", a...) }); err != nil {
-			return err
-		}
-		fn.restarted = rs.follow
-	}
-	for _, c := range p.cases {
-		if skipSwept(sw, rep, c) {
-			continue
-		}
-		opts.Progress.Case(caseIndex(rep, c), countCases(s), c.c.ID())
-		var cf *caseFaults
-		var expect *expected
-		if fn != nil {
-			if cf, err = fn.forCase(c.c.ID()); err != nil {
-				return err
-			}
-			expect = fn.expect
-		}
-		caseCtx, stopWatch := watchServices(ctx, be, opts.watchTicks, expect)
-		rs.startCase(caseCtx, c.c)
-		err := runCase(caseCtx, opts, net, c, w, prof, rs, cf)
-		rs.endCase(caseCtx)
-		stopWatch()
-		if cause := context.Cause(caseCtx); ctx.Err() == nil && errors.Is(cause, errServiceDied) {
-			return cause
-		}
-		if err != nil {
-			return err
-		}
-		observeSweep(sw, c.c, w.Path(), s)
-	}
-	return nil
-}
-
-func runCase(ctx context.Context, opts Options, net *network.Network, cr caseRun, w *result.Writer, prof sampler.Controller, rs *resourceSampler, cf *caseFaults) error {
-	s := opts.Scenario
-	progress := opts.Progress
-	c := cr.c
-	var payers []nodeRef
-	for _, name := range net.Topology.Payers {
-		payers = append(payers, net.Nodes[name])
-	}
-	wl := c.Workload
-	t := load.Target{Payers: payers, Payee: net.Nodes[net.Topology.Payee], PayeePubKey: net.PubKeys[net.Topology.Payee],
-		Mode: wl.Mode, AmountSat: wl.AmountSat, Timeout: 60 * time.Second}
-	for _, p := range net.Topology.Pairs {
-		t.Pairs = append(t.Pairs, load.Pair{Payer: net.Nodes[p.Payer], Payee: net.Nodes[p.Payee], PayeePubKey: net.PubKeys[p.Payee]})
-	}
-	conc, totalPay := wl.Concurrency, wl.TotalPayments
-	sink := func(r result.Record) error {
-		err := w.Write(r)
-		if cf != nil && r.Phase == result.Measure {
-			cf.payment()
-		}
-		return err
-	}
-	batch := func(b load.Batch, pre *load.Prepared) (load.BatchResult, error) {
-		if wl.OpenLoop() {
-			return load.RunOpen(ctx, t, load.OpenBatch{Batch: b, Pacer: load.ConstantRate{PerSecond: wl.PerSecond(len(net.Topology.Routes()))}}, pre, sink)
-		}
-		return load.RunBatch(ctx, t, b, pre, sink)
-	}
-	// iterate runs count iterations, or, when until is set, iterations back
-	// to back until it has passed (count is then 0: unknown).
-	iterate := func(phase string, count, offset int, until time.Duration) error {
-		start := time.Now()
-		for i := 0; until > 0 || i < count; i++ {
-			if until > 0 && i > 0 && time.Since(start) >= until {
-				return nil
-			}
-			var took time.Duration
-			var from, to time.Time
-			ok, failed := 0, 0
-			rs.iteration(ctx, phase, offset+i)
-			if cf != nil && phase == result.Measure {
-				if i == 0 {
-					cf.begin(ctx)
-				}
-				cf.iteration(i)
-			}
-			for inv := 0; inv < s.Job.InvocationCount; inv++ {
-				pre, err := load.Prepare(ctx, t, totalPay)
-				if err != nil {
-					return err
-				}
-				res, err := batch(load.Batch{Case: c.ID(), Phase: phase, Iteration: offset + i, Concurrency: conc, Total: totalPay}, pre)
-				if err != nil {
-					return err
-				}
-				took += res.Duration()
-				if from.IsZero() {
-					from = res.Start
-				}
-				to = res.End
-				ok += res.Succeeded
-				failed += res.Failed
-			}
-			rs.iterationEnd(ctx)
-			progress.Iteration(phase, i+1, count, ok, failed, took.Seconds()/float64(s.Job.InvocationCount), float64(ok)/took.Seconds())
-			if phase == result.Measure {
-				label := fmt.Sprintf("%s/%d", c.ID(), offset+i)
-				if err := prof.Iteration(ctx, label, from, to); err != nil {
-					fmt.Fprintf(opts.Log, "profiling %s: %v\n", label, err)
-				}
-			}
-		}
-		return nil
-	}
-	if cf != nil {
-		defer cf.finish()
-	}
-	if err := iterate(result.Warmup, s.Job.WarmupCount, cr.launch*s.Job.WarmupCount, 0); err != nil {
-		return err
-	}
-	if s.Job.Timed() {
-		return iterate(result.Measure, 0, 0, s.Job.Duration)
-	}
-	return iterate(result.Measure, s.Job.IterationCount, cr.launch*s.Job.IterationCount, 0)
 }
 
 func sanitize(s string) string { return strings.NewReplacer("/", "_", "=", "-").Replace(s) }

@@ -8,6 +8,14 @@ import (
 // Compare settings shape how a run of several node specs against a
 // baseline orders its launches and decides its verdicts.
 type Compare struct {
+	// Design is how the specs' networks share the machine: sequential (one
+	// network at a time), interleaved (a launch pair's networks up
+	// together, measured iterations alternating in shuffled rounds) or duet
+	// (both measured at the same moment, the same iteration schedule).
+	Design string `yaml:"design" json:"design,omitempty"`
+	// Fallback says why the run fell back to sequential from the design
+	// asked for (set by the memory guard, never read from a file).
+	Fallback string `yaml:"-" json:"-"`
 	// Order of each launch round's specs: abba (the default; every other
 	// round reversed, A B B A …) or shuffled (a random order per round from
 	// Seed). Never all of one spec's launches first.
@@ -23,6 +31,27 @@ type Compare struct {
 	// suggests the launch count that would detect it.
 	Effect float64 `yaml:"effect" json:"effect,omitempty"`
 }
+
+// Designs.
+const (
+	DesignSequential  = "sequential"
+	DesignInterleaved = "interleaved"
+	DesignDuet        = "duet"
+)
+
+// DefaultDesign is the design of a comparison that names none.
+const DefaultDesign = DesignSequential
+
+// DesignOrDefault is the run's design.
+func (c Compare) DesignOrDefault() string {
+	if c.Design == "" {
+		return DefaultDesign
+	}
+	return c.Design
+}
+
+// Paired tells whether a launch round's networks are up together.
+func (c Compare) Paired() bool { return c.DesignOrDefault() != DesignSequential }
 
 // Launch orders.
 const (
@@ -86,6 +115,18 @@ func (s *Scenario) ApplyCompareDefaults() {
 // validateCompare names the field and the fix of a bad compare block.
 func (s Scenario) validateCompare() error {
 	c := s.Compare
+	switch c.Design {
+	case "", DesignSequential:
+	case DesignInterleaved, DesignDuet:
+		if s.Job.Timed() {
+			return fmt.Errorf("compare.design %s with job.Duration: the %s design schedules a count of iterations; set job.IterationCount, or compare.design: sequential", c.Design, c.Design)
+		}
+		if len(s.Faults) > 0 {
+			return fmt.Errorf("compare.design %s with faults: a fault hits one network of a pair mid-schedule; use compare.design: sequential (--design sequential) with faults", c.Design)
+		}
+	default:
+		return fmt.Errorf("compare.design %q: use sequential, interleaved or duet", c.Design)
+	}
 	switch c.Order {
 	case "", OrderABBA, OrderShuffled:
 	default:
@@ -120,6 +161,9 @@ func (c Compare) yaml() string {
 		return ""
 	}
 	out := "compare:\n  order: " + c.OrderOrDefault() + "\n"
+	if c.Design != "" {
+		out += "  design: " + c.Design + "\n"
+	}
 	if c.Seed != 0 {
 		out += fmt.Sprintf("  seed: %d\n", c.Seed)
 	}

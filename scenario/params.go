@@ -267,10 +267,16 @@ func (c Case) Texts() map[string]string {
 
 // NetworkKey identifies the network a case needs: cases with equal keys can
 // share one network when the scenario reuses networks.
-func (c Case) NetworkKey() string {
+func (c Case) NetworkKey() string { return c.networkKey(true) }
+
+// PairKey is NetworkKey without the node spec: the cases of several specs
+// with one PairKey run on networks alike but for their nodes' builds.
+func (c Case) PairKey() string { return c.networkKey(false) }
+
+func (c Case) networkKey(withNode bool) string {
 	var parts []string
 	for _, v := range c.Values {
-		if s, _ := spec(v.Name); s.Topology || s.Network || v.Name == NodeParam {
+		if s, _ := spec(v.Name); s.Topology || s.Network || (withNode && v.Name == NodeParam) {
 			parts = append(parts, v.Name+"="+v.Value)
 		}
 	}

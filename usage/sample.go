@@ -22,6 +22,10 @@ const (
 	RoleHarness = "harness"
 )
 
+// PhaseIdle tags a network's samples while another network of its launch
+// pair measures (the interleaved design): what the waiting network costs.
+const PhaseIdle = "idle"
+
 // Sources of a sample's figures.
 const (
 	SourceCgroupV1    = "cgroup-v1"
@@ -37,7 +41,7 @@ type Sample struct {
 	// Case, Phase and Iteration tag the iteration running at Time; Case is
 	// "" outside cases (setup, teardown).
 	Case      string `json:"case,omitempty"`
-	Phase     string `json:"phase,omitempty"` // result.Warmup | result.Measure
+	Phase     string `json:"phase,omitempty"` // result.Warmup | result.Measure | PhaseIdle
 	Iteration int    `json:"iteration"`
 	Actor     string `json:"actor"` // node name, "btcd", "sampler", "harness"
 	Role      string `json:"role"`

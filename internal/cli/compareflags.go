@@ -13,6 +13,7 @@ import (
 
 // compareFlags override the scenario's compare block.
 type compareFlags struct {
+	design      string
 	order       string
 	seed        uint64
 	untilKnown  bool
@@ -21,6 +22,7 @@ type compareFlags struct {
 }
 
 func addCompareFlags(fl *pflag.FlagSet, f *compareFlags) {
+	fl.StringVar(&f.design, "design", "", fmt.Sprintf("comparisons: sequential (one network at a time), interleaved (a launch pair's networks up together, iterations alternating) or duet (both measured at once); default %s", scenario.DefaultDesign))
 	fl.StringVar(&f.order, "order", "", "comparisons: launch order of the specs, abba (default: A B B A …) or shuffled")
 	fl.Uint64Var(&f.seed, "seed", 0, "comparisons: seed of a shuffled order (0 = pick one; it is recorded)")
 	fl.BoolVar(&f.untilKnown, "until-known", false, "comparisons: add launch pairs until every verdict is known (faster, slower or same) or --max-launches ran")
@@ -31,6 +33,9 @@ func addCompareFlags(fl *pflag.FlagSet, f *compareFlags) {
 // apply sets the flags given on the scenario's compare block.
 func (f compareFlags) apply(s *scenario.Scenario) error {
 	c := &s.Compare
+	if f.design != "" {
+		c.Design = f.design
+	}
 	if f.order != "" {
 		c.Order = f.order
 	}

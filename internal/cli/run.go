@@ -164,7 +164,11 @@ func loadScenario(args []string, f runFlags) (scenario.Scenario, error) {
 		}
 		s.Faults = append(s.Faults, spec)
 	}
-	return s, checkScenario(s)
+	if err := checkScenario(s); err != nil {
+		return s, err
+	}
+	_, err = fitDesign(&s) // executeScenario prints a fallback
+	return s, err
 }
 
 func runScenario(cmd *cobra.Command, stdout, stderr io.Writer, args []string, f runFlags) error {
@@ -187,6 +191,9 @@ func executeScenario(cmd *cobra.Command, stdout, stderr io.Writer, s scenario.Sc
 	}
 	if err := confirmLong(est, f.yes, cmd.InOrStdin(), stderr); err != nil {
 		return runner.Run{}, err
+	}
+	if s.Compare.Fallback != "" {
+		fmt.Fprintln(stderr, "design: "+s.Compare.Fallback)
 	}
 	backendName, note, err := chooseBackend(f.backend)
 	if err != nil {

@@ -1,0 +1,124 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/lnbench/lnbench/backend"
+	"github.com/lnbench/lnbench/faults"
+	"github.com/lnbench/lnbench/footprint"
+	"github.com/lnbench/lnbench/network"
+	"github.com/lnbench/lnbench/report"
+	"github.com/lnbench/lnbench/sampler"
+	"github.com/lnbench/lnbench/scenario"
+	"github.com/lnbench/lnbench/usage"
+)
+
+// liveNetwork is one network up and ready to measure: its backend, its
+// nodes, and the samplers that watch it. A sequential run holds one at a
+// time; the interleaved and duet designs hold a launch round's networks
+// together.
+type liveNetwork struct {
+	plan    networkPlan
+	spec    NetworkSpec
+	storage string
+	be      backend.Backend
+	net     *network.Network
+	prof    sampler.Controller
+	rs      *resourceSampler
+	fn      *faultNet
+}
+
+// openNetwork starts p's backend and network, measures its cost at ready
+// and starts its samplers. On an error what was started is torn down.
+func openNetwork(ctx context.Context, opts Options, run Run, p networkPlan, fw *faults.Writer, rep *report.Report,
+	configs map[string]backend.NodeConfig) (ln *liveNetwork, err error) {
+	s := opts.Scenario
+	storage := p.cases[0].c.Storage()
+	workDir := filepath.Join(workRoot(opts, storage), run.ID, sanitize(p.name))
+	probeStorage(ctx, opts, storage, workDir, rep)
+	spec := NetworkSpec{RunID: run.ID, Name: p.name, WorkDir: workDir, ArtifactsDir: run.Dir, Topology: p.topo, Profiling: s.Sampling.On(), Origin: rep.Started, NodeConfigs: configs}
+	be, err := opts.NewBackend(spec)
+	if err != nil {
+		return nil, err
+	}
+	ln = &liveNetwork{plan: p, spec: spec, storage: storage, be: be, prof: noSampler{}}
+	defer func() {
+		if err != nil {
+			if cerr := ln.close(opts, run, rep); cerr != nil {
+				fmt.Fprintf(opts.Log, "tearing down %s: %v\n", p.name, cerr)
+			}
+			ln = nil
+		}
+	}()
+	memBefore, _ := footprint.MemAvailable() // 0 when unknown: the cost curve says so
+	cpuBefore := cpuSeconds()
+	ln.net, err = network.Up(ctx, be, p.topo, network.Options{Drivers: opts.Drivers, StartChain: opts.StartChain,
+		DBBackend: s.Node.DBBackend, NodeArgs: s.Node.Flags, Configs: configs, Log: opts.Log})
+	if pl, ok := be.(backend.Placer); ok {
+		rep.Placement = append(rep.Placement, placements(p.name, pl.Placement())...)
+	}
+	if ln.net != nil {
+		for _, ph := range ln.net.Phases {
+			rep.Setup = append(rep.Setup, report.Setup{Network: p.name, Phase: ph.Name, Seconds: ph.Seconds})
+		}
+	}
+	if err != nil {
+		return ln, err
+	}
+	snap := opts.Snapshot
+	if snap == nil {
+		snap = snapshotActors
+	}
+	cost, cerr := measureCost(ctx, snap, be, p, memBefore, cpuSeconds()-cpuBefore)
+	if cerr != nil {
+		rep.Warnings = append(rep.Warnings, p.name+": "+cerr.Error())
+	}
+	rep.Costs = append(rep.Costs, cost)
+	if s.Sampling.On() {
+		if ln.prof, err = startSampler(opts, spec, ln.net, be, rep.Started); err != nil {
+			ln.prof = noSampler{}
+			return ln, err
+		}
+	}
+	if ln.rs, err = newResourceSampler(filepath.Join(run.Dir, usage.FileName), p.name, be, opts.Log, func(line string) { addNote(rep, line) }); err != nil {
+		return ln, err
+	}
+	if fw != nil {
+		if ln.fn, err = newFaultNet(be, ln.net, fw, p.name, s.Faults, func(f string, a ...any) { fmt.Fprintf(opts.Log, f+"\n", a...) }); err != nil {
+			return ln, err
+		}
+		ln.fn.restarted = ln.rs.follow
+	}
+	return ln, nil
+}
+
+// close stops the samplers, records the nodes' configs and forwards,
+// collects the logs and tears the network down. It runs even after Ctrl-C,
+// so it works on a fresh context.
+func (ln *liveNetwork) close(opts Options, run Run, rep *report.Report) (err error) {
+	if ln.rs != nil {
+		ln.rs.stop()
+	}
+	ln.prof.Stop()
+	tctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	dir := filepath.Join(run.Dir, "nodes", sanitize(ln.plan.name))
+	if ln.net != nil {
+		writeNodeConfigs(dir, ln.spec.WorkDir, ln.net)
+		rep.Forwards = append(rep.Forwards, forwards(tctx, ln.plan.name, ln.net)...)
+		ln.net.Close()
+	}
+	if lerr := ln.be.CollectLogs(tctx, dir); lerr != nil {
+		fmt.Fprintf(opts.Log, "collecting logs: %v\n", lerr)
+	}
+	err = ln.be.Teardown(tctx)
+	os.RemoveAll(ln.spec.WorkDir) // holds keys and macaroons: never left behind
+	if ln.storage == scenario.StorageTmpfs {
+		os.Remove(filepath.Dir(ln.spec.WorkDir)) // the run's tmpfs folder, once empty
+	}
+	return err
+}

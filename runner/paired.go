@@ -1,0 +1,213 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"strconv"
+	"strings"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/lnbench/lnbench/backend"
+	"github.com/lnbench/lnbench/report"
+	"github.com/lnbench/lnbench/result"
+	"github.com/lnbench/lnbench/scenario"
+	"github.com/lnbench/lnbench/sweep"
+	"github.com/lnbench/lnbench/usage"
+)
+
+// paired tells whether a launch round's networks run together (the
+// interleaved and duet designs): they then share the machine's drift.
+func paired(s scenario.Scenario) bool { return len(s.Specs()) > 1 && s.Compare.Paired() }
+
+// pairsOf groups plans by pair, in plan order; a pair's networks keep the
+// launch round's order.
+func pairsOf(plans []networkPlan) [][]networkPlan {
+	var out [][]networkPlan
+	index := map[string]int{}
+	for _, p := range plans {
+		i, ok := index[p.pair]
+		if !ok {
+			i = len(out)
+			index[p.pair] = i
+			out = append(out, nil)
+		}
+		out[i] = append(out[i], p)
+	}
+	return out
+}
+
+// runPairs runs each launch pair: its networks up together, their cases'
+// iterations scheduled by the design, then torn down together.
+func runPairs(ctx context.Context, opts Options, run Run, plans []networkPlan, w *result.Writer, rep *report.Report,
+	sw *sweep.Sweep, configs map[string]backend.NodeConfig) error {
+	pairs := pairsOf(plans)
+	for pi, pair := range pairs {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		var names []string
+		for _, p := range pair {
+			names = append(names, p.name)
+		}
+		fmt.Fprintf(opts.Log, "launch pair %d/%d (%s, %s): %s\n", pi+1, len(pairs), pair[0].pair, opts.Scenario.Compare.DesignOrDefault(), strings.Join(names, " + "))
+		if err := runPair(ctx, opts, run, pair, w, rep, sw, configs); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func runPair(ctx context.Context, opts Options, run Run, pair []networkPlan, w *result.Writer, rep *report.Report,
+	sw *sweep.Sweep, configs map[string]backend.NodeConfig) (err error) {
+	s := opts.Scenario
+	var live []*liveNetwork
+	defer func() {
+		for _, ln := range live {
+			if terr := ln.close(opts, run, rep); terr != nil && err == nil {
+				err = terr
+			}
+		}
+	}()
+	for _, p := range pair {
+		fmt.Fprintf(opts.Log, "network %s: %s\n", p.name, p.topo)
+		ln, err := openNetwork(ctx, opts, run, p, nil, rep, configs)
+		if err != nil {
+			return err
+		}
+		live = append(live, ln)
+	}
+	for ci := range pair[0].cases {
+		crs := make([]caseRun, len(live))
+		for k := range live {
+			crs[k] = pair[k].cases[ci]
+		}
+		if skipSwept(sw, rep, crs[0]) {
+			continue
+		}
+		ids := make([]string, len(crs))
+		for k, cr := range crs {
+			ids[k] = cr.c.ID()
+		}
+		opts.Progress.Case(caseIndex(rep, crs[0]), countCases(s), strings.Join(ids, " + "))
+		caseCtx := ctx
+		var stops []func()
+		for _, ln := range live {
+			var stop func()
+			caseCtx, stop = watchServices(caseCtx, ln.be, opts.watchTicks, nil)
+			stops = append(stops, stop)
+		}
+		execs := make([]*caseExec, len(live))
+		for k, ln := range live {
+			ln.rs.startCase(caseCtx, crs[k].c)
+			execs[k] = newCaseExec(opts, ln, crs[k], w, nil)
+			execs[k].tag = " [" + crs[k].c.Node + "]"
+		}
+		if s.Compare.DesignOrDefault() == scenario.DesignDuet {
+			err = duet(caseCtx, s.Job, execs)
+		} else {
+			err = interleave(caseCtx, s, execs, iterationSeed(s.Compare.Seed, pair[0].pair, crs[0].c.PairKey(), ci))
+		}
+		for _, ln := range live {
+			ln.rs.endCase(caseCtx)
+		}
+		for _, stop := range stops {
+			stop()
+		}
+		if cause := context.Cause(caseCtx); ctx.Err() == nil && errors.Is(cause, errServiceDied) {
+			return cause
+		}
+		if err != nil {
+			return err
+		}
+		for _, cr := range crs {
+			observeSweep(sw, cr.c, w.Path(), s)
+		}
+	}
+	return nil
+}
+
+// interleave runs every network's warm-ups, then the measured iterations
+// one network at a time in rounds: each round runs every network once, in
+// the launch order's pattern (abba: A B, B A, …; shuffled: mirrored pairs
+// of seeded rounds), so no network measures all its iterations first. The
+// networks waiting are sampled as idle meanwhile: what an idle network
+// costs the measured one is in the report.
+func interleave(ctx context.Context, s scenario.Scenario, execs []*caseExec, seed uint64) error {
+	job := s.Job
+	for _, e := range execs {
+		for i := 0; i < job.WarmupCount; i++ {
+			if err := e.iteration(ctx, result.Warmup, i, job.WarmupCount); err != nil {
+				return err
+			}
+		}
+	}
+	for i, round := range iterationRounds(len(execs), s.Compare.OrderOrDefault(), seed, job.IterationCount) {
+		for _, k := range round {
+			for j, other := range execs {
+				if j != k {
+					other.ln.rs.iteration(ctx, usage.PhaseIdle, other.offset(result.Measure)+i)
+				}
+			}
+			err := execs[k].iteration(ctx, result.Measure, i, job.IterationCount)
+			for j, other := range execs {
+				if j != k {
+					other.ln.rs.iterationEnd(ctx)
+				}
+			}
+			if err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// iterationRounds is the order of the networks (by index) in each of n
+// measured rounds.
+func iterationRounds(networks int, order string, seed uint64, n int) [][]int {
+	labels := make([]string, networks)
+	for i := range labels {
+		labels[i] = strconv.Itoa(i)
+	}
+	var out [][]int
+	for _, round := range launchRounds(labels, order, seed, 0, n) {
+		idx := make([]int, len(round))
+		for i, l := range round {
+			idx[i], _ = strconv.Atoi(l)
+		}
+		out = append(out, idx)
+	}
+	return out
+}
+
+// iterationSeed derives a case's interleaving seed from the run's seed, so
+// every pair and case gets its own order and a rerun the same ones.
+func iterationSeed(seed uint64, pair, caseKey string, index int) uint64 {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%d/%s/%s/%d", seed, pair, caseKey, index)
+	return h.Sum64()
+}
+
+// duet runs every network's i-th iteration at the same moment and waits
+// for all before the next: the networks share the machine's drift
+// iteration by iteration. Warm-ups follow the same schedule.
+func duet(ctx context.Context, job scenario.Job, execs []*caseExec) error {
+	for _, ph := range []struct {
+		phase string
+		count int
+	}{{result.Warmup, job.WarmupCount}, {result.Measure, job.IterationCount}} {
+		for i := 0; i < ph.count; i++ {
+			g, gctx := errgroup.WithContext(ctx)
+			for _, e := range execs {
+				g.Go(func() error { return e.iteration(gctx, ph.phase, i, ph.count) })
+			}
+			if err := g.Wait(); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,62 @@
+package runner
+
+import (
+	"context"
+	"errors"
+
+	"github.com/lnbench/lnbench/backend"
+	"github.com/lnbench/lnbench/faults"
+	"github.com/lnbench/lnbench/report"
+	"github.com/lnbench/lnbench/result"
+	"github.com/lnbench/lnbench/sweep"
+)
+
+// runNetwork brings one network up, runs its cases one after another and
+// tears it down: the sequential design.
+func runNetwork(ctx context.Context, opts Options, run Run, p networkPlan, w *result.Writer, fw *faults.Writer, rep *report.Report,
+	sw *sweep.Sweep, configs map[string]backend.NodeConfig) (err error) {
+	s := opts.Scenario
+	ln, err := openNetwork(ctx, opts, run, p, fw, rep, configs)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if terr := ln.close(opts, run, rep); terr != nil && err == nil {
+			err = terr
+		}
+	}()
+	for _, c := range p.cases {
+		if skipSwept(sw, rep, c) {
+			continue
+		}
+		opts.Progress.Case(caseIndex(rep, c), countCases(s), c.c.ID())
+		var cf *caseFaults
+		var expect *expected
+		if ln.fn != nil {
+			if cf, err = ln.fn.forCase(c.c.ID()); err != nil {
+				return err
+			}
+			expect = ln.fn.expect
+		}
+		caseCtx, stopWatch := watchServices(ctx, ln.be, opts.watchTicks, expect)
+		ln.rs.startCase(caseCtx, c.c)
+		err := runCase(caseCtx, opts, ln, c, w, cf)
+		ln.rs.endCase(caseCtx)
+		stopWatch()
+		if cause := context.Cause(caseCtx); ctx.Err() == nil && errors.Is(cause, errServiceDied) {
+			return cause
+		}
+		if err != nil {
+			return err
+		}
+		observeSweep(sw, c.c, w.Path(), s)
+	}
+	return nil
+}
+
+func runCase(ctx context.Context, opts Options, ln *liveNetwork, cr caseRun, w *result.Writer, cf *caseFaults) error {
+	if cf != nil {
+		defer cf.finish()
+	}
+	return newCaseExec(opts, ln, cr, w, cf).runAll(ctx)
+}
