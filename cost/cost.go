@@ -291,6 +291,9 @@ func analyzeCase(in Input, ci CaseInput, series map[seriesKey][]usage.Sample) Ca
 	}
 	sortActors(c.Actors)
 	shares(&c)
+	if n := idleNote(ci.ID, series); n != "" {
+		c.Notes = append(c.Notes, n)
+	}
 	ceiling(&c, ci, in.Probes)
 	c.Verdict = verdict(c, in.HostCores)
 	return c

@@ -206,3 +206,4 @@ func maxTime(a, b time.Time) time.Time {
 	}
 	return b
 }
+
