@@ -1,0 +1,151 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lnbench/lnbench/report"
+	"github.com/lnbench/lnbench/result"
+)
+
+// iterationSpan is when one spec's measured iteration ran.
+type iterationSpan struct {
+	spec     string
+	index    int
+	from, to time.Time
+}
+
+// measuredSpans reads payments.jsonl's measured iterations, by start.
+func measuredSpans(t *testing.T, dir string) []iterationSpan {
+	t.Helper()
+	recs, err := result.ReadFile(filepath.Join(dir, "payments.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	byKey := map[string]*iterationSpan{}
+	for _, r := range recs {
+		if r.Phase != result.Measure {
+			continue
+		}
+		spec := strings.TrimPrefix(strings.Split(r.Case, "/")[0], "Node=")
+		key := spec + "/" + r.Case + "/" + string(rune('0'+r.Iteration))
+		sp := byKey[key]
+		if sp == nil {
+			sp = &iterationSpan{spec: spec, index: r.Iteration, from: r.Start, to: r.End}
+			byKey[key] = sp
+		}
+		if r.Start.Before(sp.from) {
+			sp.from = r.Start
+		}
+		if r.End.After(sp.to) {
+			sp.to = r.End
+		}
+	}
+	var out []iterationSpan
+	for _, sp := range byKey {
+		out = append(out, *sp)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].from.Before(out[j].from) })
+	return out
+}
+
+func readFile(t *testing.T, dir, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestInterleavedCalibration runs `lnbench calibrate` in the interleaved
+// design on real lnd and btcd: both networks of a launch pair up at once,
+// measured iterations alternating spec by spec, the waiting network's CPU
+// reported, and the A/A verdicts counted in calibration.md/json.
+func TestInterleavedCalibration(t *testing.T) {
+	binaries(t)
+	t.Parallel()
+	dir := runCLI(t, "calibrate", "--node", "lnd@v0.21.0-beta", "--design", "interleaved", "--pairs", "2", "--window", "2",
+		"--param", "Concurrency=5", "--param", "TotalPayments=20", "--job", "WarmupCount=1", "--job", "IterationCount=4")
+	rep := readSummary(t, dir)
+	if d := rep.Design; d == nil || d.Name != report.DesignInterleaved || d.Order != "abba" || d.Sequence() != "a b | b a" {
+		t.Fatalf("design %+v", rep.Design)
+	}
+	spans := measuredSpans(t, dir)
+	if len(spans) != 16 {
+		t.Fatalf("%d measured iterations, want 2 pairs × 2 specs × 4", len(spans))
+	}
+	for i := 0; i+1 < len(spans); i += 2 {
+		if spans[i].spec == spans[i+1].spec {
+			t.Errorf("iterations %d and %d both ran %s: want one per spec in each round", i, i+1, spans[i].spec)
+		}
+		if spans[i+1].from.Before(spans[i].to) {
+			t.Errorf("interleaved iterations overlap: %+v and %+v", spans[i], spans[i+1])
+		}
+	}
+	md := readFile(t, dir, "summary.md")
+	for _, want := range []string{"Design: interleaved", "idle: while the other network of its launch pair measured"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("summary.md lacks %q", want)
+		}
+	}
+	var cal report.Calibration
+	if err := json.Unmarshal([]byte(readFile(t, dir, "calibration.json")), &cal); err != nil {
+		t.Fatal(err)
+	}
+	if cal.Comparisons != 1 || cal.Pairs != 2 || cal.Design != report.DesignInterleaved || cal.False+cal.Same+cal.Unknown != 1 || cal.RMSLogRatio <= 0 {
+		t.Errorf("calibration %+v", cal)
+	}
+	if !strings.Contains(readFile(t, dir, "calibration.md"), "False-positive rate:") {
+		t.Error("calibration.md has no rate")
+	}
+}
+
+// TestDuetRun measures two specs of one build in the duet design: each
+// measured iteration of a runs at the same moment as b's, and the verdict
+// with its launch-level interval and MDE is in every format.
+func TestDuetRun(t *testing.T) {
+	binaries(t)
+	t.Parallel()
+	dir := runCLI(t, "run", "--node", "a=lnd@v0.21.0-beta", "--node", "b=lnd@v0.21.0-beta", "--baseline", "a", "--design", "duet",
+		"--param", "Concurrency=5", "--param", "TotalPayments=20", "--job", "LaunchCount=2", "--job", "WarmupCount=1", "--job", "IterationCount=3")
+	rep := readSummary(t, dir)
+	if d := rep.Design; d == nil || d.Name != report.DesignDuet || !strings.Contains(d.CPUs, "shared") {
+		t.Fatalf("design %+v", rep.Design)
+	}
+	spans := measuredSpans(t, dir)
+	if len(spans) != 12 {
+		t.Fatalf("%d measured iterations, want 2 pairs × 2 specs × 3", len(spans))
+	}
+	for i := 0; i+1 < len(spans); i += 2 {
+		a, b := spans[i], spans[i+1]
+		if a.spec == b.spec || a.index != b.index || b.from.After(a.to) {
+			t.Errorf("iterations %+v and %+v: want a's and b's same iteration at the same time", a, b)
+		}
+	}
+	var ratio *report.Ratio
+	for _, c := range rep.Cases {
+		if c.Node == "b" {
+			ratio = c.Ratio
+		}
+	}
+	if ratio == nil || ratio.Level != report.LevelLaunches || ratio.NNew != 2 || ratio.Low <= 0 || ratio.High < ratio.Low || ratio.MDE <= 0 || ratio.Verdict == "" {
+		t.Fatalf("b's ratio %+v", ratio)
+	}
+	for _, f := range []string{"summary.md", "summary.csv", "report.html"} {
+		text := readFile(t, dir, f)
+		if !strings.Contains(text, ratio.Verdict) || !strings.Contains(text, "MDE") {
+			t.Errorf("%s lacks the verdict %q or the MDE", f, ratio.Verdict)
+		}
+	}
+	if !strings.Contains(readFile(t, dir, "report.html"), "Design: duet") {
+		t.Error("report.html does not name the design")
+	}
+}

@@ -1,0 +1,124 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/lnbench/lnbench/nodespec"
+	"github.com/lnbench/lnbench/report"
+	"github.com/lnbench/lnbench/scenario"
+)
+
+// calibrateCmd runs the A/A calibration: one build against an identical
+// copy of itself, in the chosen design, read as many comparisons; every
+// "faster" or "slower" is a false positive.
+func calibrateCmd(stdout, stderr io.Writer) *cobra.Command {
+	var f runFlags
+	var pairs, window int
+	var from string
+	cmd := &cobra.Command{
+		Use:   "calibrate [scenario.yml]",
+		Short: "A/A calibration: a node spec against a copy of itself; the measured false-positive rate of the verdicts",
+		Long: "Calibrate runs one node spec (--node, else the scenario's) as spec a and as spec b, the\n" +
+			"baseline a, for --pairs launch pairs in the design given (--design), then cuts the pairs\n" +
+			"into consecutive windows of --window pairs and reads each window of each case as one\n" +
+			"comparison, with the run's alpha and noise threshold. Nothing changed between a and b,\n" +
+			"so every \"faster\" or \"slower\" is a false positive: calibration.md and calibration.json\n" +
+			"in the artifacts folder give their rate with a 95% upper bound. --from DIR reads an\n" +
+			"earlier calibration run (or any run of a build against a copy of itself) again.",
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if from != "" {
+				return writeCalibration(stdout, from, window)
+			}
+			if pairs < window {
+				return fmt.Errorf("--pairs %d is below --window %d: give at least one window of launch pairs", pairs, window)
+			}
+			s, err := loadScenario(args, f)
+			if err != nil {
+				return err
+			}
+			if err := aaScenario(&s, pairs); err != nil {
+				return err
+			}
+			run, err := executeScenario(cmd, stdout, stderr, s, f, nil)
+			if run.Dir == "" {
+				return err
+			}
+			if err != nil && !errors.Is(err, context.Canceled) {
+				return err
+			}
+			// Ctrl-C keeps what was measured: the windows completed so far.
+			if cerr := writeCalibration(stdout, run.Dir, window); cerr != nil {
+				return errors.Join(err, cerr)
+			}
+			return err
+		},
+	}
+	fl := cmd.Flags()
+	fl.IntVar(&pairs, "pairs", 4*scenario.DefaultCompareLaunches, "launch pairs to run")
+	fl.IntVar(&window, "window", scenario.DefaultCompareLaunches, "launch pairs per comparison: the launch count the verdicts are calibrated for")
+	fl.StringVar(&from, "from", "", "read the calibration of an existing artifacts folder instead of running")
+	fl.StringArrayVar(&f.params, "param", nil, "override a param: Name=v1,v2 (repeatable)")
+	fl.StringArrayVar(&f.jobs, "job", nil, "override a job setting: Name=value (LaunchCount is --pairs)")
+	addBackendFlag(fl, &f)
+	addYesFlag(fl, &f)
+	fl.BoolVar(&f.reuse, "reuse-network", false, "run cases that share a topology on one network instead of a fresh one each")
+	addNetworkFlags(fl, &f)
+	addCompareFlags(fl, &f.compare)
+	return cmd
+}
+
+// aaScenario turns s's one node spec into the spec and its copy, a the
+// baseline, with pairs launch rounds.
+func aaScenario(s *scenario.Scenario, pairs int) error {
+	specs := s.Specs()
+	if len(specs) != 1 {
+		return fmt.Errorf("calibrate compares one node spec with a copy of itself; give one --node (the scenario has %d)", len(specs))
+	}
+	a, b := specs[0], specs[0]
+	a.Label, b.Label = "a", "b"
+	s.Nodes, s.Baseline = []nodespec.Spec{a, b}, "a"
+	s.Job.LaunchCount, s.LaunchCountSet = pairs, true
+	s.Name += "-AA"
+	if err := s.Validate(); err != nil {
+		return err
+	}
+	_, err := fitDesign(s)
+	return err
+}
+
+// writeCalibration reads dir's run as an A/A calibration and writes
+// calibration.md and calibration.json beside it.
+func writeCalibration(stdout io.Writer, dir string, window int) error {
+	rep, _, err := report.Load(dir)
+	if err != nil {
+		return err
+	}
+	cal, err := report.Calibrate(rep, window)
+	if err != nil {
+		return err
+	}
+	var md bytes.Buffer
+	report.WriteCalibration(&md, cal)
+	js, err := json.MarshalIndent(cal, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "calibration.md"), md.Bytes(), 0o644); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "calibration.json"), append(js, '\n'), 0o644); err != nil {
+		return err
+	}
+	_, err = stdout.Write(md.Bytes())
+	return err
+}

@@ -1,0 +1,68 @@
+package report
+
+import (
+	"bytes"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/lnbench/lnbench/analysis"
+	"github.com/lnbench/lnbench/scenario"
+)
+
+// aaReport is a two-spec report of one case whose launches have the
+// given mean seconds (b's are a's times factor, times a wobble).
+func aaReport(pairs int, factor float64) Report {
+	r := Report{Nodes: []NodeInfo{{Label: "a", Baseline: true}, {Label: "b"}}, Design: &Design{Name: DesignInterleaved}}
+	for _, label := range []string{"a", "b"} {
+		row := Row{Node: label, Params: []scenario.Value{{Name: nodeParam, Value: label}, {Name: "Concurrency", Value: "20"}}}
+		for l := 0; l < pairs; l++ {
+			// Drift shared by both sides, and a small alternating wobble.
+			v := 1 + 0.1*math.Sin(float64(l))
+			if label == "b" {
+				v *= factor * (1 + 0.01*float64(l%3-1))
+			}
+			row.Launches = append(row.Launches, analysis.Launch{Launch: l, Iterations: 5, MeanSeconds: v})
+		}
+		r.Cases = append(r.Cases, row)
+	}
+	return r
+}
+
+func TestCalibrateCountsWindowsVerdicts(t *testing.T) {
+	cal, err := Calibrate(aaReport(12, 1), 6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cal.Comparisons != 2 || cal.Pairs != 12 || cal.False != 0 || cal.Same+cal.Unknown != 2 || cal.Design != DesignInterleaved {
+		t.Errorf("A/A calibration %+v", cal)
+	}
+	slow, err := Calibrate(aaReport(12, 1.3), 6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if slow.False != 2 || slow.Rate != 1 || slow.Verdicts[0].Verdict != VerdictSlower {
+		t.Errorf("a 30%% slowdown counted %+v", slow)
+	}
+	var md bytes.Buffer
+	WriteCalibration(&md, slow)
+	if !strings.Contains(md.String(), "False-positive rate: 2 of 2 comparisons = 100.0%") {
+		t.Errorf("markdown:\n%s", md.String())
+	}
+	if _, err := Calibrate(aaReport(4, 1), 6); err == nil || !strings.Contains(err.Error(), "fewer than one window of 6") {
+		t.Errorf("too few pairs: %v", err)
+	}
+	if _, err := Calibrate(Report{}, 6); err == nil {
+		t.Error("a one-spec run calibrated")
+	}
+}
+
+func TestClopperPearsonHigh(t *testing.T) {
+	// 0 of 40: 1 - 0.05^(1/40).
+	if got, want := clopperPearsonHigh(0, 40, 0.05), 1-math.Pow(0.05, 1.0/40); math.Abs(got-want) > 1e-9 {
+		t.Errorf("0/40: %g, want %g", got, want)
+	}
+	if got := clopperPearsonHigh(1, 40, 0.05); got < 0.1 || got > 0.13 { // 11.3% (exact tables)
+		t.Errorf("1/40: %g", got)
+	}
+}
