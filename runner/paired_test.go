@@ -206,4 +206,3 @@ func maxTime(a, b time.Time) time.Time {
 	}
 	return b
 }
-
