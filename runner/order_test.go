@@ -87,7 +87,7 @@ func TestPlanInterleavesSpecs(t *testing.T) {
 		t.Errorf("networks in order:\n%s\nwant:\n%s", strings.Join(names, "\n"), strings.Join(want, "\n"))
 	}
 	d := designOf(s)
-	if d == nil || d.Name != report.DesignSequential || d.Order != "abba" || d.Sequence() != "a b | b a" || d.Looks != 0 {
+	if d == nil || d.Name != report.DesignDuet || d.Order != "abba" || d.Sequence() != "a b | b a" || d.Looks != 0 {
 		t.Errorf("design %+v", d)
 	}
 	if designOf(smallScenario()) != nil {

@@ -21,7 +21,7 @@ import (
 
 // paired tells whether a launch round's networks run together (the
 // interleaved and duet designs): they then share the machine's drift.
-func paired(s scenario.Scenario) bool { return len(s.Specs()) > 1 && s.Compare.Paired() }
+func paired(s scenario.Scenario) bool { return s.Paired() }
 
 // pairsOf groups plans by pair, in plan order; a pair's networks keep the
 // launch round's order.
@@ -53,7 +53,7 @@ func runPairs(ctx context.Context, opts Options, run Run, plans []networkPlan, w
 		for _, p := range pair {
 			names = append(names, p.name)
 		}
-		fmt.Fprintf(opts.Log, "launch pair %d/%d (%s, %s): %s\n", pi+1, len(pairs), pair[0].pair, opts.Scenario.Compare.DesignOrDefault(), strings.Join(names, " + "))
+		fmt.Fprintf(opts.Log, "launch pair %d/%d (%s, %s): %s\n", pi+1, len(pairs), pair[0].pair, opts.Scenario.Design(), strings.Join(names, " + "))
 		if err := runPair(ctx, opts, run, pair, w, rep, sw, configs); err != nil {
 			return err
 		}
@@ -109,7 +109,7 @@ func runPair(ctx context.Context, opts Options, run Run, pair []networkPlan, w *
 			execs[k] = newCaseExec(opts, ln, crs[k], w, nil)
 			execs[k].tag = " [" + crs[k].c.Node + "]"
 		}
-		if s.Compare.DesignOrDefault() == scenario.DesignDuet {
+		if s.Design() == scenario.DesignDuet {
 			err = duet(caseCtx, s.Job, execs)
 		} else {
 			err = interleave(caseCtx, s, execs, iterationSeed(s.Compare.Seed, pair[0].pair, crs[0].c.PairKey(), ci))

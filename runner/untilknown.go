@@ -25,7 +25,7 @@ func designOf(s scenario.Scenario) *report.Design {
 		return nil
 	}
 	c := s.Compare
-	d := &report.Design{Name: c.DesignOrDefault(), Order: c.OrderOrDefault(), Seed: c.Seed,
+	d := &report.Design{Name: s.Design(), Order: c.OrderOrDefault(), Seed: c.Seed,
 		Rounds: launchRounds(specLabels(s), c.OrderOrDefault(), c.Seed, 0, s.Job.LaunchCount)}
 	d.Fallback = c.Fallback
 	switch d.Name {

@@ -3,6 +3,9 @@ package scenario
 import (
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/lnbench/lnbench/faults"
 )
 
 func TestCompareBlock(t *testing.T) {
@@ -12,6 +15,8 @@ func TestCompareBlock(t *testing.T) {
 	}{
 		{two + "compare: {order: shuffled, seed: 7, until_known: true, max_launches: 10, effect: 0.03}\n", ""},
 		{two + "compare: {order: random}\n", "compare.order \"random\": use abba or shuffled"},
+		{two + "compare: {design: parallel}\n", "compare.design \"parallel\": use sequential, interleaved or duet"},
+		{two + "compare: {design: interleaved}\n", ""},
 		{two + "compare: {seed: 7}\n", "compare.seed 7: a seed orders shuffled launches only"},
 		{two + "compare: {effect: 3}\n", "compare.effect 3: give a relative change between 0 and 1"},
 		{two + "job: {LaunchCount: 8}\ncompare: {until_known: true, max_launches: 4}\n", "compare.max_launches 4 is below job.LaunchCount=8"},
@@ -54,5 +59,37 @@ func TestCompareLaunchDefault(t *testing.T) {
 	}
 	if _, err := Parse([]byte("name: X\ntopology: AlicePaysBob\njob: {LaunchCount: 0}\n")); err == nil {
 		t.Error("an explicit LaunchCount: 0 must still be refused")
+	}
+}
+
+func TestDesignDefaultsToDuetWhereItCanRun(t *testing.T) {
+	two := Default()
+	two.Nodes, _ = ParseNodeFlags([]string{"a=lnd@v0.21.0-beta", "b=lnd@v0.21.0-beta"})
+	two.Baseline = "a"
+	timed := two
+	timed.Job.Duration = time.Minute
+	faulty := two
+	faulty.Faults = []faults.Spec{{}}
+	chosen := faulty
+	chosen.Compare.Design = DesignInterleaved
+	for _, tt := range []struct {
+		name   string
+		s      Scenario
+		design string
+		paired bool
+	}{
+		{"one spec", Default(), DesignDuet, false},
+		{"two specs", two, DesignDuet, true},
+		{"timed job", timed, DesignSequential, false},
+		{"faults", faulty, DesignSequential, false},
+		{"chosen", chosen, DesignInterleaved, true},
+	} {
+		if got := tt.s.Design(); got != tt.design || tt.s.Paired() != tt.paired {
+			t.Errorf("%s: design %s paired %v, want %s %v", tt.name, got, tt.s.Paired(), tt.design, tt.paired)
+		}
+	}
+	// A chosen paired design with faults is refused in one line.
+	if err := chosen.validateCompare(); err == nil || !strings.Contains(err.Error(), "compare.design interleaved with faults") {
+		t.Errorf("interleaved with faults: %v", err)
 	}
 }

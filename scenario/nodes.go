@@ -128,6 +128,22 @@ func (s Scenario) Specs() []nodespec.Spec {
 	return []nodespec.Spec{sp}
 }
 
+// Design is the run's design: compare.design when set; else DefaultDesign,
+// or sequential where a paired design cannot run (faults, a timed job).
+func (s Scenario) Design() string {
+	switch {
+	case s.Compare.Design != "":
+		return s.Compare.Design
+	case len(s.Faults) > 0 || s.Job.Timed():
+		return DesignSequential
+	}
+	return DefaultDesign
+}
+
+// Paired tells whether a launch round's networks run together: several
+// specs in the interleaved or duet design.
+func (s Scenario) Paired() bool { return len(s.Specs()) > 1 && s.Design() != DesignSequential }
+
 // BaselineSpec is the spec btcd and ratios come from: the baseline, else the first.
 func (s Scenario) BaselineSpec() nodespec.Spec {
 	specs := s.Specs()

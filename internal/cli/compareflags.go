@@ -22,7 +22,7 @@ type compareFlags struct {
 }
 
 func addCompareFlags(fl *pflag.FlagSet, f *compareFlags) {
-	fl.StringVar(&f.design, "design", "", fmt.Sprintf("comparisons: sequential (one network at a time), interleaved (a launch pair's networks up together, iterations alternating) or duet (both measured at once); default %s", scenario.DefaultDesign))
+	fl.StringVar(&f.design, "design", "", fmt.Sprintf("comparisons: sequential (one network at a time), interleaved (a launch pair's networks up together, iterations alternating) or duet (both measured at once); default %s, sequential with faults or a timed job", scenario.DefaultDesign))
 	fl.StringVar(&f.order, "order", "", "comparisons: launch order of the specs, abba (default: A B B A …) or shuffled")
 	fl.Uint64Var(&f.seed, "seed", 0, "comparisons: seed of a shuffled order (0 = pick one; it is recorded)")
 	fl.BoolVar(&f.untilKnown, "until-known", false, "comparisons: add launch pairs until every verdict is known (faster, slower or same) or --max-launches ran")
@@ -75,16 +75,25 @@ func parseEffect(text string) (float64, error) {
 	return v * scale, nil
 }
 
+// launchSpread is the root-mean-square log ratio of one launch pair of
+// the same build, by design, measured on the 2-core reference VM with
+// lnbench calibrate (README: Comparing node specs).
+var launchSpread = map[string]float64{
+	scenario.DesignSequential:  0.125,
+	scenario.DesignInterleaved: 0.129,
+	scenario.DesignDuet:        0.040,
+}
+
 // launchesWhy is the plan line's reason for a comparison's default launch
 // count, with what it can detect; "" when the scenario chose the count.
 func launchesWhy(s scenario.Scenario) string {
 	if s.LaunchCountSet || !s.Compares() || s.Job.LaunchCount != scenario.DefaultCompareLaunches {
 		return ""
 	}
-	// 12.5%: root-mean-square log ratio of one launch against another of
-	// the same build, measured on the 2-core reference VM (README).
-	mde := stats.MDE(0.125, s.Job.LaunchCount, true, stats.DefaultAlpha, stats.DefaultPower)
+	design := s.Design()
+	spread := launchSpread[design]
+	mde := stats.MDE(spread, s.Job.LaunchCount, true, stats.DefaultAlpha, stats.DefaultPower)
 	return fmt.Sprintf("LaunchCount=%d per spec, the default of a comparison: launches, not iterations, carry the variance (a case's mean moves 3–10%% between fresh networks, ≈2%% within one), "+
-		"so the verdict tests one value per launch; %d launch pairs detect ≈%.0f%% at the 12.5%% launch-to-launch spread of a busy 2-core VM (the report prints this run's own MDE), "+
-		"at %d× the time of one launch per spec; set job.LaunchCount, or add --until-known", s.Job.LaunchCount, s.Job.LaunchCount, 100*mde, s.Job.LaunchCount)
+		"so the verdict tests one value per launch; in the %s design %d launch pairs detect ≈%.0f%% at the %.1f%% spread of one pair measured on a busy 2-core VM (the report prints this run's own MDE), "+
+		"at %d× the time of one launch per spec; set job.LaunchCount, or add --until-known", s.Job.LaunchCount, design, s.Job.LaunchCount, 100*mde, 100*spread, s.Job.LaunchCount)
 }

@@ -25,7 +25,7 @@ func guardMemory(s scenario.Scenario) error {
 // networks, up together, would not fit in the available memory, and says
 // so; "" when the design stands.
 func fitDesign(s *scenario.Scenario) (string, error) {
-	if len(s.Specs()) < 2 || !s.Compare.Paired() {
+	if !s.Paired() {
 		return "", nil
 	}
 	est, available, err := largestNetwork(*s)
@@ -38,7 +38,7 @@ func fitDesign(s *scenario.Scenario) (string, error) {
 	if need <= available {
 		return "", nil
 	}
-	asked := s.Compare.DesignOrDefault()
+	asked := s.Design()
 	s.Compare.Design = scenario.DesignSequential
 	s.Compare.Fallback = fmt.Sprintf("fell back from %s to sequential: %d networks of %d nodes up together need ≈%d MiB, this machine has %d MiB available",
 		asked, k, est.Nodes, need>>20, available>>20)
