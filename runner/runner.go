@@ -84,6 +84,10 @@ type Options struct {
 	// kind the run uses; 0 skips it.
 	DiskProbe time.Duration
 
+	// HarnessProfile writes this process's own CPU profile for the run
+	// into its artifacts folder (HarnessProfileName), named in the report.
+	HarnessProfile bool
+
 	// watchTicks paces the dead-service watchdog; nil means every 3 s.
 	watchTicks <-chan time.Time
 }
@@ -222,10 +226,24 @@ func Execute(ctx context.Context, opts Options, run Run) (rep report.Report, err
 		}
 		defer fw.Close()
 	}
+	var stopProfile func() (string, error)
+	if opts.HarnessProfile {
+		if stopProfile, err = startHarnessProfile(run.Dir); err != nil {
+			return rep, err
+		}
+	}
 	cpu0 := cpuSeconds()
 	defer func() {
 		os.RemoveAll(filepath.Join(opts.WorkRoot, run.ID))
 		w.Close()
+		// Stopped before the reports: they name it, and writing them is not the run.
+		if stopProfile != nil {
+			note, perr := stopProfile()
+			if perr != nil {
+				rep.Warnings = append(rep.Warnings, perr.Error())
+			}
+			rep.HarnessProfile = note
+		}
 		rep.Finished = time.Now().UTC()
 		rep.WallSeconds = rep.Finished.Sub(rep.Started).Seconds()
 		rep.HarnessCPUSeconds = cpuSeconds() - cpu0
