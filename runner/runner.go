@@ -398,7 +398,9 @@ func runNetwork(ctx context.Context, opts Options, run Run, p networkPlan, w *re
 		}
 		caseCtx, stopWatch := watchServices(ctx, be, opts.watchTicks, expect)
 		rs.startCase(caseCtx, c.c)
+		restoreProcs := limitProcs()
 		err := runCase(caseCtx, opts, net, c, w, prof, rs, cf)
+		restoreProcs()
 		rs.endCase(caseCtx)
 		stopWatch()
 		if cause := context.Cause(caseCtx); ctx.Err() == nil && errors.Is(cause, errServiceDied) {
