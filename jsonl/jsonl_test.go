@@ -78,3 +78,30 @@ func TestWriteAllWritesWhatWriteWould(t *testing.T) {
 		t.Errorf("WriteAll wrote %q, Write %q", b, a)
 	}
 }
+
+func TestBufferedWriterFlushesOnFlushAndClose(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "b.jsonl")
+	w, err := Create[v](path, "buffered")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Buffer()
+	lines := func() int {
+		got, err := Load[v](path, "b.jsonl")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(got)
+	}
+	_ = w.Write(v{A: 1})
+	if n := lines(); n != 0 {
+		t.Errorf("%d line(s) on disk before Flush; buffered lines wait for it", n)
+	}
+	if err := w.Flush(); err != nil || lines() != 1 {
+		t.Fatalf("after Flush: %d line(s), %v", lines(), err)
+	}
+	_ = w.WriteAll([]v{{A: 2}, {A: 3}})
+	if err := w.Close(); err != nil || lines() != 3 {
+		t.Fatalf("after Close: %d line(s), %v", lines(), err)
+	}
+}

@@ -219,6 +219,8 @@ func Execute(ctx context.Context, opts Options, run Run) (rep report.Report, err
 	if err != nil {
 		return rep, err
 	}
+	// Flushed after every batch (runCase): nothing reads it mid-batch.
+	w.Buffer()
 	var fw *faults.Writer
 	if len(s.Faults) > 0 {
 		if fw, err = faults.Create(filepath.Join(run.Dir, faults.FileName)); err != nil {
@@ -436,7 +438,12 @@ func runCase(ctx context.Context, opts Options, net *network.Network, cr caseRun
 		}
 		return err
 	}
-	batch := func(b load.Batch, pre *load.Prepared) (load.BatchResult, error) {
+	batch := func(b load.Batch, pre *load.Prepared) (res load.BatchResult, err error) {
+		defer func() {
+			if ferr := w.Flush(); err == nil {
+				err = ferr
+			}
+		}()
 		if wl.OpenLoop() {
 			return load.RunOpen(ctx, t, load.OpenBatch{Batch: b, Pacer: load.ConstantRate{PerSecond: wl.PerSecond(len(net.Topology.Routes()))}}, pre, sink)
 		}
