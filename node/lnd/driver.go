@@ -29,12 +29,11 @@ const grpcWindow = 16 << 20
 
 // Driver is a node.Node backed by one LND over gRPC.
 type Driver struct {
-	name   string
-	conn   *grpc.ClientConn
-	ln     lnrpc.LightningClient
-	router routerrpc.RouterClient
-	state  lnrpc.StateClient
-	mac    string
+	name  string
+	conn  *grpc.ClientConn
+	ln    lnrpc.LightningClient
+	state lnrpc.StateClient
+	mac   string
 }
 
 // NodeDriver is LND's entry in the driver registry. LND's certificate
@@ -77,8 +76,7 @@ func Dial(name, hostPort, certPath, macaroonPath, serverName string) (*Driver, e
 	if err != nil {
 		return nil, fmt.Errorf("node %s: dial %s: %v", name, hostPort, err)
 	}
-	return &Driver{name: name, conn: conn, ln: lnrpc.NewLightningClient(conn),
-		router: routerrpc.NewRouterClient(conn), state: lnrpc.NewStateClient(conn), mac: hex.EncodeToString(mac)}, nil
+	return &Driver{name: name, conn: conn, ln: lnrpc.NewLightningClient(conn), state: lnrpc.NewStateClient(conn), mac: hex.EncodeToString(mac)}, nil
 }
 
 func (d *Driver) ctx(ctx context.Context) context.Context {
