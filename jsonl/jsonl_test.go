@@ -1,6 +1,7 @@
 package jsonl
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -46,5 +47,61 @@ func TestWriterAppendsWhatReadReadsBack(t *testing.T) {
 	}
 	if _, err := Create[rec](filepath.Join(path, "x"), "test stream"); err == nil || !strings.HasPrefix(err.Error(), "test stream: ") {
 		t.Fatalf("error %v should name the stream", err)
+	}
+}
+
+func TestWriteAllWritesWhatWriteWould(t *testing.T) {
+	dir := t.TempDir()
+	one, all := filepath.Join(dir, "one.jsonl"), filepath.Join(dir, "all.jsonl")
+	vs := []v{{A: 1}, {A: 2}, {A: 3}}
+	w1, err := Create[v](one, "one")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, x := range vs {
+		if err := w1.Write(x); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w1.Close()
+	w2, err := Create[v](all, "all")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w2.WriteAll(vs); err != nil {
+		t.Fatal(err)
+	}
+	w2.Close()
+	a, _ := os.ReadFile(one)
+	b, _ := os.ReadFile(all)
+	if string(a) != string(b) || len(a) == 0 {
+		t.Errorf("WriteAll wrote %q, Write %q", b, a)
+	}
+}
+
+func TestBufferedWriterFlushesOnFlushAndClose(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "b.jsonl")
+	w, err := Create[v](path, "buffered")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Buffer()
+	lines := func() int {
+		got, err := Load[v](path, "b.jsonl")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(got)
+	}
+	_ = w.Write(v{A: 1})
+	if n := lines(); n != 0 {
+		t.Errorf("%d line(s) on disk before Flush; buffered lines wait for it", n)
+	}
+	if err := w.Flush(); err != nil || lines() != 1 {
+		t.Fatalf("after Flush: %d line(s), %v", lines(), err)
+	}
+	_ = w.WriteAll([]v{{A: 2}, {A: 3}})
+	if err := w.Close(); err != nil || lines() != 3 {
+		t.Fatalf("after Close: %d line(s), %v", lines(), err)
 	}
 }

@@ -54,6 +54,9 @@ func Markdown(w io.Writer, r Report) error {
 		}
 	}
 	fmt.Fprintf(&b, "\nHarness CPU: %.1f s over %.1f s wall (%.1f%% of one core).\n", r.HarnessCPUSeconds, r.WallSeconds, 100*r.HarnessCPUShare())
+	if r.HarnessProfile != "" {
+		fmt.Fprintf(&b, "Harness CPU profile: %s.\n", r.HarnessProfile)
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }

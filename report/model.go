@@ -55,6 +55,9 @@ type Report struct {
 	// HarnessCPUSeconds is the harness process's own CPU time during the run.
 	HarnessCPUSeconds float64 `json:"harness_cpu_seconds"`
 	WallSeconds       float64 `json:"wall_seconds"`
+	// HarnessProfile names the harness's own CPU profile in the folder
+	// (lnbench run --harness-profile); empty when none was taken.
+	HarnessProfile string `json:"harness_profile,omitempty"`
 	// DiskProbes are the sync ceilings measured where node data dirs live,
 	// one per storage kind the run used.
 	DiskProbes []usage.DiskProbe `json:"disk_probes,omitempty"`

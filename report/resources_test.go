@@ -45,6 +45,10 @@ func TestResourcesGolden(t *testing.T) {
 			"## Sampling overhead\n\n- Concurrency=10/Storage=disk: payments/s with sampling on / off = ",
 			"within noise",
 		}},
+		// The terminal table has no golden file: its environment block is live.
+		{"", func(b *bytes.Buffer) error { return Text(b, r) }, []string{
+			"Concurrency=10/Storage=disk/ResourceSampling=on: harness CPU 1.46% of the nodes'",
+		}},
 		{"resources.csv.golden", func(b *bytes.Buffer) error { return ResourcesCSV(b, r) }, []string{
 			"Concurrency=10/Storage=disk/ResourceSampling=on,bob,node,cgroup-v1,",
 		}},
@@ -52,17 +56,19 @@ func TestResourcesGolden(t *testing.T) {
 			"case,actor,role,second,interval_s,cpu_cores,cpu_limit,cpu_percent,syncs_per_second\n",
 			"Concurrency=10/Storage=disk/ResourceSampling=on,bob,node,1,1,0.49,0.5,98,",
 		}},
-		{"resources.json.golden", js, []string{`"bound": "cpu"`, `"actor": "bob"`, `"cpu_limit": 0.5`, `"busiest_node": "bob"`}},
+		{"resources.json.golden", js, []string{`"bound": "cpu"`, `"actor": "bob"`, `"cpu_limit": 0.5`, `"busiest_node": "bob"`, `"harness_share": 0.0146`}},
 		{"report-resources.html.golden", func(b *bytes.Buffer) error { return HTML(b, r, nil) }, []string{
 			"<h2>Resources</h2>", "<th>Syncs/payment</th>", "<li>Verdict: bob CPU 98% of its 0.5-CPU limit; disk at 31% of its sync ceiling: CPU-bound at bob.</li>",
-			"<h2>Sampling overhead</h2>",
+			"<h2>Sampling overhead</h2>", "<li>Harness CPU: 1.46% of the nodes&#39; CPU (goal ≤ 2%); sampler 0.39%.</li>",
 		}},
 	} {
 		var b bytes.Buffer
 		if err := f.fn(&b); err != nil {
 			t.Fatal(err)
 		}
-		golden(t, f.name, b.Bytes())
+		if f.name != "" {
+			golden(t, f.name, b.Bytes())
+		}
 		for _, w := range f.want {
 			if !strings.Contains(b.String(), w) {
 				t.Errorf("%s lacks %q", f.name, w)
@@ -217,5 +223,32 @@ func TestSamplingOverheadVerdicts(t *testing.T) {
 	fillSamplingOverhead(&r)
 	if r.SamplingOverhead != nil {
 		t.Errorf("overhead without an off case: %+v", r.SamplingOverhead)
+	}
+}
+
+// TestHarnessProfileNamed: a run with --harness-profile names its profile
+// in the markdown and HTML reports (JSON carries the field).
+func TestHarnessProfileNamed(t *testing.T) {
+	r := fixtureResourceReport()
+	r.HarnessProfile = "harness.cpu.pprof (top 20 functions in harness-profile.txt)"
+	var md, html bytes.Buffer
+	if err := Markdown(&md, r); err != nil {
+		t.Fatal(err)
+	}
+	if err := HTML(&html, r, nil); err != nil {
+		t.Fatal(err)
+	}
+	for name, out := range map[string]string{"markdown": md.String(), "html": html.String()} {
+		if !strings.Contains(out, "Harness CPU profile: harness.cpu.pprof (top 20 functions in harness-profile.txt).") {
+			t.Errorf("%s does not name the harness profile", name)
+		}
+	}
+	r.HarnessProfile = ""
+	md.Reset()
+	if err := Markdown(&md, r); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(md.String(), "Harness CPU profile") {
+		t.Error("markdown names a harness profile the run did not take")
 	}
 }

@@ -45,7 +45,13 @@ func newCaseExec(opts Options, ln *liveNetwork, cr caseRun, w *result.Writer, cf
 		return err
 	}
 	rate := wl.PerSecond(len(net.Topology.Routes()))
-	e.batch = func(ctx context.Context, b load.Batch, pre *load.Prepared) (load.BatchResult, error) {
+	e.batch = func(ctx context.Context, b load.Batch, pre *load.Prepared) (res load.BatchResult, err error) {
+		// payments.jsonl is buffered (Execute): flushed after every batch.
+		defer func() {
+			if ferr := w.Flush(); err == nil {
+				err = ferr
+			}
+		}()
 		if wl.OpenLoop() {
 			return load.RunOpen(ctx, e.t, load.OpenBatch{Batch: b, Pacer: load.ConstantRate{PerSecond: rate}}, pre, e.sink)
 		}

@@ -109,11 +109,13 @@ func runPair(ctx context.Context, opts Options, run Run, pair []networkPlan, w *
 			execs[k] = newCaseExec(opts, ln, crs[k], w, nil)
 			execs[k].tag = " [" + crs[k].c.Node + "]"
 		}
+		restoreProcs := limitProcs() // once per case: duet's iterations run on goroutines of this one
 		if s.Design() == scenario.DesignDuet {
 			err = duet(caseCtx, s.Job, execs)
 		} else {
 			err = interleave(caseCtx, s, execs, iterationSeed(s.Compare.Seed, pair[0].pair, crs[0].c.PairKey(), ci))
 		}
+		restoreProcs()
 		for _, ln := range live {
 			ln.rs.endCase(caseCtx)
 		}

@@ -80,6 +80,10 @@ type Options struct {
 	// kind the run uses; 0 skips it.
 	DiskProbe time.Duration
 
+	// HarnessProfile writes this process's own CPU profile for the run
+	// into its artifacts folder (HarnessProfileName), named in the report.
+	HarnessProfile bool
+
 	// watchTicks paces the dead-service watchdog; nil means every 3 s.
 	watchTicks <-chan time.Time
 }
@@ -216,6 +220,8 @@ func Execute(ctx context.Context, opts Options, run Run) (rep report.Report, err
 	if err != nil {
 		return rep, err
 	}
+	// Flushed after every batch (runCase): nothing reads it mid-batch.
+	w.Buffer()
 	var fw *faults.Writer
 	if len(s.Faults) > 0 {
 		if fw, err = faults.Create(filepath.Join(run.Dir, faults.FileName)); err != nil {
@@ -223,10 +229,24 @@ func Execute(ctx context.Context, opts Options, run Run) (rep report.Report, err
 		}
 		defer fw.Close()
 	}
+	var stopProfile func() (string, error)
+	if opts.HarnessProfile {
+		if stopProfile, err = startHarnessProfile(run.Dir); err != nil {
+			return rep, err
+		}
+	}
 	cpu0 := cpuSeconds()
 	defer func() {
 		os.RemoveAll(filepath.Join(opts.WorkRoot, run.ID))
 		w.Close()
+		// Stopped before the reports: they name it, and writing them is not the run.
+		if stopProfile != nil {
+			note, perr := stopProfile()
+			if perr != nil {
+				rep.Warnings = append(rep.Warnings, perr.Error())
+			}
+			rep.HarnessProfile = note
+		}
 		rep.Finished = time.Now().UTC()
 		rep.WallSeconds = rep.Finished.Sub(rep.Started).Seconds()
 		rep.HarnessCPUSeconds = cpuSeconds() - cpu0

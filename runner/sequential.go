@@ -40,7 +40,9 @@ func runNetwork(ctx context.Context, opts Options, run Run, p networkPlan, w *re
 		}
 		caseCtx, stopWatch := watchServices(ctx, ln.be, opts.watchTicks, expect)
 		ln.rs.startCase(caseCtx, c.c)
+		restoreProcs := limitProcs()
 		err := runCase(caseCtx, opts, ln, c, w, cf)
+		restoreProcs()
 		ln.rs.endCase(caseCtx)
 		stopWatch()
 		if cause := context.Cause(caseCtx); ctx.Err() == nil && errors.Is(cause, errServiceDied) {

@@ -178,7 +178,8 @@ func (r *resourceSampler) snapshot(ctx context.Context, dataDirs bool) {
 	for _, a := range actors {
 		dirs[a.Name] = a.DataDir
 	}
-	for _, s := range samples {
+	for i := range samples {
+		s := &samples[i]
 		s.Network, s.Case, s.Phase, s.Iteration = r.network, caseID, phase, iter
 		if c := counters[s.Actor]; c != nil {
 			if n, err := c.Count(); err == nil {
@@ -188,10 +189,9 @@ func (r *resourceSampler) snapshot(ctx context.Context, dataDirs bool) {
 		if dataDirs && dirs[s.Actor] != "" {
 			s.DataBytes = diskUsage(dirs[s.Actor])
 		}
-		if err := r.w.Write(s); err != nil {
-			r.logOnce(err)
-			return
-		}
+	}
+	if err := r.w.WriteAll(samples); err != nil {
+		r.logOnce(err)
 	}
 }
 

@@ -100,6 +100,8 @@ type Backend struct {
 	// mech is how delay and loss are applied (MechNetem or MechNFQueue),
 	// probed at the first delay or loss; "" before.
 	mech string
+	// exited answers the watchdog without a CLI process (see exited.go).
+	exited exitedProbe
 }
 
 // New generates and writes the compose file; nothing starts until StartChain.
@@ -617,10 +619,14 @@ func (b *Backend) ContainerName(ctx context.Context, service string) (string, er
 }
 
 // Dead lists the started services whose container is no longer running.
-// One `docker ps` answers the common case (all alive), so a watchdog can
-// ask every few seconds.
+// One question to the engine answers the common case (all alive), so a
+// watchdog can ask every few seconds.
 func (b *Backend) Dead(ctx context.Context) []string {
-	if out, err := docker(ctx, "ps", "-aq", "--filter", "label=com.docker.compose.project="+b.project, "--filter", "status=exited"); err != nil || strings.TrimSpace(out) == "" {
+	if exited, err := b.exited.anyExited(ctx, b.project); err == nil {
+		if !exited {
+			return nil
+		}
+	} else if out, err := docker(ctx, "ps", "-aq", "--filter", "label=com.docker.compose.project="+b.project, "--filter", "status=exited"); err != nil || strings.TrimSpace(out) == "" {
 		return nil
 	}
 	b.mu.Lock()

@@ -48,6 +48,8 @@ type runFlags struct {
 	swarmEngines string
 	faults       []string
 	compare      compareFlags
+	// harnessProfile: the harness's own CPU profile into the artifacts.
+	harnessProfile bool
 }
 
 func runCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -77,6 +79,7 @@ func runCmd(stdout, stderr io.Writer) *cobra.Command {
 	fl.Float64Var(&f.cpus, "cpus", 0, "compose: CPU limit per actor container (e.g. 1.5; 0 = none)")
 	fl.StringVar(&f.memory, "memory", "", "compose: memory limit per actor container (e.g. 512m; empty = none)")
 	addCompareFlags(fl, &f.compare)
+	fl.BoolVar(&f.harnessProfile, "harness-profile", false, "write lnbench's own CPU profile for the run into the artifacts folder ("+runner.HarnessProfileName+", top functions in "+runner.HarnessProfileTopName+")")
 	fl.StringArrayVar(&f.faults, "fault", nil, "inject a fault during measurement, added to the scenario's (repeatable), e.g. \"restart bob at 10s\", \"pause bob at 5s for 5s\"")
 	return cmd
 }
@@ -286,7 +289,7 @@ func executeScenario(cmd *cobra.Command, stdout, stderr io.Writer, s scenario.Sc
 	}
 	opts := runner.Options{Scenario: s, ArtifactsRoot: f.artifacts, BackendName: backendName,
 		NewBackend: newBackend, NewSampler: newSampler(ctx), Log: stderr, Notes: notes, Builds: bins.forReport(),
-		DiskProbe: 3 * time.Second}
+		DiskProbe: 3 * time.Second, HarnessProfile: f.harnessProfile}
 	if tweak != nil {
 		tweak(&opts)
 	}
