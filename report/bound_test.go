@@ -117,3 +117,27 @@ func writeStream[T any](t *testing.T, path string, vs []T) {
 	}
 	w.Close()
 }
+
+func TestSweepGroup(t *testing.T) {
+	row := func(node string, vs ...string) Row {
+		r := Row{Node: node}
+		for i := 0; i < len(vs); i += 2 {
+			r.Params = append(r.Params, scenario.Value{Name: vs[i], Value: vs[i+1]})
+		}
+		return r
+	}
+	for _, tc := range []struct {
+		name  string
+		row   Row
+		group string
+		conc  int
+	}{
+		{"closed loop", row("a", "Concurrency", "20", "Storage", "disk"), "Node=a/Storage=disk", 20},
+		{"open loop has no concurrency", row("a", "Concurrency", "20", "Rate", "50"), "", 0},
+		{"no Concurrency param", row("a", "Storage", "disk"), "", 0},
+	} {
+		if g, c := sweepGroup(tc.row); g != tc.group || c != tc.conc {
+			t.Errorf("%s: %q %d, want %q %d", tc.name, g, c, tc.group, tc.conc)
+		}
+	}
+}
