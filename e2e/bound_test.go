@@ -59,37 +59,8 @@ func TestBoundNamesTheChannel(t *testing.T) {
 	close(stop)
 	wg.Wait()
 
-	res := readSummaryResources(t, dir)
-	var bounds []string
-	for _, c := range readBounds(t, dir) {
-		bounds = append(bounds, c.ID+": "+c.Verdict.Text)
-		if c.Verdict.Bound != "none" {
-			if c.Verdict.Limit != nil {
-				t.Errorf("%s: a saturated resource and a bound named: %+v", c.ID, c.Verdict)
-			}
-			continue
-		}
-		l, u := c.Verdict.Limit, c.Channels
-		if l == nil || u == nil {
-			t.Errorf("%s: nothing saturated but no bound or channel use: %+v", c.ID, c)
-			continue
-		}
-		// A direct payment moves alice's commitment twice (add, settle) at
-		// most; batching under concurrency folds several into one.
-		if len(u.Channels) != 1 || u.Channels[0].Ends != "alice–bob" || u.UpdatesPerPayment <= 0.1 || u.UpdatesPerPayment > 2.05 {
-			t.Errorf("%s: channel use %+v", c.ID, u)
-		}
-		if s := l.Scaling; s != nil && s.ThroughputGain < 0.15 && s.P50Factor >= 0.5*float64(s.To)/float64(s.From) {
-			if l.Kind != "channel-pipeline" || l.Channel != "alice–bob" || !strings.Contains(c.Verdict.Text, "bound by the alice–bob channel's commitment pipeline") {
-				t.Errorf("%s: flat sweep but bound %+v", c.ID, l)
-			}
-		} else if l.Kind == "channel-pipeline" {
-			t.Errorf("%s: channel named without a flat sweep: %+v", c.ID, l)
-		}
-	}
-	t.Logf("verdicts:\n%s", strings.Join(bounds, "\n"))
-	if len(res) != 2 {
-		t.Fatalf("%d resource cases", len(res))
+	if got := checkBounds(t, dir); len(got) != 2 {
+		t.Fatalf("%d resource cases", len(got))
 	}
 
 	readings, err := chanstate.Load(filepath.Join(dir, chanstate.FileName))
@@ -116,6 +87,81 @@ func TestBoundNamesTheChannel(t *testing.T) {
 	if checked < 3 {
 		t.Errorf("only %d lncli readings fell between lnbench's readings of alice", checked)
 	}
+}
+
+// TestBoundTwoParallelChannels runs the same sweep over two alice–bob
+// channels, the most a topology allows (one per direction: bob's pushes
+// alice half of it). Whether LND spreads the payments over both or keeps
+// to one, the bound must follow the channels that moved: the one channel's
+// pipeline, or a stage beyond one channel.
+func TestBoundTwoParallelChannels(t *testing.T) {
+	binaries(t)
+	tmp := t.TempDir()
+	topo := filepath.Join(tmp, "parallel.yml")
+	scen := filepath.Join(tmp, "scenario.yml")
+	os.WriteFile(topo, []byte(`nodes:
+  - {name: alice}
+  - {name: bob}
+channels:
+  - {from: alice, to: bob}
+  - {from: bob, to: alice, push_sat: 5000000}
+payers: [alice]
+payee: bob
+`), 0o644)
+	os.WriteFile(scen, []byte("name: ParallelAliceBob\ntopology: parallel.yml\nparams:\n  Concurrency: [20, 80]\n  TotalPayments: [200]\n"), 0o644)
+	dir := runCLI(t, "run", scen, "--quick")
+	if got := checkBounds(t, dir); len(got) != 2 {
+		t.Fatalf("%d resource cases", len(got))
+	}
+}
+
+// checkBounds reads the run's verdicts and checks each against its own
+// evidence: a saturated resource names no other bound; otherwise the
+// channels that moved are alice and bob's, a flat sweep over one of them
+// names its pipeline and over several a stage beyond one channel.
+func checkBounds(t *testing.T, dir string) []boundCase {
+	t.Helper()
+	cases := readBounds(t, dir)
+	var lines []string
+	for _, c := range cases {
+		lines = append(lines, c.ID+": "+c.Verdict.Text)
+		if c.Verdict.Bound != "none" {
+			if c.Verdict.Limit != nil {
+				t.Errorf("%s: a saturated resource and a bound named: %+v", c.ID, c.Verdict)
+			}
+			continue
+		}
+		l, u := c.Verdict.Limit, c.Channels
+		if l == nil || u == nil || len(u.Channels) == 0 {
+			t.Errorf("%s: nothing saturated but no bound or channel use: %+v", c.ID, c)
+			continue
+		}
+		// A direct payment moves alice's commitment twice (add, settle) at
+		// most; batching under concurrency folds several into one.
+		if u.UpdatesPerPayment <= 0.1 || u.UpdatesPerPayment > 2.05 {
+			t.Errorf("%s: %.2f commitment updates per payment", c.ID, u.UpdatesPerPayment)
+		}
+		for _, ch := range u.Channels {
+			if ch.Ends != "alice–bob" && ch.Ends != "bob–alice" {
+				t.Errorf("%s: channel %s moved", c.ID, ch.Ends)
+			}
+		}
+		s := l.Scaling
+		switch flat := s != nil && s.ThroughputGain < 0.15 && s.P50Factor >= 0.5*float64(s.To)/float64(s.From); {
+		case flat && len(u.Channels) == 1:
+			if l.Kind != "channel-pipeline" || l.Channel != u.Channels[0].Ends || !strings.Contains(c.Verdict.Text, "bound by the "+l.Channel+" channel's commitment pipeline") {
+				t.Errorf("%s: flat sweep on one channel but bound %+v", c.ID, l)
+			}
+		case flat:
+			if l.Kind != "serialized-stage" {
+				t.Errorf("%s: flat sweep over %d channels but bound %+v", c.ID, len(u.Channels), l)
+			}
+		case l.Kind == "channel-pipeline":
+			t.Errorf("%s: channel named without a flat sweep: %+v", c.ID, l)
+		}
+	}
+	t.Logf("verdicts:\n%s", strings.Join(lines, "\n"))
+	return cases
 }
 
 // bracket is alice's channel's num_updates in lnbench's last reading that
@@ -204,6 +250,7 @@ type boundCase struct {
 	ID       string `json:"id"`
 	Channels *struct {
 		UpdatesPerPayment float64 `json:"commitment_updates_per_payment"`
+		Payments          int     `json:"payments"`
 		Channels          []struct {
 			Ends string `json:"ends"`
 		} `json:"channels"`
