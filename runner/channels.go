@@ -37,13 +37,8 @@ type channelWatch struct {
 }
 
 // newChannelWatch is nil when no node can read its channels (CLN only).
-func newChannelWatch(path, network string, nodes map[string]node.Node, pubKeys map[string]string, log io.Writer) (*channelWatch, error) {
-	cw := &channelWatch{network: network, readers: map[string]node.ChannelReader{}, names: map[string]string{}, log: log}
-	for name, n := range nodes {
-		if r, ok := n.(node.ChannelReader); ok {
-			cw.readers[name] = r
-		}
-	}
+func newChannelWatch(path, network string, readers map[string]node.ChannelReader, pubKeys map[string]string, log io.Writer) (*channelWatch, error) {
+	cw := &channelWatch{network: network, readers: readers, names: map[string]string{}, log: log}
 	if len(cw.readers) == 0 {
 		return nil, nil
 	}

@@ -35,8 +35,8 @@ func (n *chanNode) ChannelStates(context.Context) ([]node.ChannelState, error) {
 func TestChannelWatch(t *testing.T) {
 	path := filepath.Join(t.TempDir(), chanstate.FileName)
 	var log bytes.Buffer
-	nodes := map[string]node.Node{"alice": &chanNode{peer: "pk-bob"}, "bob": &chanNode{peer: "pk-alice"},
-		"carol": &chanNode{err: errors.New("carol: ListChannels: unavailable\nmore")}, "dave": nil}
+	nodes := map[string]node.ChannelReader{"alice": &chanNode{peer: "pk-bob"}, "bob": &chanNode{peer: "pk-alice"},
+		"carol": &chanNode{err: errors.New("carol: ListChannels: unavailable\nmore")}}
 	pks := map[string]string{"alice": "pk-alice", "bob": "pk-bob"}
 	cw, err := newChannelWatch(path, "net", nodes, pks, &log)
 	if err != nil || cw == nil {
@@ -75,7 +75,7 @@ func TestChannelWatch(t *testing.T) {
 	if strings.Count(log.String(), "channel readings: carol: ListChannels: unavailable\n") != 1 {
 		t.Errorf("log %q", log.String())
 	}
-	none, err := newChannelWatch(path, "net", map[string]node.Node{"x": nil}, nil, &log)
+	none, err := newChannelWatch(path, "net", map[string]node.ChannelReader{}, nil, &log)
 	if none != nil || err != nil {
 		t.Errorf("a network without channel readers: %v %v", none, err)
 	}

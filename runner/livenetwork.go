@@ -89,7 +89,7 @@ func openNetwork(ctx context.Context, opts Options, run Run, p networkPlan, fw *
 	if ln.rs, err = newResourceSampler(filepath.Join(run.Dir, usage.FileName), p.name, be, opts.Log, func(line string) { addNote(rep, line) }); err != nil {
 		return ln, err
 	}
-	if ln.cw, err = newChannelWatch(filepath.Join(run.Dir, chanstate.FileName), p.name, ln.net.Nodes, ln.net.PubKeys, opts.Log); err != nil {
+	if ln.cw, err = newChannelWatch(filepath.Join(run.Dir, chanstate.FileName), p.name, ln.net.ChannelReaders(), ln.net.PubKeys, opts.Log); err != nil {
 		return ln, err
 	}
 	if fw != nil {
