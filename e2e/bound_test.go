@@ -97,7 +97,8 @@ func TestBoundNamesTheChannel(t *testing.T) {
 // channels, the most a topology allows (one per direction: bob's pushes
 // alice half of it). Whether LND spreads the payments over both or keeps
 // to one, the bound must follow the channels that moved: the one channel's
-// pipeline, or a stage beyond one channel.
+// pipeline, or a stage beyond one channel. Both ends open at once, which
+// LND refuses under its default of one pending channel per peer.
 func TestBoundTwoParallelChannels(t *testing.T) {
 	binaries(t)
 	tmp := t.TempDir()
@@ -112,7 +113,7 @@ channels:
 payers: [alice]
 payee: bob
 `), 0o644)
-	os.WriteFile(scen, []byte("name: ParallelAliceBob\ntopology: parallel.yml\nparams:\n  Concurrency: [20, 80]\n  TotalPayments: [200]\n"), 0o644)
+	os.WriteFile(scen, []byte("name: ParallelAliceBob\ntopology: parallel.yml\nnode:\n  flags: [--maxpendingchannels=2]\nparams:\n  Concurrency: [20, 80]\n  TotalPayments: [200]\n"), 0o644)
 	dir := runCLI(t, "run", scen, "--quick")
 	if got := checkBounds(t, dir); len(got) != 2 {
 		t.Fatalf("%d resource cases", len(got))
