@@ -2,6 +2,7 @@ package cost
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -52,6 +53,9 @@ type Scaling struct {
 	P50Factor       float64 `json:"p50_factor"`      // p50_to / p50_from
 	// Up says the case is the lower end: more concurrency was tried.
 	Up bool `json:"up"`
+	// Separated says every iteration at the higher concurrency was faster
+	// than every one at the lower: the gain is not iteration noise.
+	Separated bool `json:"iterations_separated"`
 }
 
 func (s Scaling) flat() bool { return s.ThroughputGain < ScalingFlat }
@@ -92,7 +96,8 @@ func scalingOf(i int, ins []CaseInput) *Scaling {
 	}
 	a, b := ins[lo], ins[hi]
 	return &Scaling{FromConcurrency: a.Concurrency, ToConcurrency: b.Concurrency, Up: up >= 0,
-		ThroughputGain: b.PaymentsPerSec/a.PaymentsPerSec - 1, P50Factor: b.P50Ms / a.P50Ms}
+		ThroughputGain: b.PaymentsPerSec/a.PaymentsPerSec - 1, P50Factor: b.P50Ms / a.P50Ms,
+		Separated: len(a.IterationsPerSec) > 0 && len(b.IterationsPerSec) > 0 && slices.Min(b.IterationsPerSec) > slices.Max(a.IterationsPerSec)}
 }
 
 // nameBounds extends the verdict of every case no sampled resource
@@ -140,14 +145,17 @@ func limitOf(u *ChannelUse, sc *Scaling) Limit {
 		// payments were in flight than the workers, so the load stalled.
 		l.Kind = LimitHarness
 		l.Text = "bound by the harness or the payer: fewer payments in flight than the concurrency (" + ev + ")"
-	case sc != nil && sc.Up:
+	case sc != nil && sc.Up && sc.Separated:
 		l.Kind = LimitConcurrency
 		l.Text = "bound by the load's concurrency: " + ev
 	default:
 		l.Kind = LimitUnknown
-		if sc == nil {
+		switch {
+		case sc == nil:
 			ev += "; no case of this network at another concurrency to compare"
-		} else {
+		case !sc.Separated:
+			ev += ", but the iterations of the two overlap: no clear gain"
+		default:
 			ev += " (still scaling)"
 		}
 		l.Text = "bound not identified: " + ev

@@ -24,10 +24,14 @@ func channels(n int, route bool) *ChannelUse {
 }
 
 func TestNameBounds(t *testing.T) {
+	// Iterations ±5% around each case's throughput.
+	iters := func(x float64) []float64 { return []float64{0.95 * x, x, 1.05 * x} }
 	sweep := func(x5, p5, x40, p40 float64) []CaseInput {
-		return []CaseInput{{ID: "c5", Group: "g", Concurrency: 5, PaymentsPerSec: x5, P50Ms: p5},
-			{ID: "c40", Group: "g", Concurrency: 40, PaymentsPerSec: x40, P50Ms: p40}}
+		return []CaseInput{{ID: "c5", Group: "g", Concurrency: 5, PaymentsPerSec: x5, P50Ms: p5, IterationsPerSec: iters(x5)},
+			{ID: "c40", Group: "g", Concurrency: 40, PaymentsPerSec: x40, P50Ms: p40, IterationsPerSec: iters(x40)}}
 	}
+	noisy := sweep(10, 250, 13, 650)
+	noisy[1].IterationsPerSec = []float64{7, 13, 19}
 	flat := sweep(20, 250, 21, 1900)
 	tests := []struct {
 		name     string
@@ -51,6 +55,8 @@ func TestNameBounds(t *testing.T) {
 		{"throughput still scaling", sweep(10, 250, 30, 650), channels(1, false), "none",
 			[2]string{LimitConcurrency, LimitUnknown},
 			[2]string{"bound by the load's concurrency: ", "bound not identified: 2.0 commitment updates per payment over 1 channel (alice–bob), at most 38 HTLCs in flight of 483; throughput +200% from c=5 to c=40 while p50 rose ×2.6 (still scaling)"}},
+		{"a gain within the iterations' noise", noisy, channels(1, false), "none",
+			[2]string{LimitUnknown, LimitUnknown}, [2]string{"throughput +30% from c=5 to c=40 while p50 rose ×2.6, but the iterations of the two overlap: no clear gain", "overlap"}},
 		{"flat without latency growth: the load stalled", sweep(20, 250, 21, 300), channels(1, false), "none",
 			[2]string{LimitHarness, LimitHarness}, [2]string{"bound by the harness or the payer: fewer payments in flight", ""}},
 		{"one case alone: nothing to compare", flat[:1], channels(1, false), "none",

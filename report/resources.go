@@ -62,8 +62,13 @@ func SummarizeResources(rep *Report, samples []usage.Sample, recs []result.Recor
 	for _, c := range rep.Cases {
 		storage, _ := paramOf(c.Params, cost.ParamStorage)
 		group, conc := sweepGroup(c)
-		in.Cases = append(in.Cases, cost.CaseInput{ID: c.ID, Storage: storage, PaymentsPerSec: c.PaymentsPerSec,
-			Group: group, Concurrency: conc, P50Ms: c.Latency.P50})
+		ci := cost.CaseInput{ID: c.ID, Storage: storage, PaymentsPerSec: c.PaymentsPerSec, Group: group, Concurrency: conc, P50Ms: c.Latency.P50}
+		for _, it := range c.Iterations {
+			if it.Complete {
+				ci.IterationsPerSec = append(ci.IterationsPerSec, it.PaymentsPerSec)
+			}
+		}
+		in.Cases = append(in.Cases, ci)
 	}
 	rep.Resources = cost.Analyze(in)
 }
