@@ -12,6 +12,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/lnbench/lnbench/chanstate"
 	"github.com/lnbench/lnbench/result"
 	"github.com/lnbench/lnbench/usage"
 )
@@ -37,6 +38,16 @@ type CaseInput struct {
 	// PaymentsPerSec is the measured throughput from the payments stream
 	// (analysis.Case.PaymentsPerSec), printed beside the ceiling.
 	PaymentsPerSec float64
+	// Group is shared by the cases that differ only by Concurrency ("":
+	// none); Concurrency is the closed loop's workers (0: open loop); P50Ms
+	// the median latency. The bound naming compares such cases.
+	Group       string
+	Concurrency int
+	P50Ms       float64
+	// IterationsPerSec are the measured iterations' payments/s: a gain
+	// counts only when every iteration of the higher concurrency beat
+	// every one of the lower (with 3 each, a one-sided rank test at 5%).
+	IterationsPerSec []float64
 }
 
 // Input is everything Analyze reads.
@@ -46,6 +57,7 @@ type Input struct {
 	Payments  []result.Record
 	HostCores int // the limit of actors without a CPU quota
 	Probes    []usage.DiskProbe
+	Channels  []chanstate.Reading // nodes' channel readings (channels.jsonl)
 }
 
 // Actor is one actor's cost over a case's measured iterations.
@@ -130,9 +142,12 @@ type Case struct {
 	SamplerShare         float64  `json:"sampler_share,omitempty"`
 	Ceiling              *Ceiling `json:"sync_ceiling,omitempty"`
 	// NoCeiling says why there is no ceiling when Ceiling is nil.
-	NoCeiling string   `json:"no_ceiling,omitempty"`
-	Verdict   Verdict  `json:"verdict"`
-	Notes     []string `json:"notes,omitempty"`
+	NoCeiling string `json:"no_ceiling,omitempty"`
+	// Channels is what the measured iterations did to the channels: nil
+	// when no node read its channels.
+	Channels *ChannelUse `json:"channel_use,omitempty"`
+	Verdict  Verdict     `json:"verdict"`
+	Notes    []string    `json:"notes,omitempty"`
 	// Timeline is the per-interval utilisation, for plots (not in JSON:
 	// the samples are in resources.jsonl).
 	Timeline []Point `json:"-"`
@@ -159,6 +174,7 @@ func Analyze(in Input) []Case {
 	for _, ci := range in.Cases {
 		out = append(out, analyzeCase(in, ci, series))
 	}
+	nameBounds(out, in.Cases)
 	return out
 }
 
@@ -296,6 +312,7 @@ func analyzeCase(in Input, ci CaseInput, series map[seriesKey][]usage.Sample) Ca
 	}
 	ceiling(&c, ci, in.Probes)
 	c.Verdict = verdict(c, in.HostCores)
+	c.Channels = channelUse(ci.ID, in.Channels, in.Payments)
 	return c
 }
 

@@ -218,7 +218,7 @@ func TestVerdicts(t *testing.T) {
 		text  string
 	}{
 		{"idle", unlimited(0.2, 0.3), 20, probe, "none",
-			"bob CPU 15% of the host's 2 cores (no limit); disk at 31% of its sync ceiling: no sampled resource saturated"},
+			"bob CPU 15% of the host's 2 cores (no limit); disk at 31% of its sync ceiling: no sampled resource saturated; bound not identified: commitment updates unknown (no node read its channels); no case of this network at another concurrency to compare"},
 		{"host full", unlimited(0.9, 0.95), 20, probe, "host-cpu",
 			"bob CPU 48% of the host's 2 cores (no limit); all actors 1.89 of the host's 2 cores (94%); disk at 31% of its sync ceiling: CPU-bound: the host's cores are full"},
 		{"disk", unlimited(0.2, 0.3), 55, probe, "disk-sync",
@@ -236,7 +236,7 @@ func TestVerdicts(t *testing.T) {
 			r.actors[1].cpus, r.actors[1].throttled = 0.37, 0.1
 			return r
 		}(), 20, probe, "none",
-			"bob CPU 74% of its 0.5-CPU limit, throttled in 10% of its periods; disk at 31% of its sync ceiling: no sampled resource saturated"},
+			"bob CPU 74% of its 0.5-CPU limit, throttled in 10% of its periods; disk at 31% of its sync ceiling: no sampled resource saturated; bound not identified: commitment updates unknown (no node read its channels); no case of this network at another concurrency to compare"},
 		{"tmpfs without its probe", realistic(), 20, usage.DiskProbe{Storage: "tmpfs", SyncsPerSecond: 1e6}, "cpu",
 			`bob CPU 98% of its 0.5-CPU limit; disk sync ceiling unknown (no disk probe for storage "disk"): CPU-bound at bob`},
 	}

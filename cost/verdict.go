@@ -38,6 +38,9 @@ type Verdict struct {
 	// Text is the evidence then the conclusion, e.g. "bob CPU 98% of its
 	// 0.5-CPU limit; disk at 30% of its sync ceiling: CPU-bound at bob".
 	Text string `json:"text"`
+	// Limit names what else bounds a case that saturated no sampled
+	// resource (Bound none): its Text is also the end of Text.
+	Limit *Limit `json:"limit,omitempty"`
 }
 
 type saturation struct {

@@ -286,14 +286,14 @@ func (n *Network) openChannels(ctx context.Context) error {
 		want[c.From]++
 		want[c.To]++
 	}
+	if err := n.connectPairs(ctx); err != nil {
+		return err
+	}
 	g, gctx := errgroup.WithContext(ctx)
 	for from, chans := range byFunder {
 		g.Go(func() error {
 			var reqs []node.ChannelRequest
 			for _, c := range chans {
-				if err := n.Nodes[from].Connect(gctx, n.PubKeys[c.To], n.Endpoints[c.To].PeerHost); err != nil {
-					return err
-				}
 				reqs = append(reqs, node.ChannelRequest{PeerPubKey: n.PubKeys[c.To], CapacitySat: c.Capacity(), PushSat: c.PushSat})
 			}
 			return n.Nodes[from].OpenChannels(gctx, reqs)
@@ -316,6 +316,35 @@ func (n *Network) openChannels(ctx context.Context) error {
 		return err
 	}
 	return n.waitSynced(ctx)
+}
+
+// connectPairs connects every pair of nodes with a channel once, from the
+// funder of its first channel, before any channel opens: two nodes that
+// dial each other at once (channels both ways) race LND's tie-break of
+// duplicate connections, which drops one under the open ("peer is not
+// online").
+func (n *Network) connectPairs(ctx context.Context) error {
+	dials := map[string][]string{} // dialler → peers
+	seen := map[[2]string]bool{}
+	for _, c := range n.Topology.Channels {
+		k := [2]string{min(c.From, c.To), max(c.From, c.To)}
+		if !seen[k] {
+			seen[k] = true
+			dials[c.From] = append(dials[c.From], c.To)
+		}
+	}
+	g, gctx := errgroup.WithContext(ctx)
+	for from, peers := range dials {
+		g.Go(func() error {
+			for _, to := range peers {
+				if err := n.Nodes[from].Connect(gctx, n.PubKeys[to], n.Endpoints[to].PeerHost); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}
+	return g.Wait()
 }
 
 // waitMempool waits until the funding transactions reached btcd, so the

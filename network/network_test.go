@@ -235,3 +235,27 @@ func TestPollEvery(t *testing.T) {
 		}
 	}
 }
+
+// TestChannelsBothWaysConnectOnce: alice→bob and bob→alice connect once,
+// from the first channel's funder, before either opens; two dials at once
+// race LND's tie-break of duplicate connections.
+func TestChannelsBothWaysConnectOnce(t *testing.T) {
+	f := &fakenet.Fleet{}
+	topo := topology.Topology{Name: "both-ways", Nodes: []topology.Node{{Name: "alice"}, {Name: "bob"}},
+		Channels: []topology.Channel{{From: "alice", To: "bob"}, {From: "bob", To: "alice", PushSat: 1000}},
+		Payers:   []string{"alice"}, Payee: "bob"}.WithDefaults("lnd", "v0.21.0-beta")
+	_, be := up(t, f, topo, fakeOptions(f))
+	ev := be.Events()
+	var connects []string
+	for _, e := range ev {
+		if strings.HasPrefix(e, "connect ") {
+			connects = append(connects, e)
+		}
+	}
+	if !slices.Equal(connects, []string{"connect alice bob"}) {
+		t.Errorf("connects %q, want alice's alone", connects)
+	}
+	if c, o := index(ev, "connect alice bob"), index(ev, "open "); o < c {
+		t.Errorf("a channel opened (at %d) before the connection (at %d)", o, c)
+	}
+}

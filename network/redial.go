@@ -103,3 +103,35 @@ func (n *Network) ChannelCount(name string) int {
 	}
 	return count
 }
+
+// ChannelReaders are the nodes whose driver reads its channels
+// (node.ChannelReader), by name. Each reads through the node's handle, so
+// a redialled node is read on its new connection.
+func (n *Network) ChannelReaders() map[string]node.ChannelReader {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	out := map[string]node.ChannelReader{}
+	for name, nd := range n.Nodes {
+		h, ok := nd.(*handle)
+		if !ok {
+			if r, ok := nd.(node.ChannelReader); ok {
+				out[name] = r
+			}
+			continue
+		}
+		if _, ok := h.cur().(node.ChannelReader); ok {
+			out[name] = channelReader{h}
+		}
+	}
+	return out
+}
+
+type channelReader struct{ h *handle }
+
+func (r channelReader) ChannelStates(ctx context.Context) ([]node.ChannelState, error) {
+	cr, ok := r.h.cur().(node.ChannelReader)
+	if !ok {
+		return nil, fmt.Errorf("%s: its driver no longer reads channels", r.h.cur().Name())
+	}
+	return cr.ChannelStates(ctx)
+}

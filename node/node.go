@@ -77,3 +77,26 @@ type Node interface {
 	ForwardedCount(ctx context.Context) (int, error)
 	Close() error
 }
+
+// ChannelState is one channel's commitment state as one of its ends sees it.
+type ChannelState struct {
+	ChanPoint  string
+	PeerPubKey string
+	Initiator  bool // this end opened the channel
+	// NumUpdates counts the channel's commitment updates so far (LND: the
+	// height of its local commitment chain).
+	NumUpdates uint64
+	// PendingHTLCs are the HTLCs on the current commitment: in flight.
+	PendingHTLCs int
+	// MaxAcceptedHTLCs is the lower of both ends' max_accepted_htlcs: the
+	// most HTLCs the channel can carry at once (0: unknown).
+	MaxAcceptedHTLCs int
+}
+
+// ChannelReader is implemented by drivers that can read their channels'
+// commitment state cheaply (LND); the bottleneck verdict uses it to tell a
+// channel's serialized commitment pipeline from other bounds. Drivers
+// without it (CLN) leave those figures unknown.
+type ChannelReader interface {
+	ChannelStates(ctx context.Context) ([]ChannelState, error)
+}

@@ -5,8 +5,10 @@ import (
 	"math"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
+	"github.com/lnbench/lnbench/chanstate"
 	"github.com/lnbench/lnbench/cost"
 	"github.com/lnbench/lnbench/result"
 	"github.com/lnbench/lnbench/scenario"
@@ -42,22 +44,53 @@ func LoadResources(dir string, rep *Report, recs []result.Record) {
 		rep.AnalysisWarnings = append(rep.AnalysisWarnings, fmt.Sprintf("resource samples not analysed: %v", err))
 		return
 	}
-	SummarizeResources(rep, samples, recs)
+	readings, err := chanstate.Load(filepath.Join(dir, chanstate.FileName))
+	if err != nil {
+		rep.AnalysisWarnings = append(rep.AnalysisWarnings, fmt.Sprintf("channel readings not analysed: %v", err))
+	}
+	SummarizeResources(rep, samples, recs, readings...)
 }
 
 // SummarizeResources sets rep.Resources, one per case of the table, from
-// the samples and payment records.
-func SummarizeResources(rep *Report, samples []usage.Sample, recs []result.Record) {
+// the samples, payment records and the nodes' channel readings.
+func SummarizeResources(rep *Report, samples []usage.Sample, recs []result.Record, readings ...chanstate.Reading) {
 	rep.Resources = nil
 	if len(samples) == 0 {
 		return
 	}
-	in := cost.Input{Samples: samples, Payments: recs, HostCores: rep.Env.Cores, Probes: rep.DiskProbes}
+	in := cost.Input{Samples: samples, Payments: recs, HostCores: rep.Env.Cores, Probes: rep.DiskProbes, Channels: readings}
 	for _, c := range rep.Cases {
 		storage, _ := paramOf(c.Params, cost.ParamStorage)
-		in.Cases = append(in.Cases, cost.CaseInput{ID: c.ID, Storage: storage, PaymentsPerSec: c.PaymentsPerSec})
+		group, conc := sweepGroup(c)
+		ci := cost.CaseInput{ID: c.ID, Storage: storage, PaymentsPerSec: c.PaymentsPerSec, Group: group, Concurrency: conc, P50Ms: c.Latency.P50}
+		for _, it := range c.Iterations {
+			if it.Complete {
+				ci.IterationsPerSec = append(ci.IterationsPerSec, it.PaymentsPerSec)
+			}
+		}
+		in.Cases = append(in.Cases, ci)
 	}
 	rep.Resources = cost.Analyze(in)
+}
+
+// sweepGroup is the case's params but Concurrency, and its concurrency:
+// cases of one group differ only by it. Open-loop cases (Rate) have none.
+func sweepGroup(c Row) (string, int) {
+	if _, open := paramOf(c.Params, "Rate"); open {
+		return "", 0
+	}
+	v, ok := paramOf(c.Params, "Concurrency")
+	conc, err := strconv.Atoi(v)
+	if !ok || err != nil {
+		return "", 0
+	}
+	parts := []string{"Node=" + c.Node}
+	for _, p := range c.Params {
+		if p.Name != "Concurrency" {
+			parts = append(parts, p.Name+"="+p.Value)
+		}
+	}
+	return strings.Join(parts, "/"), conc
 }
 
 // ResourcesOf is the resource analysis of case id, if any.

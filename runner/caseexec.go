@@ -83,6 +83,7 @@ func (e *caseExec) iteration(ctx context.Context, phase string, i, count int) er
 	var from, to time.Time
 	ok, failed := 0, 0
 	e.ln.rs.iteration(ctx, phase, index)
+	e.ln.cw.iteration(ctx, c, phase, index)
 	if e.cf != nil && phase == result.Measure {
 		if i == 0 {
 			e.cf.begin(ctx)
@@ -106,6 +107,7 @@ func (e *caseExec) iteration(ctx context.Context, phase string, i, count int) er
 		ok += res.Succeeded
 		failed += res.Failed
 	}
+	e.ln.cw.iterationEnd(ctx)
 	e.ln.rs.iterationEnd(ctx)
 	e.opts.Progress.Iteration(phase+e.tag, i+1, count, ok, failed, took.Seconds()/float64(s.Job.InvocationCount), float64(ok)/took.Seconds())
 	if phase == result.Measure {

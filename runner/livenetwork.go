@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/lnbench/lnbench/backend"
+	"github.com/lnbench/lnbench/chanstate"
 	"github.com/lnbench/lnbench/faults"
 	"github.com/lnbench/lnbench/footprint"
 	"github.com/lnbench/lnbench/network"
@@ -29,6 +30,7 @@ type liveNetwork struct {
 	net     *network.Network
 	prof    sampler.Controller
 	rs      *resourceSampler
+	cw      *channelWatch // nil: no node reads its channels
 	fn      *faultNet
 }
 
@@ -87,6 +89,9 @@ func openNetwork(ctx context.Context, opts Options, run Run, p networkPlan, fw *
 	if ln.rs, err = newResourceSampler(filepath.Join(run.Dir, usage.FileName), p.name, be, opts.Log, func(line string) { addNote(rep, line) }); err != nil {
 		return ln, err
 	}
+	if ln.cw, err = newChannelWatch(filepath.Join(run.Dir, chanstate.FileName), p.name, ln.net.ChannelReaders(), ln.net.PubKeys, opts.Log); err != nil {
+		return ln, err
+	}
 	if fw != nil {
 		if ln.fn, err = newFaultNet(be, ln.net, fw, p.name, s.Faults, func(f string, a ...any) { fmt.Fprintf(opts.Log, f+"\n", a...) }); err != nil {
 			return ln, err
@@ -103,6 +108,7 @@ func (ln *liveNetwork) close(opts Options, run Run, rep *report.Report) (err err
 	if ln.rs != nil {
 		ln.rs.stop()
 	}
+	ln.cw.close()
 	ln.prof.Stop()
 	tctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
