@@ -130,9 +130,12 @@ type Case struct {
 	SamplerShare         float64  `json:"sampler_share,omitempty"`
 	Ceiling              *Ceiling `json:"sync_ceiling,omitempty"`
 	// NoCeiling says why there is no ceiling when Ceiling is nil.
-	NoCeiling string   `json:"no_ceiling,omitempty"`
-	Verdict   Verdict  `json:"verdict"`
-	Notes     []string `json:"notes,omitempty"`
+	NoCeiling string `json:"no_ceiling,omitempty"`
+	// Outside is the CPU other processes used meanwhile (nil: no host
+	// samples, as in streams written before the host was sampled).
+	Outside *Outside `json:"outside_cpu,omitempty"`
+	Verdict Verdict  `json:"verdict"`
+	Notes   []string `json:"notes,omitempty"`
 	// Timeline is the per-interval utilisation, for plots (not in JSON:
 	// the samples are in resources.jsonl).
 	Timeline []Point `json:"-"`
@@ -239,8 +242,8 @@ func analyzeCase(in Input, ci CaseInput, series map[seriesKey][]usage.Sample) Ca
 	for _, k := range keys {
 		ss := series[k]
 		for i, s := range ss {
-			if s.Case != ci.ID {
-				continue
+			if s.Case != ci.ID || s.Role == usage.RoleHost {
+				continue // the host is no actor: see outside
 			}
 			a := accs[s.Actor]
 			if a == nil {
@@ -293,6 +296,10 @@ func analyzeCase(in Input, ci CaseInput, series map[seriesKey][]usage.Sample) Ca
 	shares(&c)
 	ceiling(&c, ci, in.Probes)
 	c.Verdict = verdict(c, in.HostCores)
+	var why string
+	if c.Outside, why = outside(ci, series, in.HostCores); why != "" {
+		c.Notes = append(c.Notes, why)
+	}
 	return c
 }
 
