@@ -62,3 +62,26 @@ func TestBusyMarksTheVerdict(t *testing.T) {
 		})
 	}
 }
+
+// lnbench compare warns, per case, about a side that ran on a busy machine.
+func TestCompareWarnsOnBusyMachine(t *testing.T) {
+	base := run("base", map[string]float64{"a": 1, "b": 1}, "a", "b")
+	nw := run("new", map[string]float64{"a": 1, "b": 1}, "a", "b")
+	base.Resources = []cost.Case{{ID: "a", Outside: &cost.Outside{Cores: 0.9, Busy: true}}, {ID: "b", Outside: &cost.Outside{Cores: 0.01}}}
+	nw.Resources = []cost.Case{{ID: "b", Outside: &cost.Outside{Cores: 1.2, Busy: true}}}
+	cmp, err := Compare(base, nw, 0.05, 0.02)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"a: unreliable: busy machine in the base run (other processes used 0.90 cores)",
+		"b: unreliable: busy machine in the new run (other processes used 1.20 cores)"}
+	var got []string
+	for _, w := range cmp.Warnings {
+		if strings.Contains(w, "busy") {
+			got = append(got, w)
+		}
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("warnings %q, want %q", got, want)
+	}
+}
