@@ -2,6 +2,7 @@ package cost
 
 import (
 	"fmt"
+	"sort"
 	"time"
 
 	"github.com/lnbench/lnbench/result"
@@ -129,7 +130,10 @@ func runCPU(series map[seriesKey][]usage.Sample, from, to time.Time) float64 {
 // backwards (a restart) takes the new value as the delta, as credit does.
 func cpuBetween(ss []usage.Sample, from, to time.Time) float64 {
 	total := 0.0
-	for i := 1; i < len(ss); i++ {
+	// The first interval that ends after from: long soaks have thousands
+	// of samples per series and as many host intervals.
+	first := max(1, sort.Search(len(ss), func(i int) bool { return ss[i].Time.After(from) }))
+	for i := first; i < len(ss) && !ss[i-1].Time.After(to); i++ {
 		a, b := ss[i-1], ss[i]
 		span := b.Time.Sub(a.Time)
 		lo, hi := maxTime(a.Time, from), minTime(b.Time, to)
