@@ -32,9 +32,11 @@ params: {Concurrency: [5], TotalPayments: [100]}
 job: {WarmupCount: 1, IterationCount: 3}
 `), 0o644)
 
-	// The machine may be shared: the checks below need it quiet, else
-	// the "quiet" run is rightly busy and outside CPU is more than the burner.
-	waitQuiet(t)
+	// The machine may be shared: other load adds to the burner's (the
+	// upper bound below) and makes the "quiet" run rightly busy, so both
+	// wait for a quiet machine first. The busy flag and the lower bound
+	// hold on any machine.
+	quiet := waitQuiet(t)
 	// Beside a burner.
 	burner := exec.Command("sh", "-c", "while :; do :; done")
 	if err := burner.Start(); err != nil {
@@ -54,13 +56,18 @@ job: {WarmupCount: 1, IterationCount: 3}
 		t.Errorf("burner beside the run: busy %v, summary.md warns: %v", o.Busy, strings.Contains(md, "busy machine:"))
 	}
 	// Outside is the burner plus whatever else ran: never much below it,
-	// and above it by no more than other load (a shared machine).
-	if o.Cores < burnerCores-0.1 || o.Cores > burnerCores+0.3 {
+	// and on a quiet machine not much above it.
+	if o.Cores < burnerCores-0.1 || quiet && o.Cores > burnerCores+0.3 {
 		t.Errorf("outside %.3f cores vs the burner's own %.3f: they should agree", o.Cores, burnerCores)
+	}
+	if !quiet {
+		t.Logf("the machine was busy with other work before the run: outside over the burner (%.2f cores) not checked", o.Cores-burnerCores)
 	}
 
 	// Quiet.
-	waitQuiet(t)
+	if !waitQuiet(t) {
+		t.Skip("the machine stayed busy with other work for 5 minutes: no quiet run to test")
+	}
 	dir = runCLI(t, "run", scen)
 	o, md = outsideOf(t, dir)
 	t.Logf("quiet run: lnbench outside %.3f cores (%.0f%% of %g; host %.2f s − run %.2f s over %.2f s)",
@@ -71,8 +78,8 @@ job: {WarmupCount: 1, IterationCount: 3}
 }
 
 // waitQuiet waits until the host's busy CPU (/proc/stat, read here) stays
-// under 0.15 cores for 3 s, or skips after 5 minutes of other work.
-func waitQuiet(t *testing.T) {
+// under 0.15 cores for 3 s; false after 5 minutes of other work.
+func waitQuiet(t *testing.T) bool {
 	t.Helper()
 	busy := func() float64 {
 		data, _ := os.ReadFile("/proc/stat")
@@ -90,10 +97,11 @@ func waitQuiet(t *testing.T) {
 		b0 := busy()
 		time.Sleep(3 * time.Second)
 		if last = (busy() - b0) / 3; last < 0.15 {
-			return
+			return true
 		}
 	}
-	t.Skipf("the machine stayed busy with other work (%.2f cores) for 5 minutes: no quiet baseline to test against", last)
+	t.Logf("the machine stayed busy with other work (%.2f cores in the last 3 s) for 5 minutes", last)
+	return false
 }
 
 // outsideOf is the only case's outside CPU and the summary's markdown.
