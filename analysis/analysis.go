@@ -50,9 +50,14 @@ type Case struct {
 	// PaymentsPerSec is successful measured payments divided by the summed
 	// wall time of the measured iterations.
 	PaymentsPerSec float64 `json:"payments_per_sec"`
-	Payments       int     `json:"payments"`
-	Succeeded      int     `json:"succeeded"`
-	Failed         int     `json:"failed"`
+	// OfferedPerSec and ServedPerSec are an open loop's pacer rate and its
+	// successful completions per second (see servedAndOffered); 0 in a
+	// closed loop. Served below offered is saturation.
+	OfferedPerSec float64 `json:"offered_per_sec,omitempty"`
+	ServedPerSec  float64 `json:"served_per_sec,omitempty"`
+	Payments      int     `json:"payments"`
+	Succeeded     int     `json:"succeeded"`
+	Failed        int     `json:"failed"`
 	// Aborted payments were in flight when the harness stopped: recorded,
 	// neither succeeded nor failed, and their iteration is incomplete.
 	Aborted        int            `json:"aborted,omitempty"`
@@ -181,6 +186,7 @@ func analyzeCase(id string, recs []result.Record, shape Shape) Case {
 		c.Latency = Latency{Min: ps[0], Mean: sum / float64(len(lat)), P50: ps[1], P90: ps[2], P95: ps[3], P99: ps[4], P999: ps[5], Max: ps[6]}
 	}
 	c.Timeline = timeline(recs)
+	servedAndOffered(&c, recs)
 	if len(recs) == 0 {
 		c.Warnings = append(c.Warnings, "no measured payments")
 	}

@@ -108,6 +108,11 @@ func nameBounds(cases []Case, ins []CaseInput) {
 			continue
 		}
 		l := limitOf(cases[i].Channels, scalingOf(i, ins))
+		// Other processes' load flattens a sweep as a serialized stage
+		// would: on a busy machine the bound named is a guess.
+		if o := cases[i].Outside; o != nil && o.Busy {
+			l.Text += fmt.Sprintf(" (unreliable: other processes used %.2f cores meanwhile)", o.Cores)
+		}
 		cases[i].Verdict.Limit = &l
 		cases[i].Verdict.Text += "; " + l.Text
 	}

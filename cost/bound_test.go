@@ -141,3 +141,11 @@ func TestChannelUse(t *testing.T) {
 		t.Error("a case without readings has channel use")
 	}
 }
+
+func TestBoundOnABusyMachineSaysSo(t *testing.T) {
+	cases := []Case{{Verdict: Verdict{Bound: boundNone}, Outside: &Outside{Cores: 1.2, Busy: true}}, {Verdict: Verdict{Bound: boundNone}}}
+	nameBounds(cases, []CaseInput{{}, {}})
+	if !strings.Contains(cases[0].Verdict.Text, "unreliable: other processes used 1.20 cores") || strings.Contains(cases[1].Verdict.Text, "unreliable") {
+		t.Errorf("verdicts %q / %q", cases[0].Verdict.Text, cases[1].Verdict.Text)
+	}
+}

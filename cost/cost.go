@@ -146,8 +146,11 @@ type Case struct {
 	// Channels is what the measured iterations did to the channels: nil
 	// when no node read its channels.
 	Channels *ChannelUse `json:"channel_use,omitempty"`
-	Verdict  Verdict     `json:"verdict"`
-	Notes    []string    `json:"notes,omitempty"`
+	// Outside is the CPU other processes used meanwhile (nil: no host
+	// samples, as in streams written before the host was sampled).
+	Outside *Outside `json:"outside_cpu,omitempty"`
+	Verdict Verdict  `json:"verdict"`
+	Notes   []string `json:"notes,omitempty"`
 	// Timeline is the per-interval utilisation, for plots (not in JSON:
 	// the samples are in resources.jsonl).
 	Timeline []Point `json:"-"`
@@ -255,8 +258,8 @@ func analyzeCase(in Input, ci CaseInput, series map[seriesKey][]usage.Sample) Ca
 	for _, k := range keys {
 		ss := series[k]
 		for i, s := range ss {
-			if s.Case != ci.ID {
-				continue
+			if s.Case != ci.ID || s.Role == usage.RoleHost {
+				continue // the host is no actor: see outside
 			}
 			a := accs[s.Actor]
 			if a == nil {
@@ -313,6 +316,10 @@ func analyzeCase(in Input, ci CaseInput, series map[seriesKey][]usage.Sample) Ca
 	ceiling(&c, ci, in.Probes)
 	c.Verdict = verdict(c, in.HostCores)
 	c.Channels = channelUse(ci.ID, in.Channels, in.Payments)
+	var why string
+	if c.Outside, why = outside(ci, series, in.HostCores); why != "" {
+		c.Notes = append(c.Notes, why)
+	}
 	return c
 }
 

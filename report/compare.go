@@ -67,6 +67,15 @@ func Compare(base, nw Report, alpha, noise float64) (Comparison, error) {
 		ns, np := samples(nc)
 		cc := CaseComparison{ID: nc.ID, Time: stats.Compare(bs, ns, alpha, noise, true), PaymentsPerSec: stats.Compare(bp, np, alpha, noise, false)}
 		cmp.Cases = append(cmp.Cases, cc)
+		for _, side := range []struct {
+			run string
+			r   Report
+			id  string
+		}{{"base", base, bc.ID}, {"new", nw, nc.ID}} {
+			if rc, ok := side.r.ResourcesOf(side.id); ok && rc.Outside != nil && rc.Outside.Busy {
+				cmp.Warnings = append(cmp.Warnings, fmt.Sprintf("%s: %s in the %s run (other processes used %.2f cores)", nc.ID, BusyNote, side.run, rc.Outside.Cores))
+			}
+		}
 		var caveats []string
 		for _, m := range append(cc.Time.Warnings, cc.PaymentsPerSec.Warnings...) {
 			if !slices.Contains(caveats, m) {

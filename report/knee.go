@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/lnbench/lnbench/sweep"
 )
@@ -13,6 +14,14 @@ type Knee struct {
 	Best  *Row   // nil when no step stayed within the bounds
 	// BrokenAt is the first step that broke a bound ("" if none did).
 	BrokenAt string
+	// Saturated are the steps that served less than they were offered.
+	Saturated []Saturation
+}
+
+// Saturation is an open-loop step served below its offered rate.
+type Saturation struct {
+	Step            string
+	Served, Offered float64 // payments/s
 }
 
 // Knees finds the knee of every sweep group, in case order.
@@ -33,6 +42,9 @@ func Knees(r Report) []Knee {
 			order = append(order, g)
 		}
 		within := sw.Within(c.Case)
+		if sweep.Saturated(c.Case) {
+			k.Saturated = append(k.Saturated, Saturation{Step: sw.Step(c.Params), Served: c.ServedPerSec, Offered: c.OfferedPerSec})
+		}
 		switch {
 		case !within && k.BrokenAt == "":
 			k.BrokenAt = sw.Step(c.Params)
@@ -56,14 +68,20 @@ func KneeLines(r Report) []string {
 		if group == "" {
 			group = "sweep"
 		}
-		bound := fmt.Sprintf("p99 ≤ %g ms, error rate ≤ %g", sw.MaxP99Ms, sw.MaxErrorRate)
-		if k.Best == nil {
-			lines = append(lines, fmt.Sprintf("%s: no %s step stayed within the bounds (%s)", group, sw.Param, bound))
-			continue
+		bound := fmt.Sprintf("p99 ≤ %g ms, error rate ≤ %g, served ≥ %g%% of offered", sw.MaxP99Ms, sw.MaxErrorRate, 100*(1-sweep.ServedTolerance))
+		var sat []string
+		for _, s := range k.Saturated {
+			sat = append(sat, fmt.Sprintf("served %.2f/s < offered %.2f/s at %s", s.Served, s.Offered, s.Step))
 		}
-		l := fmt.Sprintf("%s: knee at %s: %.2f payments/s, p99 %.0f ms (bounds: %s)", group, k.Best.ID, k.Best.PaymentsPerSec, k.Best.Latency.P99, bound)
-		if k.BrokenAt != "" {
-			l += "; first step beyond the bounds: " + k.BrokenAt
+		l := fmt.Sprintf("%s: no %s step stayed within the bounds (%s)", group, sw.Param, bound)
+		if k.Best != nil {
+			l = fmt.Sprintf("%s: knee at %s: %.2f payments/s, p99 %.0f ms (bounds: %s)", group, k.Best.ID, k.Best.PaymentsPerSec, k.Best.Latency.P99, bound)
+			if k.BrokenAt != "" {
+				l += "; first step beyond the bounds: " + k.BrokenAt
+			}
+		}
+		if len(sat) > 0 {
+			l += "; saturated: " + strings.Join(sat, ", ")
 		}
 		lines = append(lines, l)
 	}

@@ -120,6 +120,11 @@ func AllWarnings(r Report) []string {
 			warn = append(warn, c.ID+": "+n)
 		}
 	}
+	for _, c := range r.Resources {
+		if w := c.Outside.Warning(c.ID); w != "" {
+			warn = append(warn, w)
+		}
+	}
 	return warn
 }
 

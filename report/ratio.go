@@ -77,6 +77,9 @@ type Ratio struct {
 	Change float64 `json:"median_change"`
 	// Notes say how far to trust the verdict.
 	Notes []string `json:"notes,omitempty"`
+	// Unreliable says the case or its baseline ran on a busy machine
+	// (cost.Outside.Busy); Notes carry BusyNote.
+	Unreliable bool `json:"unreliable,omitempty"`
 }
 
 // nodeLabelOf is the spec a case ran: its Node param, else the run's only

@@ -71,6 +71,37 @@ func SummarizeResources(rep *Report, samples []usage.Sample, recs []result.Recor
 		in.Cases = append(in.Cases, ci)
 	}
 	rep.Resources = cost.Analyze(in)
+	markBusyRatios(rep)
+}
+
+// BusyNote marks a verdict against the baseline whose case, or its
+// baseline case, ran while other processes kept the machine busy.
+const BusyNote = "unreliable: busy machine"
+
+// markBusyRatios notes BusyNote on every Ratio whose case or baseline case
+// was busy; the verdict itself is computed as ever. Called after
+// Summarize's fillRatios (the ratios exist) and idempotent.
+func markBusyRatios(rep *Report) {
+	busy := map[string]bool{}
+	for _, c := range rep.Resources {
+		busy[c.ID] = c.Outside != nil && c.Outside.Busy
+	}
+	label := rep.BaselineLabel()
+	base := map[string]string{} // case identity across specs → the baseline case's id
+	for _, c := range rep.Cases {
+		if c.Node == label {
+			base[withoutNode(c.Params)] = c.ID
+		}
+	}
+	for i, c := range rep.Cases {
+		rt := c.Ratio
+		if rt == nil || rt.Unreliable || !busy[c.ID] && !busy[base[withoutNode(c.Params)]] {
+			continue
+		}
+		rt.Unreliable = true
+		rt.Notes = append(rt.Notes, BusyNote+" (see the warnings)")
+		rep.Cases[i].Ratio = rt
+	}
 }
 
 // sweepGroup is the case's params but Concurrency, and its concurrency:
@@ -302,6 +333,14 @@ func resourceTable(c cost.Case, storage string) (Table, []string, []string) {
 	}
 	if !anyDB {
 		lines = append(lines, "DB growth: data dir sizes were not sampled at the case's start and end.")
+	}
+	if o := c.Outside; o != nil {
+		l := fmt.Sprintf("Outside the run: other processes used %.2f cores (%.0f%% of the host's %g; host busy %.1f s − run %.1f s over %.1f s measured; busy above %.2f)",
+			o.Cores, 100*o.HostShare, o.HostCores, o.HostCPUSeconds, o.RunCPUSeconds, o.Seconds, cost.BusyThreshold(o.HostCores))
+		if o.Busy {
+			l += ": busy machine, these figures and the verdict are unreliable"
+		}
+		lines = append(lines, l+".")
 	}
 	lines = append(lines, c.Notes...)
 	return t, lines, legend

@@ -177,6 +177,14 @@ func ratioCells(rt *Ratio) []string {
 	if rt == nil {
 		return []string{"NA", "NA", "NA", "NA", "NA", "NA", VerdictNoBaseline}
 	}
+	cells := ratioCellsOf(rt)
+	if rt.Unreliable {
+		cells[len(cells)-1] += " (" + BusyNote + ")"
+	}
+	return cells
+}
+
+func ratioCellsOf(rt *Ratio) []string {
 	n := fmt.Sprintf("%d+%d", rt.NBase, rt.NNew)
 	if rt.Level == LevelIterations {
 		n += " it"

@@ -170,10 +170,22 @@ func (r *resourceSampler) snapshot(ctx context.Context, dataDirs bool) {
 	actors, counters, base := r.actors, r.counters, r.syncBase
 	caseID, phase, iter := r.caseID, r.phase, r.iter
 	r.mu.Unlock()
+	// The host's busy CPU, read just before the actors so the two cover
+	// the same instants; only when the backend lists its actors (local,
+	// compose): a swarm's nodes run on other machines than this /proc/stat.
+	var host []usage.Sample
+	if r.lister != nil {
+		if h, err := collect.Default.Host(); err == nil {
+			host = []usage.Sample{h}
+		} else {
+			r.logOnce(err)
+		}
+	}
 	samples, err := collect.Snapshot(ctx, actors)
 	if err != nil {
 		r.logOnce(err)
 	}
+	samples = append(samples, host...)
 	dirs := map[string]string{}
 	for _, a := range actors {
 		dirs[a.Name] = a.DataDir

@@ -45,9 +45,26 @@ func (s *Sweep) Step(values []scenario.Value) string {
 	return ""
 }
 
+// ServedTolerance is how far an open loop's served rate may fall below
+// its offered rate before the step counts as saturated: a step's first and
+// last completions jitter by a latency's spread, a few percent of a short
+// iteration, while a node that cannot keep up falls further behind with
+// every payment.
+const ServedTolerance = 0.05
+
+// Saturated tells whether an open-loop case served fewer payments/s than
+// it was offered, beyond ServedTolerance (false in a closed loop).
+func Saturated(c analysis.Case) bool {
+	return c.OfferedPerSec > 0 && c.ServedPerSec < (1-ServedTolerance)*c.OfferedPerSec
+}
+
 // Within tells whether a finished case kept its p99 latency and error rate
-// within the bounds (a bound ≤ 0 is off) and had at least one success.
+// within the bounds (a bound ≤ 0 is off), had at least one success and,
+// in an open loop, served what it was offered (Saturated).
 func (s *Sweep) Within(c analysis.Case) bool {
+	if Saturated(c) {
+		return false
+	}
 	if s.cfg.MaxP99Ms > 0 && c.Latency.P99 > s.cfg.MaxP99Ms {
 		return false
 	}

@@ -62,3 +62,24 @@ func TestObserveStopsOnlyItsGroup(t *testing.T) {
 		t.Error("no sweep configured must neither break nor skip")
 	}
 }
+
+func TestSaturated(t *testing.T) {
+	for _, tc := range []struct {
+		offered, served float64
+		want            bool
+	}{
+		{0, 0, false},       // closed loop
+		{100, 100, false},   // served all
+		{100, 95.01, false}, // within the tolerance
+		{100, 94.9, true},
+		{100, 0, true}, // nothing completed twice
+	} {
+		c := analysis.Case{OfferedPerSec: tc.offered, ServedPerSec: tc.served, Succeeded: 10}
+		if got := Saturated(c); got != tc.want {
+			t.Errorf("offered %g served %g: saturated %v, want %v", tc.offered, tc.served, got, tc.want)
+		}
+		if New(&scenario.Sweep{Param: "Rate"}).Within(c) == tc.want {
+			t.Errorf("offered %g served %g: Within agrees with saturation", tc.offered, tc.served)
+		}
+	}
+}

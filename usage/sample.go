@@ -20,6 +20,10 @@ const (
 	RoleChain   = "chain"
 	RoleSampler = "sampler"
 	RoleHarness = "harness"
+	// RoleHost is a pseudo-actor: the whole host's busy CPU (/proc/stat),
+	// so package cost can tell what processes outside the run used.
+	// Streams written before it have none; nothing else changes.
+	RoleHost = "host"
 )
 
 // PhaseIdle tags a network's samples while another network of its launch
@@ -32,6 +36,7 @@ const (
 	SourceCgroupV2    = "cgroup-v2"
 	SourceProc        = "proc"
 	SourceDockerStats = "docker-stats"
+	SourceProcStat    = "proc-stat" // the host pseudo-actor
 )
 
 // Sample is one actor's counters at one instant.
@@ -43,7 +48,7 @@ type Sample struct {
 	Case      string `json:"case,omitempty"`
 	Phase     string `json:"phase,omitempty"` // result.Warmup | result.Measure | PhaseIdle
 	Iteration int    `json:"iteration"`
-	Actor     string `json:"actor"` // node name, "btcd", "sampler", "harness"
+	Actor     string `json:"actor"` // node name, "btcd", "sampler", "harness", "host"
 	Role      string `json:"role"`
 	Source    string `json:"source"`
 
