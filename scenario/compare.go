@@ -41,10 +41,11 @@ const (
 
 // DefaultDesign is the design of a comparison that names none, when its
 // job and faults allow it (Design). Measured on the 2-core reference VM
-// (lnbench calibrate, 12 launch pairs each, README: Comparing node specs):
-// one launch pair's log ratio spread 4.0% RMS in duet against 12.9%
-// interleaved and 12.5% sequential, so duet's verdicts detect about a
-// third of the change at the same launch count.
+// (lnbench calibrate, 20 launch pairs × 2 cases per design, the designs
+// alternating in blocks; README: Comparing node specs): one launch pair's
+// log ratio spread 4.4% RMS in duet against 12.0% interleaved and 35.6%
+// sequential, so duet's verdicts detect about a third of the change at the
+// same launch count.
 const DefaultDesign = DesignDuet
 
 // Launch orders.

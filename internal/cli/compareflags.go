@@ -79,9 +79,9 @@ func parseEffect(text string) (float64, error) {
 // the same build, by design, measured on the 2-core reference VM with
 // lnbench calibrate (README: Comparing node specs).
 var launchSpread = map[string]float64{
-	scenario.DesignSequential:  0.125,
-	scenario.DesignInterleaved: 0.129,
-	scenario.DesignDuet:        0.040,
+	scenario.DesignSequential:  0.356,
+	scenario.DesignInterleaved: 0.120,
+	scenario.DesignDuet:        0.044,
 }
 
 // launchesWhy is the plan line's reason for a comparison's default launch
