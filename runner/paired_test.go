@@ -80,9 +80,8 @@ func TestIterationRoundsAreBalanced(t *testing.T) {
 
 // span is when one network's measured iteration ran.
 type span struct {
-	node       string
-	from, to   time.Time
-	iterations int
+	node     string
+	from, to time.Time
 }
 
 // measuredSpans are the measured iterations' spans in time order.
