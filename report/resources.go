@@ -95,7 +95,8 @@ func markBusyRatios(rep *Report) {
 	}
 	for i, c := range rep.Cases {
 		rt := c.Ratio
-		if rt == nil || rt.Unreliable || !busy[c.ID] && !busy[base[withoutNode(c.Params)]] {
+		// The baseline's own row holds no verdict to doubt.
+		if rt == nil || rt.Unreliable || c.Node == label || !busy[c.ID] && !busy[base[withoutNode(c.Params)]] {
 			continue
 		}
 		rt.Unreliable = true

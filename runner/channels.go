@@ -139,9 +139,17 @@ func (cw *channelWatch) logOnce(err error) {
 	}
 }
 
+// close stops a poll an iteration that failed midway left running, with
+// no last reading: a node may be unreachable (a lost engine), and a read
+// without a deadline would wait on it for ever.
 func (cw *channelWatch) close() {
-	if cw != nil {
-		cw.iterationEnd(context.Background())
-		cw.w.Close()
+	if cw == nil {
+		return
 	}
+	if cw.stopPoll != nil {
+		close(cw.stopPoll)
+		<-cw.polled
+		cw.stopPoll = nil
+	}
+	cw.w.Close()
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/lnbench/lnbench/chanstate"
 	"github.com/lnbench/lnbench/node"
@@ -78,5 +79,40 @@ func TestChannelWatch(t *testing.T) {
 	none, err := newChannelWatch(path, "net", map[string]node.ChannelReader{}, nil, &log)
 	if none != nil || err != nil {
 		t.Errorf("a network without channel readers: %v %v", none, err)
+	}
+}
+
+// lostNode answers its first read, then never again until its context ends:
+// a node behind a lost engine.
+type lostNode struct {
+	node.Node
+	reads atomic.Int64
+}
+
+func (n *lostNode) ChannelStates(ctx context.Context) ([]node.ChannelState, error) {
+	if n.reads.Add(1) > 1 {
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}
+	return nil, nil
+}
+
+// An iteration that failed midway leaves its poll running; closing the
+// watch must not wait on an unreachable node (it once read again without a
+// deadline and hung the swarm engine-loss run).
+func TestChannelWatchClosesWithoutReadingAgain(t *testing.T) {
+	cw, err := newChannelWatch(filepath.Join(t.TempDir(), chanstate.FileName), "net", map[string]node.ChannelReader{"bob": &lostNode{}}, nil, &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cw.iteration(ctx, scenario.Case{}, "measure", 0)
+	cancel() // the watchdog: the case's context ends, its iteration never does
+	done := make(chan struct{})
+	go func() { cw.close(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("close waited on an unreachable node")
 	}
 }
