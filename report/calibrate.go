@@ -4,10 +4,11 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"slices"
 	"strings"
 
 	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/lnbench/lnbench/stats"
 )
 
 // Calibration is an A/A run's verdicts: the same build compared with
@@ -112,7 +113,7 @@ func Calibrate(r Report, window int) (Calibration, error) {
 		sq += l * l
 	}
 	cal.RMSLogRatio = math.Sqrt(sq / float64(len(logs)))
-	cal.MedianMDE = median(mdes)
+	cal.MedianMDE = stats.Percentiles(mdes, 50)[0]
 	return cal, nil
 }
 
@@ -124,18 +125,6 @@ func clopperPearsonHigh(k, n int, alpha float64) float64 {
 		return 1
 	}
 	return distuv.Beta{Alpha: float64(k + 1), Beta: float64(n - k)}.Quantile(1 - alpha)
-}
-
-func median(v []float64) float64 {
-	if len(v) == 0 {
-		return 0
-	}
-	s := slices.Clone(v)
-	slices.Sort(s)
-	if len(s)%2 == 1 {
-		return s[len(s)/2]
-	}
-	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
 // WriteCalibration renders the calibration in markdown.

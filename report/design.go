@@ -3,6 +3,8 @@ package report
 import (
 	"fmt"
 	"strings"
+
+	"github.com/lnbench/lnbench/scenario"
 )
 
 // Design is how a comparison's launches were laid out in time: recorded by
@@ -46,11 +48,11 @@ func (d *Design) Alpha(alpha float64) float64 {
 	return alpha / float64(d.Looks)
 }
 
-// Design names (scenario.Design*).
+// Design names, as the scenario spells them.
 const (
-	DesignSequential  = "sequential"
-	DesignInterleaved = "interleaved"
-	DesignDuet        = "duet"
+	DesignSequential  = scenario.DesignSequential
+	DesignInterleaved = scenario.DesignInterleaved
+	DesignDuet        = scenario.DesignDuet
 )
 
 // what says in a few words what a design does.

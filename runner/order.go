@@ -15,8 +15,8 @@ import (
 // the second, so it stays balanced; a round's order depends only on seed
 // and its index, so rounds added later (until known) continue the same
 // sequence.
-func launchRounds(labels []string, order string, seed uint64, from, to int) [][]string {
-	var out [][]string
+func launchRounds[T any](labels []T, order string, seed uint64, from, to int) [][]T {
+	var out [][]T
 	for r := from; r < to; r++ {
 		round := slices.Clone(labels)
 		if order == scenario.OrderShuffled {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"hash/fnv"
 	"slices"
-	"strconv"
 	"strings"
 
 	"golang.org/x/sync/errgroup"
@@ -172,21 +171,13 @@ func interleave(ctx context.Context, s scenario.Scenario, execs []*caseExec, see
 }
 
 // iterationRounds is the order of the networks (by index) in each of n
-// measured rounds.
+// measured rounds: launchRounds' pattern over the networks.
 func iterationRounds(networks int, order string, seed uint64, n int) [][]int {
-	labels := make([]string, networks)
-	for i := range labels {
-		labels[i] = strconv.Itoa(i)
+	idx := make([]int, networks)
+	for i := range idx {
+		idx[i] = i
 	}
-	var out [][]int
-	for _, round := range launchRounds(labels, order, seed, 0, n) {
-		idx := make([]int, len(round))
-		for i, l := range round {
-			idx[i], _ = strconv.Atoi(l)
-		}
-		out = append(out, idx)
-	}
-	return out
+	return launchRounds(idx, order, seed, 0, n)
 }
 
 // iterationSeed derives a case's interleaving seed from the run's seed, so
