@@ -2,27 +2,29 @@ package report
 
 import (
 	"fmt"
-	"io"
 	"math"
-	"strings"
+	"slices"
 
 	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/lnbench/lnbench/stats"
 )
 
-// Calibration is an A/A run's verdicts: the same build compared with
-// itself, its launch pairs cut into consecutive windows of Window pairs,
-// one comparison per window and case. Every "faster" or "slower" is a
-// false positive; their share is the design's measured false-positive
-// rate at the run's alpha and noise threshold.
+// Calibration reads a run's verdicts window by window: every spec is
+// compared with the baseline over consecutive windows of Window launch
+// pairs, one comparison per window and case. A spec identical to the
+// baseline (a copy: same build, flags, profile) measures the false-positive
+// rate: every "faster" or "slower" is wrong. A spec that differs (a known
+// slowdown) measures the detection rate: how often a comparison of Window
+// pairs finds the change that all the pairs together establish.
 type Calibration struct {
-	Design      string  `json:"design"`
-	Window      int     `json:"window_launch_pairs"`
-	Pairs       int     `json:"launch_pairs"`
-	Alpha       float64 `json:"alpha"`
-	Noise       float64 `json:"noise"`
-	Effect      float64 `json:"effect"`
+	Design string  `json:"design"`
+	Window int     `json:"window_launch_pairs"`
+	Pairs  int     `json:"launch_pairs"`
+	Alpha  float64 `json:"alpha"`
+	Noise  float64 `json:"noise"`
+	Effect float64 `json:"effect"`
+	// The A/A part: comparisons of copies of the baseline.
 	Comparisons int     `json:"comparisons"`
 	False       int     `json:"false_verdicts"`
 	Same        int     `json:"same"`
@@ -32,14 +34,18 @@ type Calibration struct {
 	// with few comparisons a low count says little.
 	RateHigh float64 `json:"false_positive_rate_high"`
 	// RMSLogRatio is the root-mean-square of log(b/a) over single launch
-	// pairs: the spread one pair's ratio has when nothing changed.
+	// pairs of the copies: the spread one pair's ratio has when nothing
+	// changed.
 	RMSLogRatio float64              `json:"rms_log_ratio"`
 	MedianMDE   float64              `json:"median_mde"`
 	Verdicts    []CalibrationVerdict `json:"verdicts"`
+	// Detections are the specs that differ from the baseline.
+	Detections []Detection `json:"detections,omitempty"`
 }
 
 // CalibrationVerdict is one window's comparison of one case.
 type CalibrationVerdict struct {
+	Spec    string  `json:"spec,omitempty"`
 	Case    string  `json:"case"`
 	Window  int     `json:"window"` // 0-based
 	Ratio   float64 `json:"ratio"`
@@ -50,13 +56,46 @@ type CalibrationVerdict struct {
 	Verdict string  `json:"verdict"`
 }
 
-// Calibrate reads r's verdicts window by window. r must compare two
-// specs of one build (the baseline and its copy); window is the launch
-// pairs per comparison, the launch count the verdicts are calibrated for.
+// Detection is one changed spec's windows against the baseline. A case
+// counts only where all its launch pairs together call the change (the
+// pooled verdict is faster or slower): there the effect is known, and a
+// window detects it when its own verdict says the same.
+type Detection struct {
+	Spec  string `json:"spec"`
+	Build string `json:"build"`
+	// Comparisons are the windows of cases whose effect is established.
+	Comparisons int `json:"comparisons"`
+	Detected    int `json:"detected"`
+	Opposite    int `json:"opposite"` // the window called the other direction
+	Missed      int `json:"missed"`   // same or not yet known
+	Rate        float64 `json:"detection_rate"`
+	// RateLow is the one-sided 95% lower bound of Rate (Clopper-Pearson).
+	RateLow  float64              `json:"detection_rate_low"`
+	Cases    []DetectionCase      `json:"cases"`
+	Verdicts []CalibrationVerdict `json:"verdicts"`
+}
+
+// DetectionCase is one case's effect over all launch pairs, and how many
+// of its windows found it.
+type DetectionCase struct {
+	Case        string  `json:"case"`
+	Pairs       int     `json:"launch_pairs"`
+	Ratio       float64 `json:"ratio"`
+	Low         float64 `json:"ratio_low"`
+	High        float64 `json:"ratio_high"`
+	P           float64 `json:"p"`
+	Verdict     string  `json:"verdict"`
+	Comparisons int     `json:"comparisons"`
+	Detected    int     `json:"detected"`
+}
+
+// Calibrate reads r's verdicts window by window. r must compare specs
+// with a baseline over whole launch rounds; window is the launch pairs per
+// comparison, the launch count the verdicts are calibrated for.
 func Calibrate(r Report, window int) (Calibration, error) {
 	label := r.BaselineLabel()
-	if label == "" || len(r.Nodes) != 2 {
-		return Calibration{}, fmt.Errorf("calibration reads a run of two node specs with a baseline (lnbench calibrate makes one); this run has %d spec(s)", len(r.Nodes))
+	if label == "" || len(r.Nodes) < 2 {
+		return Calibration{}, fmt.Errorf("calibration reads a run of node specs against a baseline (lnbench calibrate makes one); this run has %d spec(s) and baseline %q", len(r.Nodes), label)
 	}
 	if window < 2 {
 		return Calibration{}, fmt.Errorf("--window %d: a launch-level verdict needs at least 2 launch pairs per comparison", window)
@@ -66,6 +105,12 @@ func Calibrate(r Report, window int) (Calibration, error) {
 	if r.Design != nil {
 		cal.Design = r.Design.Name
 	}
+	var baseInfo NodeInfo
+	for _, n := range r.Nodes {
+		if n.Label == label {
+			baseInfo = n
+		}
+	}
 	base := map[string]Row{}
 	for _, c := range r.Cases {
 		if c.Node == label {
@@ -73,6 +118,12 @@ func Calibrate(r Report, window int) (Calibration, error) {
 		}
 	}
 	var logs, mdes []float64
+	detections := map[string]*Detection{}
+	for _, n := range r.Nodes {
+		if n.Label != label && !sameSpec(n, baseInfo) {
+			detections[n.Label] = &Detection{Spec: n.Label, Build: n.Build}
+		}
+	}
 	for _, c := range r.Cases {
 		b, ok := base[withoutNode(c.Params)]
 		if c.Node == label || !ok {
@@ -83,16 +134,18 @@ func Calibrate(r Report, window int) (Calibration, error) {
 			return Calibration{}, fmt.Errorf("case %s: its launches do not pair with the baseline's (%d and %d launches): calibration needs whole launch rounds", c.ID, len(c.Launches), len(b.Launches))
 		}
 		cal.Pairs = max(cal.Pairs, len(cv))
+		windows := windowVerdicts(c, b, window, cfg)
+		if d := detections[c.Node]; d != nil {
+			d.add(c, b, windows, cfg)
+			continue
+		}
 		for i := range cv {
 			logs = append(logs, math.Log(cv[i]/bv[i]))
 		}
-		for w := 0; (w+1)*window <= len(cv); w++ {
-			cw, bw := c, b
-			cw.Launches, bw.Launches = c.Launches[w*window:(w+1)*window], b.Launches[w*window:(w+1)*window]
-			rt := ratioOf(cw, bw, cfg)
-			cal.Verdicts = append(cal.Verdicts, CalibrationVerdict{Case: withoutNode(c.Params), Window: w, Ratio: rt.Of, Low: rt.Low, High: rt.High, P: rt.P, MDE: rt.MDE, Verdict: rt.Verdict})
-			mdes = append(mdes, rt.MDE)
-			switch rt.Verdict {
+		for _, v := range windows {
+			cal.Verdicts = append(cal.Verdicts, v)
+			mdes = append(mdes, v.MDE)
+			switch v.Verdict {
 			case VerdictFaster, VerdictSlower:
 				cal.False++
 			case VerdictSame:
@@ -103,18 +156,80 @@ func Calibrate(r Report, window int) (Calibration, error) {
 		}
 	}
 	cal.Comparisons = len(cal.Verdicts)
-	if cal.Comparisons == 0 {
+	for _, n := range r.Nodes {
+		if d := detections[n.Label]; d != nil {
+			d.finish()
+			cal.Detections = append(cal.Detections, *d)
+		}
+	}
+	if cal.Comparisons == 0 && !slices.ContainsFunc(cal.Detections, func(d Detection) bool { return len(d.Verdicts) > 0 }) {
 		return cal, fmt.Errorf("no comparison: %d launch pair(s) per case, fewer than one window of %d; run more launch pairs (--pairs) or a smaller --window", cal.Pairs, window)
 	}
-	cal.Rate = float64(cal.False) / float64(cal.Comparisons)
-	cal.RateHigh = clopperPearsonHigh(cal.False, cal.Comparisons, 0.05)
-	sq := 0.0
-	for _, l := range logs {
-		sq += l * l
+	if cal.Comparisons > 0 {
+		cal.Rate = float64(cal.False) / float64(cal.Comparisons)
+		cal.RateHigh = clopperPearsonHigh(cal.False, cal.Comparisons, 0.05)
+		sq := 0.0
+		for _, l := range logs {
+			sq += l * l
+		}
+		cal.RMSLogRatio = math.Sqrt(sq / float64(len(logs)))
+		cal.MedianMDE = stats.Percentiles(mdes, 50)[0]
 	}
-	cal.RMSLogRatio = math.Sqrt(sq / float64(len(logs)))
-	cal.MedianMDE = stats.Percentiles(mdes, 50)[0]
 	return cal, nil
+}
+
+// windowVerdicts compares c with b over each whole window of launch pairs.
+func windowVerdicts(c, b Row, window int, cfg verdictConfig) []CalibrationVerdict {
+	var out []CalibrationVerdict
+	for w := 0; (w+1)*window <= min(len(c.Launches), len(b.Launches)); w++ {
+		cw, bw := c, b
+		cw.Launches, bw.Launches = c.Launches[w*window:(w+1)*window], b.Launches[w*window:(w+1)*window]
+		rt := ratioOf(cw, bw, cfg)
+		out = append(out, CalibrationVerdict{Spec: c.Node, Case: withoutNode(c.Params), Window: w, Ratio: rt.Of, Low: rt.Low, High: rt.High, P: rt.P, MDE: rt.MDE, Verdict: rt.Verdict})
+	}
+	return out
+}
+
+// add counts one case's windows against the effect all its pairs show.
+func (d *Detection) add(c, b Row, windows []CalibrationVerdict, cfg verdictConfig) {
+	all := ratioOf(c, b, cfg)
+	dc := DetectionCase{Case: withoutNode(c.Params), Pairs: min(len(c.Launches), len(b.Launches)), Ratio: all.Of, Low: all.Low, High: all.High, P: all.P, Verdict: all.Verdict}
+	established := all.Verdict == VerdictFaster || all.Verdict == VerdictSlower
+	for _, v := range windows {
+		d.Verdicts = append(d.Verdicts, v)
+		if !established {
+			continue
+		}
+		dc.Comparisons++
+		switch v.Verdict {
+		case all.Verdict:
+			dc.Detected++
+		case VerdictFaster, VerdictSlower:
+			d.Opposite++
+		default:
+			d.Missed++
+		}
+	}
+	d.Comparisons += dc.Comparisons
+	d.Detected += dc.Detected
+	d.Cases = append(d.Cases, dc)
+}
+
+func (d *Detection) finish() {
+	if d.Comparisons > 0 {
+		d.Rate = float64(d.Detected) / float64(d.Comparisons)
+		d.RateLow = clopperPearsonLow(d.Detected, d.Comparisons, 0.05)
+	}
+}
+
+// sameSpec reports whether two specs run the same node: a copy made for
+// an A/A comparison differs only in its label.
+func sameSpec(a, b NodeInfo) bool {
+	key := a.Build == b.Build
+	if a.Key != "" && b.Key != "" {
+		key = a.Key == b.Key
+	}
+	return key && a.Profile == b.Profile && slices.Equal(a.Flags, b.Flags) && slices.Equal(a.Env, b.Env)
 }
 
 // clopperPearsonHigh is the exact one-sided upper bound at level alpha of
@@ -127,17 +242,11 @@ func clopperPearsonHigh(k, n int, alpha float64) float64 {
 	return distuv.Beta{Alpha: float64(k + 1), Beta: float64(n - k)}.Quantile(1 - alpha)
 }
 
-// WriteCalibration renders the calibration in markdown.
-func WriteCalibration(w io.Writer, c Calibration) {
-	fmt.Fprintf(w, "# A/A calibration: %s design\n\n", c.Design)
-	fmt.Fprintf(w, "The same build as spec a and spec b, %d launch pairs, read as comparisons of %d launch pairs each (alpha %g, noise threshold %g%%, \"same\" margin %g%%).\n\n",
-		c.Pairs, c.Window, c.Alpha, 100*c.Noise, 100*c.Effect)
-	fmt.Fprintf(w, "**False-positive rate: %d of %d comparisons = %.1f%%** (95%% upper bound %.1f%%); same %d, not yet known %d.\n\n",
-		c.False, c.Comparisons, 100*c.Rate, 100*c.RateHigh, c.Same, c.Unknown)
-	fmt.Fprintf(w, "One launch pair's ratio spreads by %.1f%% (RMS of log b/a); median MDE of a %d-pair comparison: %.1f%%.\n\n", 100*c.RMSLogRatio, c.Window, 100*c.MedianMDE)
-	fmt.Fprintln(w, "| Case | Window | Ratio | CI | p | MDE | Verdict |")
-	fmt.Fprintln(w, "|---|---:|---:|---|---:|---:|---|")
-	for _, v := range c.Verdicts {
-		fmt.Fprintf(w, "| %s | %d | %.3f | %.3f–%.3f | %s | %.1f%% | %s |\n", strings.ReplaceAll(v.Case, "|", "/"), v.Window+1, v.Ratio, v.Low, v.High, pText(v.P), 100*v.MDE, v.Verdict)
+// clopperPearsonLow is the matching lower bound: the alpha quantile of
+// Beta(k, n-k+1).
+func clopperPearsonLow(k, n int, alpha float64) float64 {
+	if k <= 0 {
+		return 0
 	}
+	return distuv.Beta{Alpha: float64(k), Beta: float64(n - k + 1)}.Quantile(alpha)
 }

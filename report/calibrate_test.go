@@ -66,3 +66,66 @@ func TestClopperPearsonHigh(t *testing.T) {
 		t.Errorf("1/40: %g", got)
 	}
 }
+
+// withSpec adds spec label to r, its launches c's (the first non-baseline
+// case) times factor, built from build.
+func withSpec(r Report, label, build string, factor float64) Report {
+	r.Nodes = append(r.Nodes, NodeInfo{Label: label, Build: build})
+	for _, c := range r.Cases {
+		if c.Node != "b" {
+			continue
+		}
+		row := Row{Node: label, Params: []scenario.Value{{Name: nodeParam, Value: label}, c.Params[1]}}
+		for _, l := range c.Launches {
+			l.MeanSeconds *= factor
+			row.Launches = append(row.Launches, l)
+		}
+		r.Cases = append(r.Cases, row)
+	}
+	return r
+}
+
+func TestCalibrateDetection(t *testing.T) {
+	// b is a copy of a (A/A); slow is 10% slower, tiny is 0.2% slower
+	// (below what 12 pairs resolve, so its windows are not scored).
+	r := withSpec(withSpec(aaReport(12, 1), "slow", "lnd@src:/tmp/slow", 1.10), "tiny", "lnd@src:/tmp/tiny", 1.002)
+	cal, err := Calibrate(r, 6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cal.Comparisons != 2 || cal.False != 0 {
+		t.Errorf("A/A part %+v", cal)
+	}
+	if len(cal.Detections) != 2 {
+		t.Fatalf("detections %+v", cal.Detections)
+	}
+	slow, tiny := cal.Detections[0], cal.Detections[1]
+	if slow.Spec != "slow" || slow.Comparisons != 2 || slow.Detected != 2 || slow.Rate != 1 || slow.RateLow <= 0 || slow.Cases[0].Verdict != VerdictSlower {
+		t.Errorf("10%% slowdown: %+v", slow)
+	}
+	if tiny.Comparisons != 0 || len(tiny.Verdicts) != 2 || tiny.Cases[0].Verdict == VerdictSlower {
+		t.Errorf("0.2%% slowdown scored: %+v", tiny)
+	}
+	var md bytes.Buffer
+	WriteCalibration(&md, cal)
+	for _, want := range []string{"## A/A: the baseline against a copy", "## Detection: slow (lnd@src:/tmp/slow)", "**Detection rate: 2 of 2 comparisons = 100.0%**", "| Concurrency=20 | 12 | 1.100 |", "No case's change is established"} {
+		if !strings.Contains(md.String(), want) {
+			t.Errorf("markdown lacks %q:\n%s", want, md.String())
+		}
+	}
+	// A run of changed specs only: detection without an A/A part.
+	r.Nodes[1].Build = "lnd@other"
+	if cal, err = Calibrate(r, 6); err != nil || cal.Comparisons != 0 || len(cal.Detections) != 3 {
+		t.Errorf("no copy: %+v, %v", cal, err)
+	}
+}
+
+func TestClopperPearsonLow(t *testing.T) {
+	// n of n: 0.05^(1/n).
+	if got, want := clopperPearsonLow(40, 40, 0.05), math.Pow(0.05, 1.0/40); math.Abs(got-want) > 1e-9 {
+		t.Errorf("40/40: %g, want %g", got, want)
+	}
+	if clopperPearsonLow(0, 10, 0.05) != 0 {
+		t.Error("0/10 lower bound not 0")
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -24,16 +25,21 @@ func calibrateCmd(stdout, stderr io.Writer) *cobra.Command {
 	var f runFlags
 	var pairs, window int
 	var from string
+	var against []string
 	cmd := &cobra.Command{
 		Use:   "calibrate [scenario.yml]",
-		Short: "A/A calibration: a node spec against a copy of itself; the measured false-positive rate of the verdicts",
+		Short: "Calibrate the verdicts: a node spec against a copy of itself (false-positive rate) or a known change (detection rate)",
 		Long: "Calibrate runs one node spec (--node, else the scenario's) as spec a and as spec b, the\n" +
 			"baseline a, for --pairs launch pairs in the design given (--design), then cuts the pairs\n" +
 			"into consecutive windows of --window pairs and reads each window of each case as one\n" +
 			"comparison, with the run's alpha and noise threshold. Nothing changed between a and b,\n" +
 			"so every \"faster\" or \"slower\" is a false positive: calibration.md and calibration.json\n" +
 			"in the artifacts folder give their rate with a 95% upper bound. --from DIR reads an\n" +
-			"earlier calibration run (or any run of a build against a copy of itself) again.",
+			"earlier calibration run (or any run of specs against a baseline) again.\n\n" +
+			"--against SPEC (repeatable) compares the spec with a changed build instead of a copy (a\n" +
+			"tree with a known slowdown): each window that finds the change all the pairs together\n" +
+			"establish counts as detected, and calibration.md gives the detection rate at --window\n" +
+			"launch pairs, the power of a comparison at that launch count.",
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if from != "" {
@@ -46,7 +52,7 @@ func calibrateCmd(stdout, stderr io.Writer) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if err := aaScenario(&s, pairs); err != nil {
+			if err := calibrationScenario(&s, pairs, against); err != nil {
 				return err
 			}
 			run, err := executeScenario(cmd, stdout, stderr, s, f, nil)
@@ -67,6 +73,7 @@ func calibrateCmd(stdout, stderr io.Writer) *cobra.Command {
 	fl.IntVar(&pairs, "pairs", 4*scenario.DefaultCompareLaunches, "launch pairs to run")
 	fl.IntVar(&window, "window", scenario.DefaultCompareLaunches, "launch pairs per comparison: the launch count the verdicts are calibrated for")
 	fl.StringVar(&from, "from", "", "read the calibration of an existing artifacts folder instead of running")
+	fl.StringArrayVar(&against, "against", nil, "a changed spec to compare with instead of a copy, [LABEL=]IMPL@VERSION|IMPL@src:PATH[+option=value…] (repeatable): its detection rate")
 	fl.StringArrayVar(&f.params, "param", nil, "override a param: Name=v1,v2 (repeatable)")
 	fl.StringArrayVar(&f.jobs, "job", nil, "override a job setting: Name=value (LaunchCount is --pairs)")
 	addBackendFlag(fl, &f)
@@ -77,18 +84,36 @@ func calibrateCmd(stdout, stderr io.Writer) *cobra.Command {
 	return cmd
 }
 
-// aaScenario turns s's one node spec into the spec and its copy, a the
-// baseline, with pairs launch rounds.
-func aaScenario(s *scenario.Scenario, pairs int) error {
+// calibrationScenario turns s's one node spec into the baseline a and
+// either a copy of it, b (A/A), or the changed specs against, with pairs
+// launch rounds.
+func calibrationScenario(s *scenario.Scenario, pairs int, against []string) error {
 	specs := s.Specs()
 	if len(specs) != 1 {
-		return fmt.Errorf("calibrate compares one node spec with a copy of itself; give one --node (the scenario has %d)", len(specs))
+		return fmt.Errorf("calibrate compares one node spec with a copy of itself or with --against; give one --node (the scenario has %d)", len(specs))
 	}
-	a, b := specs[0], specs[0]
-	a.Label, b.Label = "a", "b"
-	s.Nodes, s.Baseline = []nodespec.Spec{a, b}, "a"
+	a := specs[0]
+	a.Label = "a"
+	others := []nodespec.Spec{a}
+	others[0].Label = "b"
+	if len(against) > 0 {
+		var err error
+		if others, err = scenario.ParseNodeFlags(against); err != nil {
+			return fmt.Errorf("--against: %v", strings.TrimPrefix(err.Error(), "--node: "))
+		}
+		for i := range others {
+			if others[i].Label == "a" {
+				return fmt.Errorf("--against %s: the label a is the baseline's; choose another (LABEL=SPEC)", against[i])
+			}
+		}
+	}
+	s.Nodes, s.Baseline = append([]nodespec.Spec{a}, others...), "a"
 	s.Job.LaunchCount, s.LaunchCountSet = pairs, true
-	s.Name += "-AA"
+	if len(against) > 0 {
+		s.Name += "-Detection"
+	} else {
+		s.Name += "-AA"
+	}
 	if err := s.Validate(); err != nil {
 		return err
 	}
