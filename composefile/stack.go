@@ -24,7 +24,7 @@ import (
 // containers as a swarm config and a swarm secret. Published ports use
 // swarm's host mode (on the engine that runs the task, host port chosen by
 // Docker); swarm cannot bind them to one address, so the engines' hosts
-// must keep them to the test network (see README "Real machines").
+// must keep them to the test network (docs/backends.md, "Real machines").
 //
 // The compose hardening is carried as far as `docker stack deploy` takes
 // it (measured with CLI 28.2 against engine 20.10): cap_drop, read_only and

@@ -197,8 +197,7 @@ const maxSuggestedLaunches = 100
 // the per-round log ratios when both specs ran the same launch rounds (A B
 // B A … or shuffled rounds), else Welch's; see stats.TestRatio for why.
 // Iterations are never pooled across launches: launches differ by 3–10%
-// while a launch's own standard error is ≈2% (README: Comparing node
-// specs). With one launch a side the test falls back to the iterations and
+// while a launch's own standard error is ≈2% (docs/verdicts.md). With one launch a side the test falls back to the iterations and
 // says so in Notes.
 //
 //	RatioSD = Ratio · √((sd(c)/mean(c))² + (sd(b)/mean(b))²)

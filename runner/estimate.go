@@ -8,7 +8,7 @@ import (
 	"github.com/lnbench/lnbench/scenario"
 )
 
-// Rough figures measured on a 2-core machine (see README): used only to warn
+// Rough figures measured on a 2-core machine (docs/verdicts.md quotes the estimates they give): used only to warn
 // before a long run, never reported as results.
 const (
 	setupPerNetwork     = 10 * time.Second

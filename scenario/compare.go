@@ -42,7 +42,7 @@ const (
 // DefaultDesign is the design of a comparison that names none, when its
 // job and faults allow it (Design). Measured on the 2-core reference VM
 // (lnbench calibrate, 20 launch pairs × 2 cases per design, the designs
-// alternating in blocks; README: Comparing node specs): one launch pair's
+// alternating in blocks; docs/measured.md): one launch pair's
 // log ratio spread 4.4% RMS in duet against 12.0% interleaved and 35.6%
 // sequential, so duet's verdicts detect about a third of the change at the
 // same launch count.
@@ -64,8 +64,8 @@ const (
 	// launches), against ≈2% within one: launches are the unit. 6 is the
 	// smallest even count (whole A B B A blocks, so a linear drift cancels)
 	// whose paired t test has 5 degrees of freedom (t = 2.57, against 4.30
-	// with 3): about 6× the time of one launch per spec. README: Comparing
-	// node specs has the detectable effects.
+	// with 3): about 6× the time of one launch per spec. docs/verdicts.md has
+	// the detectable effects.
 	DefaultCompareLaunches = 6
 	// unsetLaunches marks a file without job.LaunchCount while parsing.
 	unsetLaunches = -1

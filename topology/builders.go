@@ -165,7 +165,7 @@ func Load(path string) (Topology, error) {
 func Parse(data []byte, source string) (Topology, error) {
 	var t Topology
 	if err := strictyaml.Decode(data, &t); errors.Is(err, strictyaml.ErrEmpty) {
-		return Topology{}, fmt.Errorf("topology file %s is empty; list nodes, channels, payers and payee (see \"A topology file\" in the README)", source)
+		return Topology{}, fmt.Errorf("topology file %s is empty; list nodes, channels, payers and payee (see \"Topology files\" in docs/scenarios.md)", source)
 	} else if err != nil {
 		return Topology{}, fmt.Errorf("topology file %s: %v", source, err)
 	}

@@ -77,7 +77,7 @@ func parseEffect(text string) (float64, error) {
 
 // launchSpread is the root-mean-square log ratio of one launch pair of
 // the same build, by design, measured on the 2-core reference VM with
-// lnbench calibrate (README: Comparing node specs).
+// lnbench calibrate (docs/measured.md, Comparison designs).
 var launchSpread = map[string]float64{
 	scenario.DesignSequential:  0.356,
 	scenario.DesignInterleaved: 0.120,
