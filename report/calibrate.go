@@ -64,10 +64,10 @@ type Detection struct {
 	Spec  string `json:"spec"`
 	Build string `json:"build"`
 	// Comparisons are the windows of cases whose effect is established.
-	Comparisons int `json:"comparisons"`
-	Detected    int `json:"detected"`
-	Opposite    int `json:"opposite"` // the window called the other direction
-	Missed      int `json:"missed"`   // same or not yet known
+	Comparisons int     `json:"comparisons"`
+	Detected    int     `json:"detected"`
+	Opposite    int     `json:"opposite"` // the window called the other direction
+	Missed      int     `json:"missed"`   // same or not yet known
 	Rate        float64 `json:"detection_rate"`
 	// RateLow is the one-sided 95% lower bound of Rate (Clopper-Pearson).
 	RateLow  float64              `json:"detection_rate_low"`
