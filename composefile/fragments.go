@@ -108,7 +108,7 @@ func ParseFragment(role, file string, data []byte) (Fragment, error) {
 		key string
 		set bool
 	}{
-		{"command", len(svc.Command) > 0}, {"cpus", svc.CPUs != 0}, {"depends_on", len(svc.DependsOn) > 0},
+		{"command", len(svc.Command) > 0}, {"cpus", svc.CPUs != 0}, {"cpuset", svc.CPUSet != ""}, {"depends_on", len(svc.DependsOn) > 0},
 		{"deploy", svc.Deploy != nil}, {"configs", len(svc.Configs) > 0}, {"secrets", len(svc.Secrets) > 0},
 		{"hostname", svc.Hostname != ""}, {"image", svc.Image != ""}, {"mem_limit", svc.MemLimit != ""},
 		{"networks", len(svc.Networks) > 0}, {"user", svc.User != ""}, {"volumes", len(svc.Volumes) > 0},

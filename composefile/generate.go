@@ -84,8 +84,12 @@ type Spec struct {
 	// apply to every lnd actor without an entry.
 	Limits        map[string]Limits
 	DefaultLimits Limits
-	Pprof         bool // lnd serves pprof on <name>:6060 inside the network
-	Sampler       bool // include the sampler sidecar
+	// CPUSet pins every container of the network to these CPUs (the
+	// kernel's list notation, e.g. 0-2): a duet round that splits the
+	// cores. "" runs them on every CPU.
+	CPUSet  string
+	Pprof   bool // lnd serves pprof on <name>:6060 inside the network
+	Sampler bool // include the sampler sidecar
 	// SamplerArgs are the sidecar's sampling flags (mode, periods, origin);
 	// the generator adds --listen, --out and one --target per node.
 	SamplerArgs []string
@@ -378,6 +382,12 @@ func (s Spec) Build() (File, error) {
 			svc.DependsOn[n] = Dependency{Condition: "service_started"}
 		}
 		f.Services[SamplerService] = svc
+	}
+	if s.CPUSet != "" {
+		for name, svc := range f.Services {
+			svc.CPUSet = s.CPUSet
+			f.Services[name] = svc
+		}
 	}
 	return f, nil
 }

@@ -92,6 +92,7 @@ type Service struct {
 	Command         []string              `yaml:"command,omitempty"`
 	Configs         []FileRef             `yaml:"configs,omitempty"`
 	CPUs            float64               `yaml:"cpus,omitempty"`
+	CPUSet          string                `yaml:"cpuset,omitempty"`
 	Deploy          *Deploy               `yaml:"deploy,omitempty"`
 	DependsOn       map[string]Dependency `yaml:"depends_on,omitempty"`
 	Entrypoint      []string              `yaml:"entrypoint,omitempty"`

@@ -19,6 +19,8 @@ type Design struct {
 	// iterations; CPUs how duet's networks share the cores.
 	Iterations string `json:"iterations,omitempty"`
 	CPUs       string `json:"cpus,omitempty"`
+	// CPUSets are the networks' CPU sets where duet split the cores.
+	CPUSets []CPUSet `json:"cpu_sets,omitempty"`
 	// Fallback says why the run fell back to sequential from the design
 	// it was asked for (two networks did not fit the memory guard).
 	Fallback string `json:"fallback,omitempty"`
@@ -36,6 +38,13 @@ type Design struct {
 	// verdict then tests at alpha/Looks.
 	Looks   int    `json:"looks,omitempty"`
 	Stopped string `json:"stopped,omitempty"`
+}
+
+// CPUSet is the CPUs one network's actors ran on (the kernel's list
+// notation, e.g. 0-2).
+type CPUSet struct {
+	Network string `json:"network"`
+	CPUs    string `json:"cpus"`
 }
 
 // Alpha is the significance level of the verdicts: alpha split over the

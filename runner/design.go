@@ -1,15 +1,13 @@
 package runner
 
 import (
-	"fmt"
-	"runtime"
 
 	"github.com/lnbench/lnbench/report"
 	"github.com/lnbench/lnbench/scenario"
 )
 
 // designOf is the run's design as the report records it; nil for one spec.
-func designOf(s scenario.Scenario) *report.Design {
+func designOf(s scenario.Scenario, plans []networkPlan) *report.Design {
 	if len(s.Specs()) < 2 {
 		return nil
 	}
@@ -27,7 +25,7 @@ func designOf(s scenario.Scenario) *report.Design {
 		}
 		d.Iterations += "; warm-ups first; a waiting network is sampled as idle"
 	case scenario.DesignDuet:
-		d.CPUs = duetCPUs(runtime.NumCPU(), len(s.Specs()))
+		d.CPUs = describeCPUs(c.CPUs, allowedCPUs(), len(s.Specs()), maxActors(plans))
 	}
 	if c.UntilKnown {
 		d.UntilKnown, d.MaxLaunches = true, c.MaxLaunchesOrDefault()
@@ -36,10 +34,11 @@ func designOf(s scenario.Scenario) *report.Design {
 	return d
 }
 
-// duetCPUs says how duet's networks share the cores. A CPU set per
-// network needs cores enough that each network's nodes keep the cores a
-// sequential run would give them; below that, pinning would measure a
-// smaller machine than the one the verdict is about, so they share.
-func duetCPUs(cores, networks int) string {
-	return fmt.Sprintf("shared: %d networks on the host's %d cores (no CPU set per network; each sees the other's load, as both specs see the same drift)", networks, cores)
+// maxActors is the most actors (nodes and the chain) a planned network has.
+func maxActors(plans []networkPlan) int {
+	most := 0
+	for _, p := range plans {
+		most = max(most, len(p.topo.Nodes)+1)
+	}
+	return most
 }

@@ -42,7 +42,7 @@ func openNetwork(ctx context.Context, opts Options, run Run, p networkPlan, fw *
 	storage := p.cases[0].c.Storage()
 	workDir := filepath.Join(workRoot(opts, storage), run.ID, sanitize(p.name))
 	probeStorage(ctx, opts, storage, workDir, rep)
-	spec := NetworkSpec{RunID: run.ID, Name: p.name, WorkDir: workDir, ArtifactsDir: run.Dir, Topology: p.topo, Profiling: s.Sampling.On(), Origin: rep.Started, NodeConfigs: configs}
+	spec := NetworkSpec{RunID: run.ID, Name: p.name, WorkDir: workDir, ArtifactsDir: run.Dir, Topology: p.topo, Profiling: s.Sampling.On(), Origin: rep.Started, NodeConfigs: configs, CPUs: p.cpus}
 	be, err := opts.NewBackend(spec)
 	if err != nil {
 		return nil, err

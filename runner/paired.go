@@ -71,8 +71,19 @@ func runPair(ctx context.Context, opts Options, run Run, pair []networkPlan, w *
 			}
 		}
 	}()
-	for _, p := range pair {
+	var sets [][]int
+	if s.Design() == scenario.DesignDuet {
+		sets = cpuSets(s.Compare.CPUs, allowedCPUs(), len(pair), maxActors(pair))
+	}
+	for k, p := range pair {
 		fmt.Fprintf(opts.Log, "network %s: %s\n", p.name, p.topo)
+		if sets != nil {
+			p.cpus = sets[k]
+			fmt.Fprintf(opts.Log, "network %s: on CPUs %s\n", p.name, CPUList(p.cpus))
+			if rep.Design != nil {
+				rep.Design.CPUSets = append(rep.Design.CPUSets, report.CPUSet{Network: p.name, CPUs: CPUList(p.cpus)})
+			}
+		}
 		ln, err := openNetwork(ctx, opts, run, p, nil, rep, configs)
 		if err != nil {
 			return err

@@ -45,6 +45,9 @@ type NetworkSpec struct {
 	Origin time.Time
 	// NodeConfigs are how each node spec's nodes start, by spec label.
 	NodeConfigs map[string]backend.NodeConfig
+	// CPUs is the CPU set every actor of the network runs on (a duet round
+	// that splits the cores); nil: every core.
+	CPUs []int
 }
 
 // BackendFactory makes the backend for one network of the run.
@@ -132,6 +135,9 @@ type networkPlan struct {
 	// pair names the launch round and the network without its node spec:
 	// the interleaved and duet designs bring up a pair's networks together.
 	pair string
+	// cpus is the network's CPU set in a duet round that splits the cores;
+	// nil: every core.
+	cpus []int
 }
 
 func plan(s scenario.Scenario) ([]networkPlan, error) { return planRounds(s, 0, s.Job.LaunchCount) }
@@ -215,7 +221,7 @@ func Execute(ctx context.Context, opts Options, run Run) (rep report.Report, err
 	rep = report.Report{RunID: run.ID, Started: time.Now().UTC(), Scenario: s, Backend: opts.BackendName, Env: envinfo.Collect(),
 		Warnings: append(append([]string(nil), opts.Notes...), topologyNotes(plans)...)}
 	rep.Nodes = withTopologyNodes(nodes, plans)
-	rep.Design = designOf(s)
+	rep.Design = designOf(s, plans)
 	w, err := result.Create(filepath.Join(run.Dir, "payments.jsonl"))
 	if err != nil {
 		return rep, err

@@ -30,7 +30,18 @@ type Compare struct {
 	// verdict of "same" excludes any larger change, and the report
 	// suggests the launch count that would detect it.
 	Effect float64 `yaml:"effect" json:"effect,omitempty"`
+	// CPUs is how a duet round's networks share the cores: shared (every
+	// network on every core), split (each network on a CPU set of its
+	// own), or "" (auto: split where every actor of every network keeps a
+	// core of its own, shared below that).
+	CPUs string `yaml:"cpus" json:"cpus,omitempty"`
 }
+
+// How duet's networks share the cores.
+const (
+	CPUsShared = "shared"
+	CPUsSplit  = "split"
+)
 
 // Designs.
 const (
@@ -122,6 +133,15 @@ func (s Scenario) validateCompare() error {
 	default:
 		return fmt.Errorf("compare.design %q: use sequential, interleaved or duet", c.Design)
 	}
+	switch c.CPUs {
+	case "", CPUsShared:
+	case CPUsSplit:
+		if s.Design() != DesignDuet || !s.Compares() {
+			return fmt.Errorf("compare.cpus split: CPU sets split a duet round's networks; compare two specs with compare.design: duet, or drop compare.cpus")
+		}
+	default:
+		return fmt.Errorf("compare.cpus %q: use shared or split (unset: split where every actor keeps a core of its own)", c.CPUs)
+	}
 	switch c.Order {
 	case "", OrderABBA, OrderShuffled:
 	default:
@@ -167,6 +187,9 @@ func (c Compare) yaml() string {
 	}
 	if c.Effect != 0 {
 		out += fmt.Sprintf("  effect: %g\n", c.Effect)
+	}
+	if c.CPUs != "" {
+		out += "  cpus: " + c.CPUs + "\n"
 	}
 	return out
 }

@@ -64,8 +64,10 @@ type Options struct {
 	Configs       map[string]backend.NodeConfig
 	Limits        map[string]composefile.Limits
 	DefaultLimits composefile.Limits
-	Pprof         bool
-	Sampler       bool
+	// CPUSet pins the network's containers (composefile.Spec.CPUSet).
+	CPUSet  string
+	Pprof   bool
+	Sampler bool
 	// SamplerArgs are the sidecar's sampling flags (see compose.Spec).
 	SamplerArgs []string
 	// Tool is the host path of a static lnbench, mounted into actors (for
@@ -136,7 +138,7 @@ func New(ctx context.Context, opts Options) (*Backend, error) {
 		b.file = filepath.Join(opts.ArtifactsDir, composefile.FileName(opts.Network))
 	}
 	spec := composefile.Spec{RunID: opts.RunID, Network: opts.Network, Project: b.project, WorkDir: opts.WorkDir, User: opts.User,
-		ChainImage: opts.ChainImage, Limits: opts.Limits, DefaultLimits: opts.DefaultLimits,
+		ChainImage: opts.ChainImage, Limits: opts.Limits, DefaultLimits: opts.DefaultLimits, CPUSet: opts.CPUSet,
 		Pprof: opts.Pprof, Sampler: opts.Sampler, SamplerArgs: opts.SamplerArgs, Tool: opts.Tool, Fragments: frags}
 	if opts.Tool != "" {
 		art, err := filepath.Abs(opts.ArtifactsDir)

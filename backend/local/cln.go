@@ -41,7 +41,7 @@ func (b *Backend) startCLN(ctx context.Context, spec backend.NodeSpec, binDir, d
 		Extra: spec.ExtraArgs,
 	}
 	args := cfg.Args()
-	p, err := startProc(spec.Name, filepath.Join(binDir, "lightningd"), args, filepath.Join(dir, "stdout.log"), spec.Env...)
+	p, err := startProcOn(b.opts.CPUs, spec.Name, filepath.Join(binDir, "lightningd"), args, filepath.Join(dir, "stdout.log"), spec.Env...)
 	if err != nil {
 		return backend.NodeEndpoint{}, err
 	}

@@ -64,7 +64,7 @@ func (b *Backend) Restart(ctx context.Context, name string) (backend.NodeEndpoin
 		_ = syscall.Kill(-old.cmd.Process.Pid, syscall.SIGCONT)
 	}
 	old.stop(15 * time.Second)
-	p, err := startProc(name, old.bin, old.args, old.logPath, old.env...)
+	p, err := startProcOn(old.cpus, name, old.bin, old.args, old.logPath, old.env...)
 	if err != nil {
 		return backend.NodeEndpoint{}, err
 	}

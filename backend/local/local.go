@@ -35,6 +35,9 @@ type Options struct {
 	Pprof bool
 	// PerfCallGraph is CLN's perf unwinding: fp, dwarf, or auto ("").
 	PerfCallGraph string
+	// CPUs is the CPU set every process of the network runs on (a duet
+	// round that splits the cores); nil: every CPU.
+	CPUs []int
 }
 
 // Backend is the local-process backend.
@@ -101,7 +104,7 @@ func (b *Backend) StartChain(ctx context.Context, spec backend.ChainSpec) (backe
 		MiningAddr: spec.MiningAddr, Clients: spec.Nodes,
 	}
 	args := cfg.Args()
-	p, err := startProc("btcd", filepath.Join(b.opts.ChainBinDir, "btcd"), args, filepath.Join(dir, "stdout.log"))
+	p, err := startProcOn(b.opts.CPUs, "btcd", filepath.Join(b.opts.ChainBinDir, "btcd"), args, filepath.Join(dir, "stdout.log"))
 	if err != nil {
 		return backend.ChainEndpoint{}, err
 	}
@@ -168,7 +171,7 @@ func (b *Backend) StartNode(ctx context.Context, spec backend.NodeSpec) (backend
 		cfg.PprofListen = hostPort(ps[2])
 	}
 	args := cfg.Args()
-	p, err := startProc(spec.Name, filepath.Join(binDir, "lnd"), args, filepath.Join(dir, "stdout.log"), spec.Env...)
+	p, err := startProcOn(b.opts.CPUs, spec.Name, filepath.Join(binDir, "lnd"), args, filepath.Join(dir, "stdout.log"), spec.Env...)
 	if err != nil {
 		return backend.NodeEndpoint{}, err
 	}

@@ -7,10 +7,13 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"runtime"
 	"strings"
 	"sync"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // proc is one child process, in its own process group so that stopping it
@@ -30,10 +33,17 @@ type proc struct {
 	env  []string
 	// ready tells whether it answers again after a start.
 	ready func() bool
+	// cpus is its CPU set (nil: every CPU), kept across restarts.
+	cpus []int
 }
 
 // startProc starts bin with the harness's environment plus env ("NAME=value").
 func startProc(name, bin string, args []string, logPath string, env ...string) (*proc, error) {
+	return startProcOn(nil, name, bin, args, logPath, env...)
+}
+
+// startProcOn is startProc on a CPU set (nil: every CPU).
+func startProcOn(cpus []int, name, bin string, args []string, logPath string, env ...string) (*proc, error) {
 	// Appending: a restarted process's log follows its first life's.
 	out, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
@@ -46,17 +56,49 @@ func startProc(name, bin string, args []string, logPath string, env ...string) (
 	}
 	// Pdeathsig: if the harness is killed outright, the kernel ends the node too.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	if err := cmd.Start(); err != nil {
+	if err := startPinned(cmd, cpus); err != nil {
 		out.Close()
 		return nil, fmt.Errorf("start %s: %v", name, err)
 	}
-	p := &proc{name: name, cmd: cmd, logPath: logPath, done: make(chan struct{}), out: out, bin: bin, args: args, env: env}
+	p := &proc{name: name, cmd: cmd, logPath: logPath, done: make(chan struct{}), out: out, bin: bin, args: args, env: env, cpus: cpus}
 	go func() {
 		p.err = cmd.Wait()
 		out.Close()
 		close(p.done)
 	}()
 	return p, nil
+}
+
+// startPinned starts cmd on cpus. A child inherits the CPU mask of the
+// thread that forks it, and os/exec forks from the calling goroutine's
+// thread: so this goroutine holds its thread, narrows that thread's mask,
+// starts the child and restores the mask. Threads the child makes later
+// inherit the set, so the whole process stays on it.
+func startPinned(cmd *exec.Cmd, cpus []int) error {
+	if len(cpus) == 0 {
+		return cmd.Start()
+	}
+	runtime.LockOSThread()
+	var old, set unix.CPUSet
+	if err := unix.SchedGetaffinity(0, &old); err != nil {
+		runtime.UnlockOSThread()
+		return fmt.Errorf("reading this thread's CPU set: %v", err)
+	}
+	for _, c := range cpus {
+		set.Set(c)
+	}
+	if err := unix.SchedSetaffinity(0, &set); err != nil {
+		runtime.UnlockOSThread()
+		return fmt.Errorf("CPU set %v: %v", cpus, err)
+	}
+	err := cmd.Start()
+	if rerr := unix.SchedSetaffinity(0, &old); rerr != nil {
+		// Left locked: the thread ends with this goroutine instead of
+		// running others on the narrowed set.
+		return errors.Join(err, fmt.Errorf("restoring this thread's CPU set: %v", rerr))
+	}
+	runtime.UnlockOSThread()
+	return err
 }
 
 func (p *proc) exited() bool {

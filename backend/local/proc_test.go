@@ -22,3 +22,43 @@ func TestStartProcEnv(t *testing.T) {
 		t.Errorf("child saw %q", got)
 	}
 }
+
+// TestStartProcOnCPUSet: a process started on a CPU set runs there, as the
+// kernel reports it (Cpus_allowed_list), the child it spawns too, and the
+// harness's thread gets its own mask back.
+func TestStartProcOnCPUSet(t *testing.T) {
+	before := cpusAllowed(t, "self")
+	log := filepath.Join(t.TempDir(), "out.log")
+	p, err := startProcOn([]int{0}, "pinned", "/bin/sh", []string{"-c", `grep Cpus_allowed_list /proc/self/status; sh -c 'grep Cpus_allowed_list /proc/self/status'`}, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-p.done
+	out, _ := os.ReadFile(log)
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		if f := strings.Fields(line); len(f) != 2 || f[1] != "0" {
+			t.Errorf("child on CPU set {0}: %q", line)
+		}
+	}
+	if len(strings.Split(strings.TrimSpace(string(out)), "\n")) != 2 {
+		t.Errorf("child output %q", out)
+	}
+	if after := cpusAllowed(t, "self"); after != before {
+		t.Errorf("harness CPU set %s before, %s after", before, after)
+	}
+}
+
+func cpusAllowed(t *testing.T, pid string) string {
+	t.Helper()
+	b, err := os.ReadFile("/proc/" + pid + "/status")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "Cpus_allowed_list:"); ok {
+			return strings.TrimSpace(v)
+		}
+	}
+	t.Fatal("no Cpus_allowed_list")
+	return ""
+}

@@ -111,7 +111,7 @@ func newComposeBackend(ctx context.Context, n runner.NetworkSpec, s scenario.Sce
 		// pprof listens inside the compose network only, always, so that
 		// `docker exec … sample-loop.sh` works in any run.
 		Pprof: true, StartTimeout: startTimeout, Tool: tool,
-		DefaultLimits: composefile.Limits{CPUs: s.Node.CPUs, Memory: s.Node.Memory}}
+		DefaultLimits: composefile.Limits{CPUs: s.Node.CPUs, Memory: s.Node.Memory}, CPUSet: runner.CPUList(n.CPUs)}
 	if n.Profiling {
 		opts.Sampler, opts.SamplerArgs = true, samplerArgs(s.Sampling, n.Origin)
 	}
