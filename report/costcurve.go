@@ -23,8 +23,7 @@ func costCurves(r Report) []costcurve.Curve {
 	var series []string
 	points := map[string][]costcurve.Point{}
 	for _, nc := range r.Costs {
-		p := costcurve.Point{Nodes: nc.Nodes, RSSBytes: nc.RSSBytes, NodeRSSBytes: nc.NodeRSSBytes, PeakRSSBytes: nc.PeakRSSBytes,
-			CPUSeconds: nc.CPUSeconds, MemAvailableBytes: nc.MemAvailableBytes, PaymentsPerSec: paymentsPerSec(r, nc.Cases)}
+		p := costcurve.Point{AtReady: nc.AtReady, PaymentsPerSec: paymentsPerSec(r, nc.Cases)}
 		for _, s := range r.Setup {
 			if s.Network == nc.Network {
 				p.Phases = append(p.Phases, costcurve.Phase{Name: s.Phase, Seconds: s.Seconds})

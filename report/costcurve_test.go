@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lnbench/lnbench/costcurve"
 	"github.com/lnbench/lnbench/envinfo"
 	"github.com/lnbench/lnbench/result"
 	"github.com/lnbench/lnbench/runrecord"
@@ -56,9 +57,10 @@ func fixtureScaleReport() Report {
 		r.Setup = append(r.Setup, runrecord.Setup{Network: net, Phase: "chain", Seconds: 2}, runrecord.Setup{Network: net, Phase: "nodes", Seconds: 10 + nodes/2},
 			runrecord.Setup{Network: net, Phase: "fund", Seconds: 3}, runrecord.Setup{Network: net, Phase: "channels", Seconds: 5 + nodes/4},
 			runrecord.Setup{Network: net, Phase: "routes", Seconds: nodes / 4})
-		r.Costs = append(r.Costs, runrecord.NetworkCost{Network: net, Nodes: n, Cases: []string{"NodeCount=" + strconv.Itoa(n) + "/TotalPayments=4"},
-			RSSBytes: int64(160+100*n) * mib, NodeRSSBytes: int64(100*n) * mib, PeakRSSBytes: int64(160+300*n) * mib,
-			CPUSeconds: 4 * float64(n), HarnessCPUSeconds: float64(n) / 5, MemAvailableBytes: 22 << 30, Source: "proc"})
+		r.Costs = append(r.Costs, runrecord.NetworkCost{Network: net, Cases: []string{"NodeCount=" + strconv.Itoa(n) + "/TotalPayments=4"},
+			AtReady: costcurve.AtReady{Nodes: n, RSSBytes: int64(160+100*n) * mib, NodeRSSBytes: int64(100*n) * mib, PeakRSSBytes: int64(160+300*n) * mib,
+				CPUSeconds: 4 * float64(n), MemAvailableBytes: 22 << 30},
+			HarnessCPUSeconds: float64(n) / 5, Source: "proc"})
 	}
 	// On the smallest network two of ten nodes forwarded; on the next, none.
 	for i := 1; i <= 10; i++ {
@@ -114,7 +116,7 @@ func TestCostCurveGolden(t *testing.T) {
 
 func TestNoCostCurveForOneSize(t *testing.T) {
 	r := fixtureReport()
-	r.Costs = []runrecord.NetworkCost{{Network: "launch1", Nodes: 2, RSSBytes: 1 << 28, PeakRSSBytes: 1 << 28}}
+	r.Costs = []runrecord.NetworkCost{{Network: "launch1", AtReady: costcurve.AtReady{Nodes: 2, RSSBytes: 1 << 28, PeakRSSBytes: 1 << 28}}}
 	Summarize(&r, fixtureRecords())
 	var b bytes.Buffer
 	if err := Markdown(&b, r); err != nil {
@@ -171,8 +173,8 @@ func TestCostCurvePerNodeSpec(t *testing.T) {
 	add := func(spec string, n, perNode int) {
 		net := "launch1/Node=" + spec + "/NodeCount=" + strconv.Itoa(n)
 		r.Setup = append(r.Setup, runrecord.Setup{Network: net, Phase: "nodes", Seconds: float64(n)})
-		r.Costs = append(r.Costs, runrecord.NetworkCost{Network: net, Nodes: n, Cases: []string{"Node=" + spec + "/NodeCount=" + strconv.Itoa(n)},
-			RSSBytes: int64(160+perNode*n) * mib, NodeRSSBytes: int64(perNode*n) * mib, MemAvailableBytes: 20 << 30})
+		r.Costs = append(r.Costs, runrecord.NetworkCost{Network: net, Cases: []string{"Node=" + spec + "/NodeCount=" + strconv.Itoa(n)},
+			AtReady: costcurve.AtReady{Nodes: n, RSSBytes: int64(160+perNode*n) * mib, NodeRSSBytes: int64(perNode*n) * mib, MemAvailableBytes: 20 << 30}})
 	}
 	add("default", 10, 100)
 	add("small", 10, 60)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/lnbench/lnbench/backend"
+	"github.com/lnbench/lnbench/costcurve"
 	"github.com/lnbench/lnbench/runrecord"
 	"github.com/lnbench/lnbench/usage"
 	"github.com/lnbench/lnbench/usage/collect"
@@ -21,7 +22,7 @@ const snapshotTimeout = 30 * time.Second
 // measureCost is what the network cost this machine at ready. Every actor
 // started during setup, so its cumulative CPU time is its setup CPU.
 func measureCost(ctx context.Context, snap Snapshotter, be backend.Backend, p networkPlan, memBefore int64, harnessCPU float64) (runrecord.NetworkCost, error) {
-	nc := runrecord.NetworkCost{Network: p.name, Nodes: len(p.topo.Nodes), MemAvailableBytes: memBefore, HarnessCPUSeconds: harnessCPU}
+	nc := runrecord.NetworkCost{Network: p.name, AtReady: costcurve.AtReady{Nodes: len(p.topo.Nodes), MemAvailableBytes: memBefore}, HarnessCPUSeconds: harnessCPU}
 	for _, c := range p.cases {
 		nc.Cases = append(nc.Cases, c.c.ID())
 	}

@@ -1,5 +1,7 @@
 package runrecord
 
+import "github.com/lnbench/lnbench/costcurve"
+
 // The facts the runner records per node spec, network and service.
 
 // NodeInfo describes one node spec of the run: its build, config profile
@@ -54,22 +56,15 @@ type Placement struct {
 }
 
 // NetworkCost is one network's use of the machine, measured by the harness
-// the moment the network was ready.
+// the moment the network was ready: the cost curve's point as recorded
+// (costcurve.AtReady), with what names and explains it.
 type NetworkCost struct {
-	Network string   `json:"network"`
-	Nodes   int      `json:"nodes"` // Lightning nodes (the chain aside)
-	Cases   []string `json:"cases"` // the cases it served
-	// RSSBytes is every actor (nodes and chain) at ready; NodeRSSBytes the
-	// nodes alone; PeakRSSBytes the sum of each actor's own peak until then.
-	RSSBytes     int64 `json:"rss_bytes"`
-	NodeRSSBytes int64 `json:"node_rss_bytes"`
-	PeakRSSBytes int64 `json:"peak_rss_bytes"`
-	// CPUSeconds is the actors' CPU time until ready (they all started in
-	// setup) plus the harness's during setup, HarnessCPUSeconds.
-	CPUSeconds        float64 `json:"cpu_s"`
+	Network string `json:"network"`
+	costcurve.AtReady
+	Cases []string `json:"cases"` // the cases it served
+	// HarnessCPUSeconds is the harness's share of AtReady.CPUSeconds: its
+	// CPU time during setup.
 	HarnessCPUSeconds float64 `json:"harness_cpu_s"`
-	// MemAvailableBytes is MemAvailable just before the network started.
-	MemAvailableBytes int64 `json:"mem_available_bytes"`
 	// Source says where the figures come from (proc, cgroup-v1, …).
 	Source string `json:"source,omitempty"`
 }

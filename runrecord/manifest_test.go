@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lnbench/lnbench/costcurve"
 	"github.com/lnbench/lnbench/scenario"
 )
 
@@ -19,7 +20,7 @@ func TestManifestRoundTrip(t *testing.T) {
 	want := Manifest{RunID: "r1", Started: t0, Finished: t0.Add(time.Minute), Scenario: scenario.Default(), Backend: "local",
 		Nodes:    []NodeInfo{{Label: "a", Baseline: true, Implementation: "lnd", Version: "v0.21.0-beta", Flags: []string{"--x"}}},
 		Setup:    []Setup{{Network: "launch1", Phase: "chain", Seconds: 0.5}},
-		Costs:    []NetworkCost{{Network: "launch1", Nodes: 2, RSSBytes: 1 << 20}},
+		Costs:    []NetworkCost{{Network: "launch1", AtReady: costcurve.AtReady{Nodes: 2, RSSBytes: 1 << 20}}},
 		Forwards: []Forward{{Network: "launch1", Node: "carol", Count: 3}},
 		Design:   &Design{Name: scenario.DesignDuet, Order: "abba", Rounds: [][]string{{"a", "b"}, {"b", "a"}}},
 		Warnings: []string{"a note"}, WallSeconds: 60}
