@@ -198,7 +198,8 @@ func Execute(ctx context.Context, opts Options, run Run) (rec runrecord.Manifest
 	if err != nil {
 		return rec, err
 	}
-	if d := designOf(s); d != nil && d.UntilKnown && opts.UnknownVerdicts == nil {
+	design := designOf(s)
+	if design != nil && design.UntilKnown && opts.UnknownVerdicts == nil {
 		return rec, errNoVerdictCounter
 	}
 	if opts.Drivers == nil {
@@ -226,7 +227,7 @@ func Execute(ctx context.Context, opts Options, run Run) (rec runrecord.Manifest
 	rec = runrecord.Manifest{RunID: run.ID, Started: time.Now().UTC(), Scenario: s, Backend: opts.BackendName, Env: envinfo.Collect(),
 		Warnings: append(append([]string(nil), opts.Notes...), topologyNotes(plans)...)}
 	rec.Nodes = withTopologyNodes(nodes, plans)
-	rec.Design = designOf(s)
+	rec.Design = design
 	w, err := result.Create(filepath.Join(run.Dir, runrecord.PaymentsFile))
 	if err != nil {
 		return rec, err

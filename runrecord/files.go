@@ -3,6 +3,7 @@ package runrecord
 import (
 	"github.com/lnbench/lnbench/chanstate"
 	"github.com/lnbench/lnbench/faults"
+	"github.com/lnbench/lnbench/scenario"
 	"github.com/lnbench/lnbench/traces"
 	"github.com/lnbench/lnbench/usage"
 )
@@ -24,7 +25,7 @@ const (
 	// ScenarioFile is the scenario as run, so `lnbench run <folder>` reruns
 	// it; TopologyFile its topology when that came from a file or one
 	// generated graph.
-	ScenarioFile = "scenario.yml"
+	ScenarioFile = scenario.FileName
 	TopologyFile = "topology.yml"
 
 	ResourcesFile = usage.FileName     // resource samples
