@@ -19,12 +19,11 @@ type Phase struct {
 	Seconds float64 `json:"seconds"`
 }
 
-// Point is one network, measured when it became ready (every payer has a
-// route to its payees) and, for PaymentsPerSec, over its measured cases.
-type Point struct {
-	Nodes        int     `json:"nodes"`
-	Phases       []Phase `json:"phases"`
-	ReadySeconds float64 `json:"ready_s"` // from the chain's start to ready
+// AtReady is what one network cost the machine the moment it became ready
+// (every payer has a route to its payees). The runner records it per
+// network (runrecord.NetworkCost) and a Point carries it as recorded.
+type AtReady struct {
+	Nodes int `json:"nodes"` // Lightning nodes (the chain aside)
 	// RSSBytes is every actor of the network at ready (nodes and chain);
 	// NodeRSSBytes the nodes alone.
 	RSSBytes     int64 `json:"rss_bytes"`
@@ -32,11 +31,20 @@ type Point struct {
 	// PeakRSSBytes sums each actor's own peak until ready: an upper bound,
 	// the peaks need not coincide.
 	PeakRSSBytes int64 `json:"peak_rss_bytes"`
-	// CPUSeconds is the CPU time of nodes, chain and harness until ready.
-	CPUSeconds     float64 `json:"cpu_s"`
-	PaymentsPerSec float64 `json:"payments_per_s"` // 0: nothing measured
+	// CPUSeconds is the CPU time of nodes, chain and harness until ready
+	// (the actors all started in setup).
+	CPUSeconds float64 `json:"cpu_s"`
 	// MemAvailableBytes is the kernel's MemAvailable before the network started.
 	MemAvailableBytes int64 `json:"mem_available_bytes"`
+}
+
+// Point is one network: its cost at ready, its setup phases and, for
+// PaymentsPerSec, its measured cases.
+type Point struct {
+	AtReady
+	Phases         []Phase `json:"phases"`
+	ReadySeconds   float64 `json:"ready_s"`        // from the chain's start to ready
+	PaymentsPerSec float64 `json:"payments_per_s"` // 0: nothing measured
 }
 
 // Row is the mean of the points of one node count.
@@ -141,14 +149,15 @@ func mean(nodes int, ps []Point) Row {
 		return s / k
 	}
 	avgBytes := func(get func(Point) int64) int64 { return int64(avg(func(p Point) float64 { return float64(get(p)) })) }
-	r := Row{Networks: len(ps), Point: Point{Nodes: nodes,
-		ReadySeconds:      avg(func(p Point) float64 { return p.ReadySeconds }),
+	r := Row{Networks: len(ps), Point: Point{AtReady: AtReady{Nodes: nodes,
 		RSSBytes:          avgBytes(func(p Point) int64 { return p.RSSBytes }),
 		NodeRSSBytes:      avgBytes(func(p Point) int64 { return p.NodeRSSBytes }),
 		PeakRSSBytes:      avgBytes(func(p Point) int64 { return p.PeakRSSBytes }),
 		CPUSeconds:        avg(func(p Point) float64 { return p.CPUSeconds }),
-		PaymentsPerSec:    avg(func(p Point) float64 { return p.PaymentsPerSec }),
 		MemAvailableBytes: avgBytes(func(p Point) int64 { return p.MemAvailableBytes }),
+	},
+		ReadySeconds:   avg(func(p Point) float64 { return p.ReadySeconds }),
+		PaymentsPerSec: avg(func(p Point) float64 { return p.PaymentsPerSec }),
 	}}
 	for _, name := range phaseNames(ps) {
 		r.Phases = append(r.Phases, Phase{Name: name, Seconds: avg(func(p Point) float64 { return phaseSeconds(p, name) })})

@@ -11,8 +11,8 @@ const mib = 1 << 20
 // pt is a network of n nodes: 10 s + 2 s per node to ready, btcd 160 MiB
 // plus 100 MiB per node.
 func pt(n int, avail int64) Point {
-	return Point{Nodes: n, ReadySeconds: 10 + 2*float64(n), RSSBytes: int64(160+100*n) * mib, NodeRSSBytes: int64(100*n) * mib,
-		Phases: []Phase{{"chain", 1}, {"nodes", float64(n)}}, MemAvailableBytes: avail}
+	return Point{AtReady: AtReady{Nodes: n, RSSBytes: int64(160+100*n) * mib, NodeRSSBytes: int64(100*n) * mib, MemAvailableBytes: avail},
+		ReadySeconds: 10 + 2*float64(n), Phases: []Phase{{"chain", 1}, {"nodes", float64(n)}}}
 }
 
 func TestBuild(t *testing.T) {
@@ -35,7 +35,7 @@ func TestBuild(t *testing.T) {
 		{"largest MemAvailable", []Point{pt(10, 10*gib), pt(20, 20*gib)}, true, 2, 203, 416, "", 2},
 		{"MemAvailable unknown", []Point{pt(10, 0), pt(20, 0)}, true, 2, 0, 0, "MemAvailable unknown", 2},
 		{"no room", []Point{pt(10, 100*mib), pt(20, 100*mib)}, true, 2, 0, 0, "no room for one node", 2},
-		{"no memory figures", []Point{{Nodes: 10, ReadySeconds: 30, MemAvailableBytes: gib}, {Nodes: 20, ReadySeconds: 50, MemAvailableBytes: gib}}, true, 2, 0, 0, "no memory figures", 2},
+		{"no memory figures", []Point{{AtReady: AtReady{Nodes: 10, MemAvailableBytes: gib}, ReadySeconds: 30}, {AtReady: AtReady{Nodes: 20, MemAvailableBytes: gib}, ReadySeconds: 50}}, true, 2, 0, 0, "no memory figures", 2},
 		{"zero-node points ignored", []Point{pt(0, gib), pt(10, gib)}, false, 0, 0, 0, "", 0},
 	}
 	for _, tt := range tests {

@@ -81,7 +81,7 @@ func TestBadInputTable(t *testing.T) {
 		{"unknown baseline", []string{"run", "--node", "lnd@v0.21.0-beta", "--baseline", "nosuch"}, `baseline "nosuch": name one of the node specs' labels`},
 		{"down unknown run", []string{"down", "20200101T000000Z-nosuch"}, `no run "20200101T000000Z-nosuch" on this machine; known runs:`},
 		{"down without id", []string{"down"}, "give a run id or --all"},
-		{"report of nothing", []string{"report", filepath.Join(dir, "nothing")}, "has neither summary.json nor a readable scenario.yml"},
+		{"report of nothing", []string{"report", filepath.Join(dir, "nothing")}, "has neither run.json nor summary.json nor a readable scenario.yml"},
 		{"comments only", []string{"run", write("comments.yml", "# nothing yet\n")}, "the file is empty; write at least \"topology: AlicePaysBob\""},
 		{"negative warm-up", []string{"run", write("wu.yml", "topology: AlicePaysBob\njob: {WarmupCount: -1}\n")}, "job.WarmupCount=-1: must be at least 0"},
 		{"param without values", []string{"run", write("nov.yml", "topology: AlicePaysBob\nparams: {Concurrency: []}\n")}, "param Concurrency has no values"},
@@ -96,7 +96,7 @@ func TestBadInputTable(t *testing.T) {
 		{"path from the current directory in a file", []string{"run", write("relpath.yml", "topology: topology/testdata/describegraph12.json\n")}, "paths in a scenario file are relative to its folder"},
 		{"sample above the graph file", []string{"run", "--param", "Graph=topology/testdata/describegraph12.json", "--param", "NodeCount=13"}, "has only 12 nodes with channels; use at most 12, or leave NodeCount out"},
 		{"compare one folder", []string{"compare", dir}, "accepts 2 arg(s), received 1"},
-		{"compare of nothing", []string{"compare", filepath.Join(dir, "a"), filepath.Join(dir, "b")}, "has neither summary.json nor a readable scenario.yml"},
+		{"compare of nothing", []string{"compare", filepath.Join(dir, "a"), filepath.Join(dir, "b")}, "has neither run.json nor summary.json nor a readable scenario.yml"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

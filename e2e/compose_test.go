@@ -29,8 +29,8 @@ import (
 
 	"github.com/lnbench/lnbench/backend"
 	"github.com/lnbench/lnbench/internal/testsupport"
-	"github.com/lnbench/lnbench/report"
 	"github.com/lnbench/lnbench/result"
+	"github.com/lnbench/lnbench/runrecord"
 	"github.com/lnbench/lnbench/traces"
 )
 
@@ -412,9 +412,9 @@ func composeSummary(t *testing.T, dir string) (runID, backendName string, forwar
 		t.Fatal(err)
 	}
 	var s struct {
-		RunID    string           `json:"run_id"`
-		Backend  string           `json:"backend"`
-		Forwards []report.Forward `json:"forwards"`
+		RunID    string              `json:"run_id"`
+		Backend  string              `json:"backend"`
+		Forwards []runrecord.Forward `json:"forwards"`
 	}
 	if err := json.Unmarshal(data, &s); err != nil {
 		t.Fatalf("summary.json: %v", err)

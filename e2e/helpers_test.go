@@ -109,7 +109,13 @@ func runLocalIn(t *testing.T, s scenario.Scenario, work string) (report.Report, 
 		return local.New(local.Options{RunID: n.RunID, WorkDir: n.WorkDir, Pprof: n.Profiling,
 			BinDirs: map[string]string{"lnd/" + s.Node.Version: bins.Dir}, ChainBinDir: bins.Dir})
 	}
-	rep, err := runner.Execute(ctx, runner.Options{Scenario: s, BackendName: "local", NewBackend: newBackend, Log: logOut, WorkRoot: work}, run)
+	opts := runner.Options{Scenario: s, BackendName: "local", NewBackend: newBackend, Log: logOut, WorkRoot: work,
+		UnknownVerdicts: report.UnknownVerdicts}
+	if _, err := runner.Execute(ctx, opts, run); err != nil {
+		t.Fatal(err)
+	}
+	// The reports, as `lnbench run` writes them once the runner returns.
+	rep, err := report.Render(run.Dir, logOut)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/lnbench/lnbench/envinfo"
 	"github.com/lnbench/lnbench/jsonl"
 	"github.com/lnbench/lnbench/result"
+	"github.com/lnbench/lnbench/runrecord"
 	"github.com/lnbench/lnbench/scenario"
 	"github.com/lnbench/lnbench/usage"
 )
@@ -24,8 +25,8 @@ func sweepFixture() (Report, []result.Record, []usage.Sample, []chanstate.Readin
 		Params: []scenario.Param{{Name: "Concurrency", Values: []string{"5", "40"}}, {Name: "TotalPayments", Values: []string{"100"}}},
 		Job:    scenario.Job{LaunchCount: 1, IterationCount: 1, InvocationCount: 1},
 		Node:   scenario.Node{Implementation: "lnd", Version: "v0.21.0-beta", DBBackend: "bbolt"}}
-	r := Report{RunID: "sweep", Started: t0, Finished: t0.Add(time.Minute), Scenario: s, Backend: "local",
-		Env: envinfo.Env{Cores: 2}, Nodes: []NodeInfo{{Implementation: "lnd", Version: "v0.21.0-beta"}}}
+	r := Report{Manifest: runrecord.Manifest{RunID: "sweep", Started: t0, Finished: t0.Add(time.Minute), Scenario: s, Backend: "local",
+		Env: envinfo.Env{Cores: 2}, Nodes: []runrecord.NodeInfo{{Implementation: "lnd", Version: "v0.21.0-beta"}}}}
 	var recs []result.Record
 	var samples []usage.Sample
 	var readings []chanstate.Reading

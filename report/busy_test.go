@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/lnbench/lnbench/cost"
+	"github.com/lnbench/lnbench/runrecord"
 )
 
 // A case that ran on a busy machine, or whose baseline case did, keeps
@@ -28,7 +29,7 @@ func TestBusyMarksTheVerdict(t *testing.T) {
 		{"no host samples", nil, nil, nil, false, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := Report{Nodes: []NodeInfo{{Label: "base", Baseline: true}, {Label: "new"}}, Cases: []Row{
+			r := Report{Manifest: runrecord.Manifest{Nodes: []runrecord.NodeInfo{{Label: "base", Baseline: true}, {Label: "new"}}}, Cases: []Row{
 				specRow("base", "1", 1, 1.1, 1.2, 1.3), specRow("new", "1", 2, 2.2, 2.4, 2.6), specRow("new", "2", 1, 2, 3, 4)}}
 			fillRatios(&r)
 			before := *r.Cases[1].Ratio

@@ -7,6 +7,7 @@ import (
 
 	"gonum.org/v1/gonum/stat/distuv"
 
+	"github.com/lnbench/lnbench/runrecord"
 	"github.com/lnbench/lnbench/stats"
 )
 
@@ -105,7 +106,7 @@ func Calibrate(r Report, window int) (Calibration, error) {
 	if r.Design != nil {
 		cal.Design = r.Design.Name
 	}
-	var baseInfo NodeInfo
+	var baseInfo runrecord.NodeInfo
 	for _, n := range r.Nodes {
 		if n.Label == label {
 			baseInfo = n
@@ -224,7 +225,7 @@ func (d *Detection) finish() {
 
 // sameSpec reports whether two specs run the same node: a copy made for
 // an A/A comparison differs only in its label.
-func sameSpec(a, b NodeInfo) bool {
+func sameSpec(a, b runrecord.NodeInfo) bool {
 	key := a.Build == b.Build
 	if a.Key != "" && b.Key != "" {
 		key = a.Key == b.Key

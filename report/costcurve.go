@@ -17,35 +17,13 @@ const (
 	CostCurveFitFile = "costcurve-fit.csv"
 )
 
-// NetworkCost is one network's use of the machine, measured by the harness
-// the moment the network was ready.
-type NetworkCost struct {
-	Network string   `json:"network"`
-	Nodes   int      `json:"nodes"` // Lightning nodes (the chain aside)
-	Cases   []string `json:"cases"` // the cases it served
-	// RSSBytes is every actor (nodes and chain) at ready; NodeRSSBytes the
-	// nodes alone; PeakRSSBytes the sum of each actor's own peak until then.
-	RSSBytes     int64 `json:"rss_bytes"`
-	NodeRSSBytes int64 `json:"node_rss_bytes"`
-	PeakRSSBytes int64 `json:"peak_rss_bytes"`
-	// CPUSeconds is the actors' CPU time until ready (they all started in
-	// setup) plus the harness's during setup, HarnessCPUSeconds.
-	CPUSeconds        float64 `json:"cpu_s"`
-	HarnessCPUSeconds float64 `json:"harness_cpu_s"`
-	// MemAvailableBytes is MemAvailable just before the network started.
-	MemAvailableBytes int64 `json:"mem_available_bytes"`
-	// Source says where the figures come from (proc, cgroup-v1, …).
-	Source string `json:"source,omitempty"`
-}
-
 // costCurves builds one curve per node spec whose networks have two or
 // more sizes, in the order the specs first appear.
 func costCurves(r Report) []costcurve.Curve {
 	var series []string
 	points := map[string][]costcurve.Point{}
 	for _, nc := range r.Costs {
-		p := costcurve.Point{Nodes: nc.Nodes, RSSBytes: nc.RSSBytes, NodeRSSBytes: nc.NodeRSSBytes, PeakRSSBytes: nc.PeakRSSBytes,
-			CPUSeconds: nc.CPUSeconds, MemAvailableBytes: nc.MemAvailableBytes, PaymentsPerSec: paymentsPerSec(r, nc.Cases)}
+		p := costcurve.Point{AtReady: nc.AtReady, PaymentsPerSec: paymentsPerSec(r, nc.Cases)}
 		for _, s := range r.Setup {
 			if s.Network == nc.Network {
 				p.Phases = append(p.Phases, costcurve.Phase{Name: s.Phase, Seconds: s.Seconds})

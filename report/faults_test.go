@@ -14,13 +14,15 @@ import (
 	"github.com/lnbench/lnbench/recovery"
 	"github.com/lnbench/lnbench/recovery/simulate"
 	"github.com/lnbench/lnbench/result"
+	"github.com/lnbench/lnbench/runrecord"
 	"github.com/lnbench/lnbench/scenario"
 )
 
 // faultsRunDir is an artifacts folder of a faulted run (simulate.Fixture:
-// bob restarted in Concurrency=4, a 50 ms delay on bob in Concurrency=8),
-// as `lnbench run` leaves it before the reports: summary.json without
-// the faults, payments.jsonl, faults.jsonl. -update rewrites it.
+// bob restarted in Concurrency=4, a 50 ms delay on bob in Concurrency=8)
+// in the layout before run.json: the record in summary.json (without the
+// faults), payments.jsonl, faults.jsonl. It keeps that older layout on
+// purpose (TestLoadOldFolder); -update rewrites it.
 const faultsRunDir = "testdata/faults-run"
 
 func faultFixture() (Report, []result.Record, []faults.Record) {
@@ -29,10 +31,10 @@ func faultFixture() (Report, []result.Record, []faults.Record) {
 		Params: []scenario.Param{{Name: "Concurrency", Values: []string{"4", "8"}}, {Name: "TotalPayments", Values: []string{"300"}}},
 		Job:    scenario.Job{LaunchCount: 1, WarmupCount: 1, IterationCount: 3, InvocationCount: 1},
 		Node:   scenario.Node{Implementation: "lnd", Version: "v0.21.0-beta", DBBackend: "bbolt"}}
-	r := Report{RunID: "20260102T030405Z-RestartAndDelayBob", Started: t0, Finished: t0.Add(100e9), Scenario: s, Backend: "compose",
+	r := Report{Manifest: runrecord.Manifest{RunID: "20260102T030405Z-RestartAndDelayBob", Started: t0, Finished: t0.Add(100e9), Scenario: s, Backend: "compose",
 		Env:               envinfo.Env{OS: "Debian GNU/Linux 12 (bookworm)", Kernel: "6.1.0", CPU: "AMD EPYC", Cores: 2, MemoryMiB: 4096, GoVersion: "go1.26.8"},
-		Nodes:             []NodeInfo{{Implementation: "lnd", Version: "v0.21.0-beta", Flags: []string{"--bitcoin.simnet", "--db.backend=bbolt"}}},
-		HarnessCPUSeconds: 2, WallSeconds: 100}
+		Nodes:             []runrecord.NodeInfo{{Implementation: "lnd", Version: "v0.21.0-beta", Flags: []string{"--bitcoin.simnet", "--db.backend=bbolt"}}},
+		HarnessCPUSeconds: 2, WallSeconds: 100}}
 	Summarize(&r, recs)
 	return r, recs, fs
 }
@@ -95,8 +97,8 @@ func writeFaultsRun(t *testing.T, dir string) {
 			t.Fatal(err)
 		}
 	}
-	write("summary.json", func(e *json.Encoder) error { e.SetIndent("", "  "); return e.Encode(r) })
-	write("payments.jsonl", func(e *json.Encoder) error {
+	write(runrecord.SummaryFile, func(e *json.Encoder) error { e.SetIndent("", "  "); return e.Encode(r) })
+	write(runrecord.PaymentsFile, func(e *json.Encoder) error {
 		for _, rec := range recs {
 			if err := e.Encode(rec); err != nil {
 				return err

@@ -14,6 +14,7 @@ import (
 	"github.com/lnbench/lnbench/cost"
 	"github.com/lnbench/lnbench/flamegraph"
 	"github.com/lnbench/lnbench/result"
+	"github.com/lnbench/lnbench/runrecord"
 	"github.com/lnbench/lnbench/traces"
 	"github.com/lnbench/lnbench/usage"
 )
@@ -121,7 +122,7 @@ func WriteFlameTimeline(out string, recs []result.Record, hostCores int) error {
 		return err
 	}
 	rows, actors := FlameRows(ws, recs), traces.Actors(ws)
-	samples, err := usage.Load(filepath.Join(out, usage.FileName))
+	samples, err := usage.Load(filepath.Join(out, runrecord.ResourcesFile))
 	if err != nil {
 		return err
 	}

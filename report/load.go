@@ -1,54 +1,58 @@
 package report
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
-	"slices"
 
 	"github.com/lnbench/lnbench/analysis"
 	"github.com/lnbench/lnbench/result"
+	"github.com/lnbench/lnbench/runrecord"
 	"github.com/lnbench/lnbench/scenario"
 )
 
-// Load reads an artifacts folder: the run's metadata from summary.json
-// (else scenario.yml) and the cases recomputed from the raw payments, so a
-// report always reflects the current analysis code.
+// Load reads an artifacts folder: the run's manifest (run.json) and the
+// cases recomputed from the raw streams, so a report always reflects the
+// current analysis code. Folders written before the manifest load their
+// record from summary.json, else scenario.yml (loadLegacy).
 func Load(dir string) (Report, []result.Record, error) {
 	var rep Report
-	data, err := os.ReadFile(filepath.Join(dir, "summary.json"))
+	legacy := false
+	m, err := runrecord.Read(dir)
 	switch {
 	case err == nil:
-		if err := json.Unmarshal(data, &rep); err != nil {
-			return rep, nil, fmt.Errorf("%s: %v", filepath.Join(dir, "summary.json"), err)
-		}
+		rep.Manifest = m
 	case errors.Is(err, os.ErrNotExist):
-		s, serr := scenario.Load(filepath.Join(dir, "scenario.yml"))
-		if serr != nil {
-			return rep, nil, fmt.Errorf("%s has neither summary.json nor a readable scenario.yml: %v", dir, serr)
-		}
-		rep = Report{RunID: filepath.Base(dir), Scenario: s,
-			Warnings: []string{"summary.json missing: environment and setup times unknown"}}
-		for _, sp := range s.Specs() {
-			rep.Nodes = append(rep.Nodes, NodeInfo{Label: sp.Label, Baseline: sp.Label == s.Baseline,
-				Implementation: sp.Implementation(), Version: sp.Version(), Build: sp.Build})
+		legacy = true
+		if rep, err = loadLegacy(dir); err != nil {
+			return rep, nil, err
 		}
 	default:
 		return rep, nil, err
 	}
-	recs, err := result.ReadFile(filepath.Join(dir, "payments.jsonl"))
+	recs, err := result.ReadFile(filepath.Join(dir, runrecord.PaymentsFile))
 	if err != nil {
 		return rep, nil, fmt.Errorf("reading results: %v", err)
 	}
 	Summarize(&rep, recs)
 	LoadResources(dir, &rep, recs)
 	LoadFaults(dir, &rep, recs)
-	// Folders written before the analysis warnings had their own field
-	// stored them among the run's: drop those copies, they are recomputed.
-	rep.Warnings = slices.DeleteFunc(rep.Warnings, func(w string) bool { return slices.Contains(rep.AnalysisWarnings, w) })
+	if legacy {
+		dropLegacyAnalysisWarnings(&rep)
+	}
 	return rep, recs, nil
+}
+
+// Render loads dir and writes every report into it: what `lnbench run`
+// does once the runner has left its record, and `lnbench report` again.
+func Render(dir string, log io.Writer) (Report, error) {
+	rep, recs, err := Load(dir)
+	if err != nil {
+		return rep, err
+	}
+	return rep, WriteAll(dir, rep, recs, log)
 }
 
 // Summarize recomputes rep.Cases (with their Node and, against a baseline
@@ -73,7 +77,7 @@ func Summarize(rep *Report, recs []result.Record) {
 			continue // case never reached (run interrupted before it)
 		}
 		if c.Time.N == 0 {
-			rep.AnalysisWarnings = append(rep.AnalysisWarnings, fmt.Sprintf("%s: interrupted before its first complete iteration (%d payments recorded in payments.jsonl); left out of the table", c.ID, c.Payments))
+			rep.AnalysisWarnings = append(rep.AnalysisWarnings, fmt.Sprintf("%s: interrupted before its first complete iteration (%d payments recorded in %s); left out of the table", c.ID, c.Payments, runrecord.PaymentsFile))
 			continue
 		}
 		rep.Cases = append(rep.Cases, Row{Method: s.Method, Params: params[c.ID], Node: nodeLabelOf(*rep, params[c.ID]), Case: c})

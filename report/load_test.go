@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -11,13 +12,39 @@ import (
 	"testing"
 
 	"github.com/lnbench/lnbench/result"
+	"github.com/lnbench/lnbench/runrecord"
 )
 
-// writeFolder makes an artifacts folder holding recs and rep as summary.json.
+// writeFolder makes an artifacts folder as the runner leaves it: recs in
+// payments.jsonl and rep's manifest in run.json.
 func writeFolder(t *testing.T, rep Report, recs []result.Record) string {
 	t.Helper()
+	dir := writePayments(t, recs)
+	if err := runrecord.Write(dir, rep.Manifest); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// writeLegacyFolder makes a folder as runs before run.json left it: the
+// whole report, record and derived figures, in summary.json.
+func writeLegacyFolder(t *testing.T, rep Report, recs []result.Record) string {
+	t.Helper()
+	dir := writePayments(t, recs)
+	var b bytes.Buffer
+	if err := JSON(&b, rep); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, runrecord.SummaryFile), b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func writePayments(t *testing.T, recs []result.Record) string {
+	t.Helper()
 	dir := t.TempDir()
-	w, err := result.Create(filepath.Join(dir, "payments.jsonl"))
+	w, err := result.Create(filepath.Join(dir, runrecord.PaymentsFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,13 +54,6 @@ func writeFolder(t *testing.T, rep Report, recs []result.Record) string {
 		}
 	}
 	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	var b bytes.Buffer
-	if err := JSON(&b, rep); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "summary.json"), b.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return dir
@@ -67,13 +87,22 @@ func interruptedRun() (Report, []result.Record) {
 	return rep, recs
 }
 
+// TestReportTwiceKeepsWarnings regenerates the reports of both folder
+// layouts twice: summary.json must come out the same, the run's warnings
+// neither lost nor repeated.
 func TestReportTwiceKeepsWarnings(t *testing.T) {
 	t.Setenv("PATH", t.TempDir()) // no R: the plots are not what this tests
+	for name, write := range map[string]func(*testing.T, Report, []result.Record) string{"run.json": writeFolder, "summary.json": writeLegacyFolder} {
+		t.Run(name, func(t *testing.T) { reportTwice(t, write) })
+	}
+}
+
+func reportTwice(t *testing.T, write func(*testing.T, Report, []result.Record) string) {
 	rep, recs := interruptedRun()
 	if len(rep.AnalysisWarnings) != 1 || len(rep.Cases) != 1 {
 		t.Fatalf("fixture: want one case left out with a warning, got %d cases, %q", len(rep.Cases), rep.AnalysisWarnings)
 	}
-	dir := writeFolder(t, rep, recs)
+	dir := write(t, rep, recs)
 	regenerate(t, dir)
 	first, _ := os.ReadFile(filepath.Join(dir, "summary.json"))
 	again := regenerate(t, dir)
@@ -99,7 +128,7 @@ func TestLoadDropsLegacyAnalysisWarnings(t *testing.T) {
 	legacy := rep
 	legacy.Warnings = append(append([]string(nil), rep.Warnings...), rep.AnalysisWarnings...)
 	legacy.AnalysisWarnings = nil
-	got, _, err := Load(writeFolder(t, legacy, recs))
+	got, _, err := Load(writeLegacyFolder(t, legacy, recs))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,13 +138,20 @@ func TestLoadDropsLegacyAnalysisWarnings(t *testing.T) {
 }
 
 // TestLoadKeepsWhatTheRunKnew: a regenerated report keeps the environment,
-// node flags, setup times, forwards and harness CPU from summary.json.
+// node flags, setup times, forwards and harness CPU from run.json, or from
+// summary.json in an older folder.
 func TestLoadKeepsWhatTheRunKnew(t *testing.T) {
+	for name, write := range map[string]func(*testing.T, Report, []result.Record) string{"run.json": writeFolder, "summary.json": writeLegacyFolder} {
+		t.Run(name, func(t *testing.T) { keepsWhatTheRunKnew(t, write) })
+	}
+}
+
+func keepsWhatTheRunKnew(t *testing.T, write func(*testing.T, Report, []result.Record) string) {
 	want := fixtureReport()
-	want.Forwards = []Forward{{Network: "launch1", Node: "carol", Count: 32}}
+	want.Forwards = []runrecord.Forward{{Network: "launch1", Node: "carol", Count: 32}}
 	want.Warnings = []string{"sampling: bob had no pprof endpoint"}
 	recs := fixtureRecords()
-	got, gotRecs, err := Load(writeFolder(t, want, recs))
+	got, gotRecs, err := Load(write(t, want, recs))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,18 +163,19 @@ func TestLoadKeepsWhatTheRunKnew(t *testing.T) {
 	wj, _ := json.Marshal(want)
 	gj, _ := json.Marshal(got)
 	if !bytes.Equal(wj, gj) {
-		t.Errorf("round trip through summary.json lost data:\nwant %s\ngot  %s", wj, gj)
+		t.Errorf("round trip through the folder lost data:\nwant %s\ngot  %s", wj, gj)
 	}
 	if got.Env.CPU == "" || len(got.Nodes[0].Flags) == 0 || got.HarnessCPUSeconds != 1.5 || !got.Started.Equal(want.Started) {
 		t.Errorf("run metadata lost: %+v", got)
 	}
 }
 
-func TestLoadWithoutSummary(t *testing.T) {
-	dir := writeFolder(t, fixtureReport(), fixtureRecords())
-	os.Remove(filepath.Join(dir, "summary.json"))
+// TestLoadWithoutRecord reads a run killed before it wrote run.json: the
+// scenario it wrote first is enough to summarize its payments.
+func TestLoadWithoutRecord(t *testing.T) {
+	dir := writePayments(t, fixtureRecords())
 	if _, _, err := Load(dir); err == nil {
-		t.Fatal("a folder with neither summary.json nor scenario.yml loaded")
+		t.Fatal("a folder with neither run.json, summary.json nor scenario.yml loaded")
 	}
 	rep := fixtureReport()
 	if err := os.WriteFile(filepath.Join(dir, "scenario.yml"), rep.Scenario.YAML(), 0o644); err != nil {
@@ -148,8 +185,52 @@ func TestLoadWithoutSummary(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.RunID != filepath.Base(dir) || len(got.Cases) != 2 || !slices.Contains(got.Warnings, "summary.json missing: environment and setup times unknown") {
+	if got.RunID != filepath.Base(dir) || len(got.Cases) != 2 || !slices.Contains(got.Warnings, "run.json missing: environment and setup times unknown") {
 		t.Errorf("from scenario.yml: run %q, %d cases, warnings %q", got.RunID, len(got.Cases), got.Warnings)
+	}
+}
+
+// TestLoadPrefersManifest: once run.json exists, summary.json is output
+// only; a stale one (another run id, a warning the run never had) is not
+// read back.
+func TestLoadPrefersManifest(t *testing.T) {
+	rep := fixtureReport()
+	dir := writeFolder(t, rep, fixtureRecords())
+	stale := rep
+	stale.RunID, stale.Warnings = "stale", []string{"not this run's"}
+	var b bytes.Buffer
+	if err := JSON(&b, stale); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, runrecord.SummaryFile), b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, _, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.RunID != rep.RunID || len(got.Warnings) != 0 || len(got.Cases) != len(rep.Cases) {
+		t.Errorf("run %q, warnings %q, %d cases: want %q, none, %d", got.RunID, got.Warnings, len(got.Cases), rep.RunID, len(rep.Cases))
+	}
+}
+
+// TestLoadOldFolder loads a folder of the layout before run.json, checked
+// in (testdata/faults-run: summary.json, payments.jsonl, faults.jsonl):
+// its record comes from summary.json, its cases and faults from the streams.
+func TestLoadOldFolder(t *testing.T) {
+	if _, err := os.Stat(filepath.Join(faultsRunDir, runrecord.ManifestFile)); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("%s should have no %s: %v", faultsRunDir, runrecord.ManifestFile, err)
+	}
+	got, recs, err := Load(faultsRunDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _, _ := faultFixture()
+	if got.RunID != want.RunID || got.Env.CPU != want.Env.CPU || got.HarnessCPUSeconds != want.HarnessCPUSeconds || len(got.Nodes) != 1 {
+		t.Errorf("record not read from summary.json: %+v", got.Manifest)
+	}
+	if len(recs) == 0 || len(got.Cases) != len(want.Cases) || len(got.Faults) != 2 {
+		t.Errorf("%d records, %d cases (want %d), %d faults (want 2)", len(recs), len(got.Cases), len(want.Cases), len(got.Faults))
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/lnbench/lnbench/analysis"
+	"github.com/lnbench/lnbench/runrecord"
 	"github.com/lnbench/lnbench/scenario"
 	"github.com/lnbench/lnbench/stats"
 )
@@ -115,7 +116,7 @@ func TestOppositeNote(t *testing.T) {
 }
 
 func TestFillRatios(t *testing.T) {
-	r := Report{Nodes: []NodeInfo{{Label: "base", Baseline: true}, {Label: "new"}}, Cases: []Row{
+	r := Report{Manifest: runrecord.Manifest{Nodes: []runrecord.NodeInfo{{Label: "base", Baseline: true}, {Label: "new"}}}, Cases: []Row{
 		specRow("base", "1", 1, 1.1, 1.2, 1.3), specRow("new", "1", 2, 2.2, 2.4, 2.6), specRow("new", "2", 1, 2, 3, 4)}}
 	fillRatios(&r)
 	if rt := r.Cases[0].Ratio; rt == nil || rt.Of != 1 || rt.SD != 0 || rt.Verdict != VerdictBaseline {
@@ -152,7 +153,7 @@ func TestFillRatios(t *testing.T) {
 
 func TestNodeLabelOldRuns(t *testing.T) {
 	// Runs written before specs had labels: the version names the spec.
-	r := Report{Nodes: []NodeInfo{{Implementation: "lnd", Version: "v0.20.1-beta"}}}
+	r := Report{Manifest: runrecord.Manifest{Nodes: []runrecord.NodeInfo{{Implementation: "lnd", Version: "v0.20.1-beta"}}}}
 	if got := nodeLabelOf(r, nil); got != "v0.20.1-beta" {
 		t.Errorf("label %q", got)
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/lnbench/lnbench/envinfo"
 	"github.com/lnbench/lnbench/result"
+	"github.com/lnbench/lnbench/runrecord"
 	"github.com/lnbench/lnbench/scenario"
 	"github.com/lnbench/lnbench/usage"
 )
@@ -130,12 +131,12 @@ func fixtureResourceReport() Report {
 			{Name: "ResourceSampling", Values: []string{"on", "off"}}},
 		Job:  scenario.Job{LaunchCount: 1, WarmupCount: 1, IterationCount: 6, InvocationCount: 1},
 		Node: scenario.Node{Implementation: "lnd", Version: "v0.21.0-beta", DBBackend: "bbolt"}}
-	r := Report{RunID: "20260102T030405Z-AlicePaysBob-resources", Started: t0, Finished: t0.Add(7 * time.Minute), Scenario: s, Backend: "compose",
+	r := Report{Manifest: runrecord.Manifest{RunID: "20260102T030405Z-AlicePaysBob-resources", Started: t0, Finished: t0.Add(7 * time.Minute), Scenario: s, Backend: "compose",
 		Env:               envinfo.Env{OS: "Debian GNU/Linux 12 (bookworm)", Kernel: "6.1.0", CPU: "AMD EPYC", Cores: 2, MemoryMiB: 4096, GoVersion: "go1.26.8"},
-		Nodes:             []NodeInfo{{Implementation: "lnd", Version: "v0.21.0-beta", Flags: []string{"--bitcoin.simnet", "--db.backend=bbolt"}}},
+		Nodes:             []runrecord.NodeInfo{{Implementation: "lnd", Version: "v0.21.0-beta", Flags: []string{"--bitcoin.simnet", "--db.backend=bbolt"}}},
 		HarnessCPUSeconds: 5.1, WallSeconds: 420,
 		DiskProbes: []usage.DiskProbe{{Storage: "disk", Path: "/var/tmp/lnbench-probe", Filesystem: "ext4", Seconds: 3, Syncs: 2712, SyncsPerSecond: 904},
-			{Storage: "tmpfs", Path: "/dev/shm/lnbench-probe", Filesystem: "tmpfs", Seconds: 3, Syncs: 1353000, SyncsPerSecond: 451000}}}
+			{Storage: "tmpfs", Path: "/dev/shm/lnbench-probe", Filesystem: "tmpfs", Seconds: 3, Syncs: 1353000, SyncsPerSecond: 451000}}}}
 	recs, samples := resourceFixture()
 	Summarize(&r, recs)
 	SummarizeResources(&r, samples, recs)

@@ -3,6 +3,8 @@ package report
 import (
 	"fmt"
 	"strings"
+
+	"github.com/lnbench/lnbench/runrecord"
 )
 
 // writeRoutes adds hops per payment, payments/s and latency percentiles
@@ -47,7 +49,7 @@ func writeForwards(b *strings.Builder, r Report) {
 	b.WriteString("\n## Forwarded HTLCs (intermediaries)\n\n")
 	var networks []string // in first-seen order
 	idle := map[string]int{}
-	busy := map[string][]Forward{}
+	busy := map[string][]runrecord.Forward{}
 	for _, f := range r.Forwards {
 		if _, seen := idle[f.Network]; !seen {
 			networks = append(networks, f.Network)

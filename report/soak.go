@@ -11,6 +11,7 @@ import (
 	"github.com/lnbench/lnbench/analysis"
 	"github.com/lnbench/lnbench/flamegraph"
 	"github.com/lnbench/lnbench/result"
+	"github.com/lnbench/lnbench/runrecord"
 	"github.com/lnbench/lnbench/scenario"
 	"github.com/lnbench/lnbench/traces"
 )
@@ -18,7 +19,7 @@ import (
 // WriteSoak analyses the soak run in dir (its only case is s's first) and
 // writes soak.md and soak.json.
 func WriteSoak(dir string, s scenario.Scenario) (analysis.Soak, error) {
-	recs, err := result.ReadFile(filepath.Join(dir, "payments.jsonl"))
+	recs, err := result.ReadFile(filepath.Join(dir, runrecord.PaymentsFile))
 	if err != nil {
 		return analysis.Soak{}, err
 	}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/lnbench/lnbench/result"
+	"github.com/lnbench/lnbench/runrecord"
 )
 
 // output is one artifact file and the exporter that renders it.
@@ -24,7 +25,7 @@ func WriteAll(dir string, rep Report, recs []result.Record, log io.Writer) error
 	err := writeFiles(dir,
 		output{"summary.md", func(w io.Writer) error { return Markdown(w, rep) }},
 		output{"summary.csv", func(w io.Writer) error { return CSV(w, rep) }},
-		output{"summary.json", func(w io.Writer) error { return JSON(w, rep) }},
+		output{runrecord.SummaryFile, func(w io.Writer) error { return JSON(w, rep) }},
 		output{"measurements.csv", func(w io.Writer) error { return MeasurementsCSV(w, rep, recs) }},
 		output{"results.bench", func(w io.Writer) error { return Bench(w, rep) }},
 	)

@@ -2,7 +2,6 @@ package runner
 
 import (
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -10,8 +9,7 @@ import (
 
 	"github.com/lnbench/lnbench/network"
 	"github.com/lnbench/lnbench/node"
-	"github.com/lnbench/lnbench/report"
-	"github.com/lnbench/lnbench/result"
+	"github.com/lnbench/lnbench/runrecord"
 	"github.com/lnbench/lnbench/scenario"
 	"github.com/lnbench/lnbench/topology"
 )
@@ -48,19 +46,6 @@ func writeNodeConfigs(dir, workDir string, net *network.Network) {
 	}
 }
 
-// writeReports analyses the raw stream on disk and writes every report;
-// notes such as a missing R go to log.
-func writeReports(dir string, rep *report.Report, log io.Writer) error {
-	recs, err := result.ReadFile(filepath.Join(dir, "payments.jsonl"))
-	if err != nil {
-		return fmt.Errorf("reading results: %v", err)
-	}
-	report.Summarize(rep, recs)
-	report.LoadResources(dir, rep, recs)
-	report.LoadFaults(dir, rep, recs)
-	return report.WriteAll(dir, *rep, recs, log)
-}
-
 // writeScenario records the scenario so `lnbench run <artifacts dir>` reruns
 // the same setup; a topology file is copied beside it.
 func writeScenario(dir string, s scenario.Scenario) error {
@@ -76,12 +61,12 @@ func writeScenario(dir string, s scenario.Scenario) error {
 		if err != nil {
 			return fmt.Errorf("topology file: %v", err)
 		}
-		if err := os.WriteFile(filepath.Join(dir, "topology.yml"), data, 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, runrecord.TopologyFile), data, 0o644); err != nil {
 			return err
 		}
-		s.Topology = "topology.yml"
+		s.Topology = runrecord.TopologyFile
 	}
-	return os.WriteFile(filepath.Join(dir, "scenario.yml"), s.YAML(), 0o644)
+	return os.WriteFile(filepath.Join(dir, runrecord.ScenarioFile), s.YAML(), 0o644)
 }
 
 // writeGenerated records each generated graph as a plain topology file.
@@ -110,8 +95,8 @@ func writeGenerated(dir string, s scenario.Scenario) (scenario.Scenario, bool, e
 	if len(files) != 1 {
 		return s, false, nil
 	}
-	if err := os.Rename(filepath.Join(dir, "topology-1.yml"), filepath.Join(dir, "topology.yml")); err != nil {
+	if err := os.Rename(filepath.Join(dir, "topology-1.yml"), filepath.Join(dir, runrecord.TopologyFile)); err != nil {
 		return s, false, err
 	}
-	return s.WithoutGenerator("topology.yml"), true, nil
+	return s.WithoutGenerator(runrecord.TopologyFile), true, nil
 }

@@ -10,7 +10,8 @@ import (
 	"testing"
 
 	"github.com/lnbench/lnbench/backend"
-	"github.com/lnbench/lnbench/report"
+	"github.com/lnbench/lnbench/costcurve"
+	"github.com/lnbench/lnbench/runrecord"
 	"github.com/lnbench/lnbench/scenario"
 	"github.com/lnbench/lnbench/usage"
 )
@@ -24,9 +25,9 @@ func TestCostOf(t *testing.T) {
 		{Actor: "n1", Role: usage.RoleNode, Source: usage.SourceProc, RSSBytes: 120 * mib, CPUSysSeconds: 2},
 		{Actor: "sampler", Role: usage.RoleSampler, RSSBytes: 50 * mib, CPUUserSeconds: 9},
 	}
-	got := costOf(report.NetworkCost{Network: "launch1", Nodes: 2, HarnessCPUSeconds: 1.5}, samples)
-	want := report.NetworkCost{Network: "launch1", Nodes: 2, HarnessCPUSeconds: 1.5, Source: usage.SourceProc,
-		RSSBytes: 380 * mib, NodeRSSBytes: 220 * mib, PeakRSSBytes: 590 * mib, CPUSeconds: 1.5 + 4 + 5 + 2}
+	got := costOf(runrecord.NetworkCost{Network: "launch1", AtReady: costcurve.AtReady{Nodes: 2}, HarnessCPUSeconds: 1.5}, samples)
+	want := runrecord.NetworkCost{Network: "launch1", HarnessCPUSeconds: 1.5, Source: usage.SourceProc,
+		AtReady: costcurve.AtReady{Nodes: 2, RSSBytes: 380 * mib, NodeRSSBytes: 220 * mib, PeakRSSBytes: 590 * mib, CPUSeconds: 1.5 + 4 + 5 + 2}}
 	if got.RSSBytes != want.RSSBytes || got.NodeRSSBytes != want.NodeRSSBytes || got.PeakRSSBytes != want.PeakRSSBytes ||
 		got.CPUSeconds != want.CPUSeconds || got.Source != want.Source {
 		t.Errorf("costOf = %+v, want %+v", got, want)
@@ -53,10 +54,10 @@ func TestExecuteRecordsTheCostCurve(t *testing.T) {
 		return out, nil
 	}
 	run := newRun(t, s)
-	rep, err := Execute(context.Background(), opts, run)
-	if err != nil {
+	if _, err := Execute(context.Background(), opts, run); err != nil {
 		t.Fatal(err)
 	}
+	rep := render(t, run)
 	if len(rep.Costs) != 2 || rep.Costs[1].Nodes != 9 || rep.Costs[1].NodeRSSBytes != 900*mib || rep.Costs[1].Cases[0] != "NodeCount=9/TotalPayments=4/Pairs=2" {
 		t.Fatalf("costs %+v", rep.Costs)
 	}

@@ -2,17 +2,17 @@ package runner
 
 import (
 
-	"github.com/lnbench/lnbench/report"
+	"github.com/lnbench/lnbench/runrecord"
 	"github.com/lnbench/lnbench/scenario"
 )
 
-// designOf is the run's design as the report records it; nil for one spec.
-func designOf(s scenario.Scenario, plans []networkPlan) *report.Design {
+// designOf is the run's design as the manifest records it; nil for one spec.
+func designOf(s scenario.Scenario, plans []networkPlan) *runrecord.Design {
 	if len(s.Specs()) < 2 {
 		return nil
 	}
 	c := s.Compare
-	d := &report.Design{Name: s.Design(), Order: c.OrderOrDefault(), Seed: c.Seed,
+	d := &runrecord.Design{Name: s.Design(), Order: c.OrderOrDefault(), Seed: c.Seed,
 		Rounds: launchRounds(specLabels(s), c.OrderOrDefault(), c.Seed, 0, s.Job.LaunchCount)}
 	d.Fallback = c.Fallback
 	switch d.Name {

@@ -8,14 +8,12 @@ import (
 	"time"
 
 	"github.com/lnbench/lnbench/backend"
-	"github.com/lnbench/lnbench/chanstate"
 	"github.com/lnbench/lnbench/faults"
 	"github.com/lnbench/lnbench/footprint"
 	"github.com/lnbench/lnbench/network"
-	"github.com/lnbench/lnbench/report"
+	"github.com/lnbench/lnbench/runrecord"
 	"github.com/lnbench/lnbench/sampler"
 	"github.com/lnbench/lnbench/scenario"
-	"github.com/lnbench/lnbench/usage"
 )
 
 // liveNetwork is one network up and ready to measure: its backend, its
@@ -36,13 +34,13 @@ type liveNetwork struct {
 
 // openNetwork starts p's backend and network, measures its cost at ready
 // and starts its samplers. On an error what was started is torn down.
-func openNetwork(ctx context.Context, opts Options, run Run, p networkPlan, fw *faults.Writer, rep *report.Report,
+func openNetwork(ctx context.Context, opts Options, run Run, p networkPlan, fw *faults.Writer, rec *runrecord.Manifest,
 	configs map[string]backend.NodeConfig) (ln *liveNetwork, err error) {
 	s := opts.Scenario
 	storage := p.cases[0].c.Storage()
 	workDir := filepath.Join(workRoot(opts, storage), run.ID, sanitize(p.name))
-	probeStorage(ctx, opts, storage, workDir, rep)
-	spec := NetworkSpec{RunID: run.ID, Name: p.name, WorkDir: workDir, ArtifactsDir: run.Dir, Topology: p.topo, Profiling: s.Sampling.On(), Origin: rep.Started, NodeConfigs: configs, CPUs: p.cpus}
+	probeStorage(ctx, opts, storage, workDir, rec)
+	spec := NetworkSpec{RunID: run.ID, Name: p.name, WorkDir: workDir, ArtifactsDir: run.Dir, Topology: p.topo, Profiling: s.Sampling.On(), Origin: rec.Started, NodeConfigs: configs, CPUs: p.cpus}
 	be, err := opts.NewBackend(spec)
 	if err != nil {
 		return nil, err
@@ -50,7 +48,7 @@ func openNetwork(ctx context.Context, opts Options, run Run, p networkPlan, fw *
 	ln = &liveNetwork{plan: p, spec: spec, storage: storage, be: be, prof: noSampler{}}
 	defer func() {
 		if err != nil {
-			if cerr := ln.close(opts, run, rep); cerr != nil {
+			if cerr := ln.close(opts, run, rec); cerr != nil {
 				fmt.Fprintf(opts.Log, "tearing down %s: %v\n", p.name, cerr)
 			}
 			ln = nil
@@ -61,11 +59,11 @@ func openNetwork(ctx context.Context, opts Options, run Run, p networkPlan, fw *
 	ln.net, err = network.Up(ctx, be, p.topo, network.Options{Drivers: opts.Drivers, StartChain: opts.StartChain,
 		DBBackend: s.Node.DBBackend, NodeArgs: s.Node.Flags, Configs: configs, Log: opts.Log})
 	if pl, ok := be.(backend.Placer); ok {
-		rep.Placement = append(rep.Placement, placements(p.name, pl.Placement())...)
+		rec.Placement = append(rec.Placement, placements(p.name, pl.Placement())...)
 	}
 	if ln.net != nil {
 		for _, ph := range ln.net.Phases {
-			rep.Setup = append(rep.Setup, report.Setup{Network: p.name, Phase: ph.Name, Seconds: ph.Seconds})
+			rec.Setup = append(rec.Setup, runrecord.Setup{Network: p.name, Phase: ph.Name, Seconds: ph.Seconds})
 		}
 	}
 	if err != nil {
@@ -77,19 +75,19 @@ func openNetwork(ctx context.Context, opts Options, run Run, p networkPlan, fw *
 	}
 	cost, cerr := measureCost(ctx, snap, be, p, memBefore, cpuSeconds()-cpuBefore)
 	if cerr != nil {
-		rep.Warnings = append(rep.Warnings, p.name+": "+cerr.Error())
+		rec.Warnings = append(rec.Warnings, p.name+": "+cerr.Error())
 	}
-	rep.Costs = append(rep.Costs, cost)
+	rec.Costs = append(rec.Costs, cost)
 	if s.Sampling.On() {
-		if ln.prof, err = startSampler(opts, spec, ln.net, be, rep.Started); err != nil {
+		if ln.prof, err = startSampler(opts, spec, ln.net, be, rec.Started); err != nil {
 			ln.prof = noSampler{}
 			return ln, err
 		}
 	}
-	if ln.rs, err = newResourceSampler(filepath.Join(run.Dir, usage.FileName), p.name, be, opts.Log, func(line string) { addNote(rep, line) }); err != nil {
+	if ln.rs, err = newResourceSampler(filepath.Join(run.Dir, runrecord.ResourcesFile), p.name, be, opts.Log, func(line string) { addNote(rec, line) }); err != nil {
 		return ln, err
 	}
-	if ln.cw, err = newChannelWatch(filepath.Join(run.Dir, chanstate.FileName), p.name, ln.net.ChannelReaders(), ln.net.PubKeys, opts.Log); err != nil {
+	if ln.cw, err = newChannelWatch(filepath.Join(run.Dir, runrecord.ChannelsFile), p.name, ln.net.ChannelReaders(), ln.net.PubKeys, opts.Log); err != nil {
 		return ln, err
 	}
 	if fw != nil {
@@ -104,7 +102,7 @@ func openNetwork(ctx context.Context, opts Options, run Run, p networkPlan, fw *
 // close stops the samplers, records the nodes' configs and forwards,
 // collects the logs and tears the network down. It runs even after Ctrl-C,
 // so it works on a fresh context.
-func (ln *liveNetwork) close(opts Options, run Run, rep *report.Report) (err error) {
+func (ln *liveNetwork) close(opts Options, run Run, rec *runrecord.Manifest) (err error) {
 	if ln.rs != nil {
 		ln.rs.stop()
 	}
@@ -115,7 +113,7 @@ func (ln *liveNetwork) close(opts Options, run Run, rep *report.Report) (err err
 	dir := filepath.Join(run.Dir, "nodes", sanitize(ln.plan.name))
 	if ln.net != nil {
 		writeNodeConfigs(dir, ln.spec.WorkDir, ln.net)
-		rep.Forwards = append(rep.Forwards, forwards(tctx, ln.plan.name, ln.net)...)
+		rec.Forwards = append(rec.Forwards, forwards(tctx, ln.plan.name, ln.net)...)
 		ln.net.Close()
 	}
 	if lerr := ln.be.CollectLogs(tctx, dir); lerr != nil {

@@ -2,7 +2,6 @@ package runner
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -87,7 +86,7 @@ func TestPlanInterleavesSpecs(t *testing.T) {
 		t.Errorf("networks in order:\n%s\nwant:\n%s", strings.Join(names, "\n"), strings.Join(want, "\n"))
 	}
 	d := designOf(s, plans)
-	if d == nil || d.Name != report.DesignDuet || d.Order != "abba" || d.Sequence() != "a b | b a" || d.Looks != 0 {
+	if d == nil || d.Name != scenario.DesignDuet || d.Order != "abba" || d.Sequence() != "a b | b a" || d.Looks != 0 {
 		t.Errorf("design %+v", d)
 	}
 	// AlicePaysBob: 3 actors a network, 6 CPUs for two networks' own sets.
@@ -141,14 +140,7 @@ func TestUntilKnownStopsAtTheCap(t *testing.T) {
 	if len(iters) != 2*6*2 {
 		t.Errorf("%d measured iterations, want 2 specs × 6 launches × 2", len(iters))
 	}
-	var rep report.Report
-	data, err := os.ReadFile(filepath.Join(run.Dir, "summary.json"))
-	if err == nil {
-		err = json.Unmarshal(data, &rep)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	rep := render(t, run)
 	d := rep.Design
 	if d == nil || len(d.Rounds) != 6 || d.Looks != 3 || !d.UntilKnown || d.Stopped != "cap reached: 6 launches per spec, 1 verdict(s) not yet known" {
 		t.Fatalf("design %+v", d)

@@ -11,8 +11,8 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/lnbench/lnbench/backend"
-	"github.com/lnbench/lnbench/report"
 	"github.com/lnbench/lnbench/result"
+	"github.com/lnbench/lnbench/runrecord"
 	"github.com/lnbench/lnbench/scenario"
 	"github.com/lnbench/lnbench/sweep"
 	"github.com/lnbench/lnbench/usage"
@@ -41,7 +41,7 @@ func pairsOf(plans []networkPlan) [][]networkPlan {
 
 // runPairs runs each launch pair: its networks up together, their cases'
 // iterations scheduled by the design, then torn down together.
-func runPairs(ctx context.Context, opts Options, run Run, plans []networkPlan, w *result.Writer, rep *report.Report,
+func runPairs(ctx context.Context, opts Options, run Run, plans []networkPlan, w *result.Writer, rec *runrecord.Manifest,
 	sw *sweep.Sweep, configs map[string]backend.NodeConfig) error {
 	pairs := pairsOf(plans)
 	for pi, pair := range pairs {
@@ -53,20 +53,20 @@ func runPairs(ctx context.Context, opts Options, run Run, plans []networkPlan, w
 			names = append(names, p.name)
 		}
 		fmt.Fprintf(opts.Log, "launch pair %d/%d (%s, %s): %s\n", pi+1, len(pairs), pair[0].pair, opts.Scenario.Design(), strings.Join(names, " + "))
-		if err := runPair(ctx, opts, run, pair, w, rep, sw, configs); err != nil {
+		if err := runPair(ctx, opts, run, pair, w, rec, sw, configs); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func runPair(ctx context.Context, opts Options, run Run, pair []networkPlan, w *result.Writer, rep *report.Report,
+func runPair(ctx context.Context, opts Options, run Run, pair []networkPlan, w *result.Writer, rec *runrecord.Manifest,
 	sw *sweep.Sweep, configs map[string]backend.NodeConfig) (err error) {
 	s := opts.Scenario
 	var live []*liveNetwork
 	defer func() {
 		for _, ln := range live {
-			if terr := ln.close(opts, run, rep); terr != nil && err == nil {
+			if terr := ln.close(opts, run, rec); terr != nil && err == nil {
 				err = terr
 			}
 		}
@@ -80,11 +80,11 @@ func runPair(ctx context.Context, opts Options, run Run, pair []networkPlan, w *
 		if sets != nil {
 			p.cpus = sets[k]
 			fmt.Fprintf(opts.Log, "network %s: on CPUs %s\n", p.name, CPUList(p.cpus))
-			if rep.Design != nil {
-				rep.Design.CPUSets = append(rep.Design.CPUSets, report.CPUSet{Network: p.name, CPUs: CPUList(p.cpus)})
+			if rec.Design != nil {
+				rec.Design.CPUSets = append(rec.Design.CPUSets, runrecord.CPUSet{Network: p.name, CPUs: CPUList(p.cpus)})
 			}
 		}
-		ln, err := openNetwork(ctx, opts, run, p, nil, rep, configs)
+		ln, err := openNetwork(ctx, opts, run, p, nil, rec, configs)
 		if err != nil {
 			return err
 		}
@@ -98,14 +98,14 @@ func runPair(ctx context.Context, opts Options, run Run, pair []networkPlan, w *
 		// A step runs on every network of the pair unless every spec's
 		// sweep group already broke its bound.
 		if !slices.ContainsFunc(crs, func(cr caseRun) bool { return !sw.Skip(cr.c.Values) }) {
-			skipSwept(sw, rep, crs[0])
+			skipSwept(sw, rec, crs[0])
 			continue
 		}
 		ids := make([]string, len(crs))
 		for k, cr := range crs {
 			ids[k] = cr.c.ID()
 		}
-		opts.Progress.Case(caseIndex(rep, crs[0]), countCases(s), strings.Join(ids, " + "))
+		opts.Progress.Case(caseIndex(rec, crs[0]), countCases(s), strings.Join(ids, " + "))
 		caseCtx := ctx
 		var stops []func()
 		for _, ln := range live {

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/lnbench/lnbench/node"
-	"github.com/lnbench/lnbench/report"
 	"github.com/lnbench/lnbench/result"
 	"github.com/lnbench/lnbench/scenario"
 	"github.com/lnbench/lnbench/usage"
@@ -160,12 +159,8 @@ func TestInterleavedAlternatesMeasuredIterations(t *testing.T) {
 	if idle == 0 {
 		t.Error("no idle samples: a waiting network's cost is not measured")
 	}
-	rep, _, err := report.Load(run.Dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if rep.Design == nil || rep.Design.Name != report.DesignInterleaved || !strings.Contains(rep.Design.Line(), "alternating") {
-		t.Errorf("design %+v", rep.Design)
+	if d := manifest(t, run).Design; d == nil || d.Name != scenario.DesignInterleaved || !strings.Contains(d.Line(), "alternating") {
+		t.Errorf("design %+v", d)
 	}
 }
 

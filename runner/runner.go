@@ -1,6 +1,8 @@
 // Package runner executes a scenario end to end: for each network a fresh
 // backend, setup, warm-up and measured iterations streamed to disk, logs,
-// teardown, then analysis and every report into the artifacts folder.
+// teardown, then the run's manifest (package runrecord) into the artifacts
+// folder. Analysis and reports are the caller's (report.Render): the runner
+// leaves the record they are made from.
 package runner
 
 import (
@@ -23,9 +25,9 @@ import (
 	"github.com/lnbench/lnbench/node"
 	"github.com/lnbench/lnbench/node/drivers"
 	"github.com/lnbench/lnbench/progress"
-	"github.com/lnbench/lnbench/report"
 	"github.com/lnbench/lnbench/result"
 	"github.com/lnbench/lnbench/runid"
+	"github.com/lnbench/lnbench/runrecord"
 	"github.com/lnbench/lnbench/runs"
 	"github.com/lnbench/lnbench/scenario"
 	"github.com/lnbench/lnbench/sweep"
@@ -69,14 +71,14 @@ type Options struct {
 	// NewSampler starts the profiler of one network; nil samples in-process
 	// from each node's PprofHost (local backend).
 	NewSampler SamplerFactory
-	// Notes go into the report's warnings (e.g. why compose fell back to local).
+	// Notes go into the manifest's warnings (e.g. why compose fell back to local).
 	Notes []string
 	// Snapshot samples a network's actors once it is ready (the cost
 	// curve's memory and CPU); nil means the backend's actors read by
 	// package usage/collect.
 	Snapshot Snapshotter
 	// Builds are the ensured builds of the node specs, by label, for the
-	// report's environment block.
+	// manifest's node specs (the report's environment block).
 	Builds map[string]NodeBuild
 
 	// DiskProbe is how long the disk sync probe runs, once per storage
@@ -84,8 +86,13 @@ type Options struct {
 	DiskProbe time.Duration
 
 	// HarnessProfile writes this process's own CPU profile for the run
-	// into its artifacts folder (HarnessProfileName), named in the report.
+	// into its artifacts folder (HarnessProfileName), named in the manifest.
 	HarnessProfile bool
+
+	// UnknownVerdicts is asked between blocks of launches of a run that
+	// goes on until every verdict is known (scenario compare.until_known);
+	// such a run fails at once without it.
+	UnknownVerdicts VerdictCounter
 
 	// watchTicks paces the dead-service watchdog; nil means every 3 s.
 	watchTicks <-chan time.Time
@@ -186,25 +193,30 @@ func planRounds(s scenario.Scenario, from, to int) ([]networkPlan, error) {
 }
 
 // Execute runs the scenario. It always leaves the artifacts folder with
-// what was measured, even when it returns an error or ctx is cancelled.
-func Execute(ctx context.Context, opts Options, run Run) (rep report.Report, err error) {
+// what was measured and the run's manifest, even when it returns an error
+// or ctx is cancelled, so the caller renders the reports in either case.
+func Execute(ctx context.Context, opts Options, run Run) (rec runrecord.Manifest, err error) {
 	if opts.Scenario.Compare.OrderOrDefault() == scenario.OrderShuffled && opts.Scenario.Compare.Seed == 0 {
-		opts.Scenario.Compare.Seed = newSeed() // recorded in scenario.yml and summary.json: the order can be rerun
+		opts.Scenario.Compare.Seed = newSeed() // recorded in scenario.yml and run.json: the order can be rerun
 	}
 	s := opts.Scenario
 	plans, err := plan(s)
 	if err != nil {
-		return rep, err
+		return rec, err
+	}
+	design := designOf(s, plans)
+	if design != nil && design.UntilKnown && opts.UnknownVerdicts == nil {
+		return rec, errNoVerdictCounter
 	}
 	if opts.Drivers == nil {
 		opts.Drivers = drivers.Builtin()
 	}
 	configs, nodes, err := NodeSetup(opts.Drivers, s, opts.Builds)
 	if err != nil {
-		return rep, err
+		return rec, err
 	}
 	if err := writeScenario(run.Dir, s); err != nil {
-		return rep, err
+		return rec, err
 	}
 	if opts.Progress == nil {
 		opts.Progress = progress.New(opts.Log)
@@ -216,51 +228,51 @@ func Execute(ctx context.Context, opts Options, run Run) (rep report.Report, err
 	// The work folder names this process as its harness: `lnbench ps` and
 	// `down` tell a live run from a killed one by it.
 	if err := runs.Claim(filepath.Join(opts.WorkRoot, run.ID)); err != nil {
-		return rep, err
+		return rec, err
 	}
-	rep = report.Report{RunID: run.ID, Started: time.Now().UTC(), Scenario: s, Backend: opts.BackendName, Env: envinfo.Collect(),
+	rec = runrecord.Manifest{RunID: run.ID, Started: time.Now().UTC(), Scenario: s, Backend: opts.BackendName, Env: envinfo.Collect(),
 		Warnings: append(append([]string(nil), opts.Notes...), topologyNotes(plans)...)}
-	rep.Nodes = withTopologyNodes(nodes, plans)
-	rep.Design = designOf(s, plans)
-	w, err := result.Create(filepath.Join(run.Dir, "payments.jsonl"))
+	rec.Nodes = withTopologyNodes(nodes, plans)
+	rec.Design = design
+	w, err := result.Create(filepath.Join(run.Dir, runrecord.PaymentsFile))
 	if err != nil {
-		return rep, err
+		return rec, err
 	}
 	// Flushed after every batch (runCase): nothing reads it mid-batch.
 	w.Buffer()
 	var fw *faults.Writer
 	if len(s.Faults) > 0 {
-		if fw, err = faults.Create(filepath.Join(run.Dir, faults.FileName)); err != nil {
-			return rep, err
+		if fw, err = faults.Create(filepath.Join(run.Dir, runrecord.FaultsFile)); err != nil {
+			return rec, err
 		}
 		defer fw.Close()
 	}
 	var stopProfile func() (string, error)
 	if opts.HarnessProfile {
 		if stopProfile, err = startHarnessProfile(run.Dir); err != nil {
-			return rep, err
+			return rec, err
 		}
 	}
 	cpu0 := cpuSeconds()
 	defer func() {
 		os.RemoveAll(filepath.Join(opts.WorkRoot, run.ID))
 		w.Close()
-		// Stopped before the reports: they name it, and writing them is not the run.
+		// Stopped before the manifest, which names it.
 		if stopProfile != nil {
 			note, perr := stopProfile()
 			if perr != nil {
-				rep.Warnings = append(rep.Warnings, perr.Error())
+				rec.Warnings = append(rec.Warnings, perr.Error())
 			}
-			rep.HarnessProfile = note
+			rec.HarnessProfile = note
 		}
-		rep.Finished = time.Now().UTC()
-		rep.WallSeconds = rep.Finished.Sub(rep.Started).Seconds()
-		rep.HarnessCPUSeconds = cpuSeconds() - cpu0
+		rec.Finished = time.Now().UTC()
+		rec.WallSeconds = rec.Finished.Sub(rec.Started).Seconds()
+		rec.HarnessCPUSeconds = cpuSeconds() - cpu0
 		if err != nil {
-			rep.Warnings = append(rep.Warnings, "run ended early: "+lines.First(err.Error()))
+			rec.Warnings = append(rec.Warnings, "run ended early: "+lines.First(err.Error()))
 		}
-		if werr := writeReports(run.Dir, &rep, os.Stderr); werr != nil && err == nil {
-			err = werr
+		if werr := runrecord.Write(run.Dir, rec); werr != nil && err == nil {
+			err = fmt.Errorf("writing the run's manifest: %v", werr)
 		}
 	}()
 
@@ -274,18 +286,18 @@ func Execute(ctx context.Context, opts Options, run Run) (rep report.Report, err
 	opts.Progress.Plan(iterations)
 	defer opts.Progress.Done()
 	sw := sweep.New(s.Sweep)
-	if err := runPlans(ctx, opts, run, plans, w, fw, &rep, sw, configs); err != nil {
-		return rep, err
+	if err := runPlans(ctx, opts, run, plans, w, fw, &rec, sw, configs); err != nil {
+		return rec, err
 	}
-	return rep, untilKnown(ctx, opts, run, w, fw, &rep, sw, configs)
+	return rec, untilKnown(ctx, opts, run, w, fw, &rec, sw, configs)
 }
 
 // runPlans runs networks one after the other, or a launch round's
 // networks together in the interleaved and duet designs.
-func runPlans(ctx context.Context, opts Options, run Run, plans []networkPlan, w *result.Writer, fw *faults.Writer, rep *report.Report,
+func runPlans(ctx context.Context, opts Options, run Run, plans []networkPlan, w *result.Writer, fw *faults.Writer, rec *runrecord.Manifest,
 	sw *sweep.Sweep, configs map[string]backend.NodeConfig) error {
 	if paired(opts.Scenario) {
-		return runPairs(ctx, opts, run, plans, w, rep, sw, configs)
+		return runPairs(ctx, opts, run, plans, w, rec, sw, configs)
 	}
 	logf := func(format string, a ...any) { fmt.Fprintf(opts.Log, format+"\n", a...) }
 	for ni, p := range plans {
@@ -294,7 +306,7 @@ func runPlans(ctx context.Context, opts Options, run Run, plans []networkPlan, w
 		}
 		var cases []caseRun
 		for _, c := range p.cases {
-			if skipSwept(sw, rep, c) {
+			if skipSwept(sw, rec, c) {
 				continue
 			}
 			cases = append(cases, c)
@@ -304,7 +316,7 @@ func runPlans(ctx context.Context, opts Options, run Run, plans []networkPlan, w
 		}
 		p.cases = cases
 		logf("network %d/%d (%s): %s", ni+1, len(plans), p.name, p.topo)
-		if err := runNetwork(ctx, opts, run, p, w, fw, rep, sw, configs); err != nil {
+		if err := runNetwork(ctx, opts, run, p, w, fw, rec, sw, configs); err != nil {
 			return err
 		}
 	}
@@ -312,12 +324,12 @@ func runPlans(ctx context.Context, opts Options, run Run, plans []networkPlan, w
 }
 
 // skipSwept tells whether an earlier sweep step of the case's group broke a
-// bound, and records the skip in the report.
-func skipSwept(sw *sweep.Sweep, rep *report.Report, c caseRun) bool {
+// bound, and records the skip in the manifest's warnings.
+func skipSwept(sw *sweep.Sweep, rec *runrecord.Manifest, c caseRun) bool {
 	if !sw.Skip(c.c.Values) {
 		return false
 	}
-	rep.Warnings = append(rep.Warnings, fmt.Sprintf("sweep: %s skipped: an earlier step broke the bound", c.c.ID()))
+	rec.Warnings = append(rec.Warnings, fmt.Sprintf("sweep: %s skipped: an earlier step broke the bound", c.c.ID()))
 	return true
 }
 
@@ -333,10 +345,10 @@ func cpuSeconds() float64 {
 }
 
 // caseIndex is the 1-based position of the case among the run's cases.
-func caseIndex(rep *report.Report, c caseRun) int {
-	for i, sc := range rep.Scenario.Cases() {
+func caseIndex(rec *runrecord.Manifest, c caseRun) int {
+	for i, sc := range rec.Scenario.Cases() {
 		if sc.ID() == c.c.ID() {
-			return c.launch*len(rep.Scenario.Cases()) + i + 1
+			return c.launch*len(rec.Scenario.Cases()) + i + 1
 		}
 	}
 	return 0
@@ -345,25 +357,25 @@ func caseIndex(rep *report.Report, c caseRun) int {
 func countCases(s scenario.Scenario) int { return len(s.Cases()) * s.Job.LaunchCount }
 
 // placements lists a network's services with their engines, sorted.
-func placements(network string, m map[string]string) []report.Placement {
-	var out []report.Placement
+func placements(network string, m map[string]string) []runrecord.Placement {
+	var out []runrecord.Placement
 	for svc, e := range m {
-		out = append(out, report.Placement{Network: network, Service: svc, Engine: e})
+		out = append(out, runrecord.Placement{Network: network, Service: svc, Engine: e})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Service < out[j].Service })
 	return out
 }
 
 // forwards reads every intermediary's forwarding count.
-func forwards(ctx context.Context, name string, net *network.Network) []report.Forward {
-	var out []report.Forward
+func forwards(ctx context.Context, name string, net *network.Network) []runrecord.Forward {
+	var out []runrecord.Forward
 	for _, n := range net.Names() {
 		// With random pairs every node may forward, endpoints included.
 		if len(net.Topology.Pairs) == 0 && net.Topology.Endpoint(n) {
 			continue
 		}
 		if c, err := net.Nodes[n].ForwardedCount(ctx); err == nil {
-			out = append(out, report.Forward{Network: name, Node: n, Count: c})
+			out = append(out, runrecord.Forward{Network: name, Node: n, Count: c})
 		}
 	}
 	return out

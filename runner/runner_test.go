@@ -2,7 +2,6 @@ package runner
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -23,6 +22,7 @@ import (
 	"github.com/lnbench/lnbench/report"
 	"github.com/lnbench/lnbench/result"
 	"github.com/lnbench/lnbench/runid"
+	"github.com/lnbench/lnbench/runrecord"
 	"github.com/lnbench/lnbench/scenario"
 )
 
@@ -126,14 +126,15 @@ func (h *harness) options(s scenario.Scenario, t *testing.T) Options {
 		StartChain: func(ctx context.Context, be backend.Backend) (network.Chain, backend.ChainEndpoint, error) {
 			return fakenet.StartChain(ctx, be)
 		},
-		NewBackend: func(n NetworkSpec) (backend.Backend, error) { return h.fleet.NewBackend(n.RunID), nil },
-		watchTicks: h.ticks,
+		NewBackend:      func(n NetworkSpec) (backend.Backend, error) { return h.fleet.NewBackend(n.RunID), nil },
+		UnknownVerdicts: report.UnknownVerdicts,
+		watchTicks:      h.ticks,
 	}
 }
 
 // newRun makes a run folder with private reservations; Rscript is taken
-// off PATH, since it would draw plots for seconds (without it the run notes
-// "no R" and writes every other report).
+// off PATH, since render would draw plots for seconds (without it the
+// report notes "no R" and writes every other report).
 func newRun(t *testing.T, s scenario.Scenario) Run {
 	t.Helper()
 	t.Setenv("PATH", t.TempDir())
@@ -156,11 +157,33 @@ func records(t *testing.T, run Run) []result.Record {
 func execute(t *testing.T, opts Options) (Run, []result.Record, error) {
 	t.Helper()
 	run := newRun(t, opts.Scenario)
-	rep, err := Execute(context.Background(), opts, run)
-	if rep.RunID != run.ID {
-		t.Errorf("report of run %q, want %q", rep.RunID, run.ID)
+	m, err := Execute(context.Background(), opts, run)
+	if m.RunID != run.ID {
+		t.Errorf("manifest of run %q, want %q", m.RunID, run.ID)
 	}
 	return run, records(t, run), err
+}
+
+// manifest reads the run.json the run left.
+func manifest(t *testing.T, run Run) runrecord.Manifest {
+	t.Helper()
+	m, err := runrecord.Read(run.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// render writes the run's reports as the CLI does once Execute returns,
+// for tests about what a run means (verdicts, cost curves) rather than what
+// it records; only the tests import the report.
+func render(t *testing.T, run Run) report.Report {
+	t.Helper()
+	rep, err := report.Render(run.Dir, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
 }
 
 func smallScenario() scenario.Scenario {
@@ -206,7 +229,7 @@ func TestExecuteRunsAScenarioOnFakeNodes(t *testing.T) {
 			t.Errorf("network torn down %d times", be.TornDown())
 		}
 	}
-	for _, f := range []string{"summary.json", "scenario.yml", "nodes/launch1_Concurrency-1_TotalPayments-6/alice/fake.log", "nodes/launch1_Concurrency-1_TotalPayments-6/btcd/args.txt"} {
+	for _, f := range []string{runrecord.ManifestFile, runrecord.ScenarioFile, runrecord.PaymentsFile, "nodes/launch1_Concurrency-1_TotalPayments-6/alice/fake.log", "nodes/launch1_Concurrency-1_TotalPayments-6/btcd/args.txt"} {
 		if _, err := os.Stat(filepath.Join(run.Dir, f)); err != nil {
 			t.Errorf("artifact %s: %v", f, err)
 		}
@@ -215,19 +238,16 @@ func TestExecuteRunsAScenarioOnFakeNodes(t *testing.T) {
 	if strings.Contains(string(args), "secret") {
 		t.Errorf("chain password in args.txt: %s", args)
 	}
-	var summary struct {
-		Nodes []struct{ Flags []string } `json:"nodes"`
+	if _, err := os.Stat(filepath.Join(run.Dir, runrecord.SummaryFile)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the runner wrote %s (%v): reports are its caller's", runrecord.SummaryFile, err)
 	}
-	data, err := os.ReadFile(filepath.Join(run.Dir, "summary.json"))
-	if err == nil {
-		err = json.Unmarshal(data, &summary)
+	m := manifest(t, run)
+	if len(m.Nodes) != 1 || m.Finished.Before(m.Started) || len(m.Setup) == 0 {
+		t.Fatalf("manifest %+v", m)
 	}
-	if err != nil || len(summary.Nodes) != 1 {
-		t.Fatalf("summary.json: %v: %s", err, data)
-	}
-	// The report shows the driver's flags, then the scenario's.
-	if f := summary.Nodes[0].Flags; !slices.Equal(f, []string{"--fake", "--db=bbolt", "--profile=tuned", "--extra"}) {
-		t.Errorf("report flags %q", f)
+	// The manifest records the driver's flags, then the scenario's.
+	if f := m.Nodes[0].Flags; !slices.Equal(f, []string{"--fake", "--db=bbolt", "--profile=tuned", "--extra"}) {
+		t.Errorf("recorded flags %q", f)
 	}
 }
 
@@ -265,14 +285,7 @@ func TestEachSpecRunsItsOwnCasesWithItsProfile(t *testing.T) {
 			t.Errorf("case %s: %d records, want 18 (%v)", id, count[id], count)
 		}
 	}
-	var summary report.Report
-	data, err := os.ReadFile(filepath.Join(run.Dir, "summary.json"))
-	if err == nil {
-		err = json.Unmarshal(data, &summary)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	summary := manifest(t, run)
 	if len(summary.Nodes) != 2 {
 		t.Fatalf("nodes %+v", summary.Nodes)
 	}

@@ -6,30 +6,30 @@ import (
 
 	"github.com/lnbench/lnbench/backend"
 	"github.com/lnbench/lnbench/faults"
-	"github.com/lnbench/lnbench/report"
 	"github.com/lnbench/lnbench/result"
+	"github.com/lnbench/lnbench/runrecord"
 	"github.com/lnbench/lnbench/sweep"
 )
 
 // runNetwork brings one network up, runs its cases one after another and
 // tears it down: the sequential design.
-func runNetwork(ctx context.Context, opts Options, run Run, p networkPlan, w *result.Writer, fw *faults.Writer, rep *report.Report,
+func runNetwork(ctx context.Context, opts Options, run Run, p networkPlan, w *result.Writer, fw *faults.Writer, rec *runrecord.Manifest,
 	sw *sweep.Sweep, configs map[string]backend.NodeConfig) (err error) {
 	s := opts.Scenario
-	ln, err := openNetwork(ctx, opts, run, p, fw, rep, configs)
+	ln, err := openNetwork(ctx, opts, run, p, fw, rec, configs)
 	if err != nil {
 		return err
 	}
 	defer func() {
-		if terr := ln.close(opts, run, rep); terr != nil && err == nil {
+		if terr := ln.close(opts, run, rec); terr != nil && err == nil {
 			err = terr
 		}
 	}()
 	for _, c := range p.cases {
-		if skipSwept(sw, rep, c) {
+		if skipSwept(sw, rec, c) {
 			continue
 		}
-		opts.Progress.Case(caseIndex(rep, c), countCases(s), c.c.ID())
+		opts.Progress.Case(caseIndex(rec, c), countCases(s), c.c.ID())
 		var cf *caseFaults
 		var expect *expected
 		if ln.fn != nil {

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 
-	"github.com/lnbench/lnbench/report"
+	"github.com/lnbench/lnbench/runrecord"
 	"github.com/lnbench/lnbench/scenario"
 	"github.com/lnbench/lnbench/usage"
 	"github.com/lnbench/lnbench/usage/collect"
@@ -28,25 +28,25 @@ func workRoot(opts Options, storage string) string {
 
 // probeStorage measures the sync ceiling of the filesystem that will hold
 // the network's data dirs, once per storage kind per run.
-func probeStorage(ctx context.Context, opts Options, storage, workDir string, rep *report.Report) {
-	if opts.DiskProbe <= 0 || slices.ContainsFunc(rep.DiskProbes, func(p usage.DiskProbe) bool { return p.Storage == storage }) {
+func probeStorage(ctx context.Context, opts Options, storage, workDir string, rec *runrecord.Manifest) {
+	if opts.DiskProbe <= 0 || slices.ContainsFunc(rec.DiskProbes, func(p usage.DiskProbe) bool { return p.Storage == storage }) {
 		return
 	}
 	p, err := collect.ProbeDisk(ctx, workDir, storage, opts.DiskProbe)
 	if err != nil {
-		addNote(rep, fmt.Sprintf("disk probe (%s, %s): %v", storage, workDir, err))
+		addNote(rec, fmt.Sprintf("disk probe (%s, %s): %v", storage, workDir, err))
 		return
 	}
 	// The probe ran in the network's folder; the path recorded is its root.
 	p.Path = filepath.Dir(filepath.Dir(workDir))
-	rep.DiskProbes = append(rep.DiskProbes, p)
+	rec.DiskProbes = append(rec.DiskProbes, p)
 	fmt.Fprintf(opts.Log, "disk probe (%s, %s): %.0f syncs/s\n", storage, p.Filesystem, p.SyncsPerSecond)
 	_ = os.Remove(workDir) // created by the probe; the backend makes it again
 }
 
-// addNote records one line in the report's warnings, once.
-func addNote(rep *report.Report, line string) {
-	if !slices.Contains(rep.Warnings, line) {
-		rep.Warnings = append(rep.Warnings, line)
+// addNote records one line in the manifest's warnings, once.
+func addNote(rec *runrecord.Manifest, line string) {
+	if !slices.Contains(rec.Warnings, line) {
+		rec.Warnings = append(rec.Warnings, line)
 	}
 }

@@ -2,13 +2,13 @@ package runner
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"path/filepath"
 
 	"github.com/lnbench/lnbench/backend"
 	"github.com/lnbench/lnbench/faults"
-	"github.com/lnbench/lnbench/report"
 	"github.com/lnbench/lnbench/result"
+	"github.com/lnbench/lnbench/runrecord"
 	"github.com/lnbench/lnbench/sweep"
 )
 
@@ -23,20 +23,28 @@ func looks(planned, max int) int {
 	return 1 + (max-planned+roundsPerLook-1)/roundsPerLook
 }
 
+// VerdictCounter counts the cases compared with the baseline whose verdict
+// is not known yet, from the run's manifest so far and the payments in its
+// folder dir. Verdicts are the report's to tell (report.UnknownVerdicts),
+// so the runner asks its caller instead of importing the report.
+type VerdictCounter func(dir string, m runrecord.Manifest) (int, error)
+
+var errNoVerdictCounter = errors.New("until known needs Options.UnknownVerdicts to count the verdicts not yet known")
+
 // untilKnown adds blocks of launch rounds while some verdict against the
 // baseline is not yet known, up to the cap, and records why it stopped.
-// Each look tests at alpha/looks (report.Design.Looks), so stopping at the
+// Each look tests at alpha/looks (runrecord.Design.Looks), so stopping at the
 // first look that happens to be significant cannot raise the false-positive
 // rate above alpha (a Bonferroni bound over the looks).
-func untilKnown(ctx context.Context, opts Options, run Run, w *result.Writer, fw *faults.Writer, rep *report.Report,
+func untilKnown(ctx context.Context, opts Options, run Run, w *result.Writer, fw *faults.Writer, rec *runrecord.Manifest,
 	sw *sweep.Sweep, configs map[string]backend.NodeConfig) error {
 	s := opts.Scenario
-	if rep.Design == nil || !rep.Design.UntilKnown {
+	if rec.Design == nil || !rec.Design.UntilKnown {
 		return nil
 	}
-	d := rep.Design
+	d := rec.Design
 	for launches := s.Job.LaunchCount; ; launches += roundsPerLook {
-		unknown, err := unknownVerdicts(run.Dir, *rep)
+		unknown, err := opts.UnknownVerdicts(run.Dir, *rec)
 		if err != nil {
 			return err
 		}
@@ -55,31 +63,9 @@ func untilKnown(ctx context.Context, opts Options, run Run, w *result.Writer, fw
 			return err
 		}
 		d.Rounds = append(d.Rounds, launchRounds(specLabels(s), d.Order, d.Seed, launches, next)...)
-		if err := runPlans(ctx, opts, run, plans, w, fw, rep, sw, configs); err != nil {
+		if err := runPlans(ctx, opts, run, plans, w, fw, rec, sw, configs); err != nil {
 			d.Stopped = "interrupted"
 			return err
 		}
 	}
-}
-
-// unknownVerdicts counts the compared cases whose verdict is not known yet
-// from what payments.jsonl holds now.
-func unknownVerdicts(dir string, rep report.Report) (int, error) {
-	recs, err := result.ReadFile(filepath.Join(dir, "payments.jsonl"))
-	if err != nil {
-		return 0, fmt.Errorf("reading results: %v", err)
-	}
-	report.Summarize(&rep, recs)
-	return countUnknown(rep), nil
-}
-
-// countUnknown counts cases compared with the baseline without a verdict.
-func countUnknown(rep report.Report) int {
-	n := 0
-	for _, c := range rep.Cases {
-		if c.Ratio != nil && (c.Ratio.Verdict == report.VerdictUnknown || c.Ratio.Verdict == report.VerdictTooFew) {
-			n++
-		}
-	}
-	return n
 }

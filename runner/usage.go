@@ -29,7 +29,7 @@ type resourceSampler struct {
 	lister  backend.ActorLister // nil: the harness alone
 	network string
 	log     io.Writer
-	note    func(string) // one line into the report's warnings
+	note    func(string) // one line into the manifest's warnings
 
 	mu       sync.Mutex // guards the fields below
 	on       bool

@@ -137,11 +137,14 @@ func Default() Scenario {
 	}
 }
 
+// FileName is the scenario an artifacts folder records (runrecord.ScenarioFile).
+const FileName = "scenario.yml"
+
 // Load reads and validates a scenario file.
 func Load(path string) (Scenario, error) {
 	// A folder is an artifacts folder: rerun the scenario it recorded.
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		path = filepath.Join(path, "scenario.yml")
+		path = filepath.Join(path, FileName)
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {

@@ -15,17 +15,15 @@ func reportCmd(stdout, stderr io.Writer) *cobra.Command {
 		Use:   "report DIR",
 		Short: "Regenerate every report of an artifacts folder from its payments.jsonl",
 		Long: "Recompute the statistics of an artifacts folder from DIR/payments.jsonl, with the run's\n" +
-			"metadata from DIR/summary.json (or DIR/scenario.yml when that is missing), and rewrite\n" +
+			"record from DIR/run.json (DIR/summary.json in folders from before run.json, else\n" +
+			"DIR/scenario.yml), and rewrite\n" +
 			"summary.md/.csv/.json, measurements.csv, results.bench, plots.R, the PNG plots (when R\n" +
 			"is installed), report.html and, for a profiled run, the flame graph timeline.",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir := args[0]
-			rep, recs, err := report.Load(dir)
+			rep, err := report.Render(dir, stderr)
 			if err != nil {
-				return err
-			}
-			if err := report.WriteAll(dir, rep, recs, stderr); err != nil {
 				return err
 			}
 			if history != "" {

@@ -21,6 +21,7 @@ import (
 	"github.com/lnbench/lnbench/faults"
 	"github.com/lnbench/lnbench/report"
 	"github.com/lnbench/lnbench/runner"
+	"github.com/lnbench/lnbench/runrecord"
 	"github.com/lnbench/lnbench/scenario"
 )
 
@@ -289,11 +290,15 @@ func executeScenario(cmd *cobra.Command, stdout, stderr io.Writer, s scenario.Sc
 	}
 	opts := runner.Options{Scenario: s, ArtifactsRoot: f.artifacts, BackendName: backendName,
 		NewBackend: newBackend, NewSampler: newSampler(ctx), Log: stderr, Notes: notes, Builds: bins.forReport(),
-		DiskProbe: 3 * time.Second, HarnessProfile: f.harnessProfile}
+		DiskProbe: 3 * time.Second, HarnessProfile: f.harnessProfile, UnknownVerdicts: report.UnknownVerdicts}
 	if tweak != nil {
 		tweak(&opts)
 	}
-	rep, err := runner.Execute(ctx, opts, run)
+	_, err = runner.Execute(ctx, opts, run)
+	rep, rerr := renderRun(run.Dir, stderr)
+	if rerr != nil && err == nil {
+		err = rerr
+	}
 	if f.history != "" && len(rep.Cases) > 0 {
 		if herr := report.AppendHistory(f.history, rep); herr != nil {
 			fmt.Fprintf(stderr, "history: %v\n", herr)
@@ -313,6 +318,17 @@ func executeScenario(cmd *cobra.Command, stdout, stderr io.Writer, s scenario.Sc
 		return run, err
 	}
 	return run, nil
+}
+
+// renderRun writes the reports of a run the runner has left: once it has
+// written its manifest, also after a failure part way, so what was measured
+// is reported either way. A run that failed before it had a manifest (a bad
+// scenario, a work folder in use) has nothing to report.
+func renderRun(dir string, log io.Writer) (report.Report, error) {
+	if _, err := os.Stat(filepath.Join(dir, runrecord.ManifestFile)); err != nil {
+		return report.Report{}, nil
+	}
+	return report.Render(dir, log)
 }
 
 // chooseBackend resolves "auto": compose when a Docker engine answers

@@ -1,0 +1,40 @@
+package cli
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/lnbench/lnbench/runrecord"
+	"github.com/lnbench/lnbench/scenario"
+)
+
+// TestRenderRunNeedsTheManifest: `lnbench run` reports a run once the
+// runner has left its manifest (also after a failure part way), and
+// nothing for a run that failed before it had one.
+func TestRenderRunNeedsTheManifest(t *testing.T) {
+	t.Setenv("PATH", t.TempDir()) // no R: plots are not what this tests
+	dir := makeRun(t, 1, 1.2)
+	rep, err := renderRun(dir, io.Discard)
+	if err != nil || len(rep.Cases) != 0 {
+		t.Fatalf("without run.json: %d cases, %v; want nothing rendered", len(rep.Cases), err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, runrecord.SummaryFile)); err == nil {
+		t.Fatal("summary.json written for a run without a manifest")
+	}
+	s, err := scenario.Load(filepath.Join(dir, runrecord.ScenarioFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := runrecord.Manifest{RunID: filepath.Base(dir), Scenario: s, Backend: "local", Warnings: []string{"run ended early: interrupted"}}
+	if err := runrecord.Write(dir, m); err != nil {
+		t.Fatal(err)
+	}
+	if rep, err = renderRun(dir, io.Discard); err != nil || len(rep.Cases) != 1 || rep.Warnings[0] != m.Warnings[0] {
+		t.Fatalf("with run.json: %d cases, warnings %q, %v", len(rep.Cases), rep.Warnings, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, runrecord.SummaryFile)); err != nil {
+		t.Errorf("summary.json: %v", err)
+	}
+}
