@@ -4,13 +4,17 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/lnbench/lnbench/internal/testsupport"
 	"github.com/lnbench/lnbench/report"
 	"github.com/lnbench/lnbench/result"
 )
@@ -108,17 +112,64 @@ func TestInterleavedCalibration(t *testing.T) {
 	}
 }
 
-// TestDuetRun measures two specs of one build in the duet design: each
-// measured iteration of a runs at the same moment as b's, and the verdict
-// with its launch-level interval and MDE is in every format.
+// TestDuetRun measures two specs of one build in the duet design, with a
+// CPU set per network (--duet-cpus split: one CPU each on a 2-core
+// machine): each measured iteration of a runs at the same moment as b's,
+// and the verdict with its launch-level interval and MDE is in every
+// format. The kernel's own account of every lnd and btcd the run started
+// (Cpus_allowed_list, read here while it runs) must show one CPU each and
+// both CPUs used, and the design must record the sets.
 func TestDuetRun(t *testing.T) {
 	binaries(t)
 	t.Parallel()
-	dir := runCLI(t, "run", "--node", "a=lnd@v0.21.0-beta", "--node", "b=lnd@v0.21.0-beta", "--baseline", "a", "--design", "duet",
+	testsupport.RequireOrSkip(t, runtime.NumCPU() >= 2, fmt.Sprintf("needs 2 CPUs to split (%d)", runtime.NumCPU()))
+	masks := map[string]string{} // command line → Cpus_allowed_list of nodes and chains
+	stop, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			for _, n := range descendants(os.Getpid()) {
+				pid := strconv.Itoa(n)
+				comm, _ := os.ReadFile("/proc/" + pid + "/comm")
+				if name := strings.TrimSpace(string(comm)); name == "lnd" || name == "btcd" {
+					if m := allowedList(pid); m != "" {
+						masks[cmdline(pid)] = m
+					}
+				}
+			}
+			select {
+			case <-stop:
+				return
+			case <-time.After(300 * time.Millisecond):
+			}
+		}
+	}()
+	dir := runCLI(t, "run", "--node", "a=lnd@v0.21.0-beta", "--node", "b=lnd@v0.21.0-beta", "--baseline", "a", "--design", "duet", "--duet-cpus", "split",
 		"--param", "Concurrency=5", "--param", "TotalPayments=20", "--job", "LaunchCount=2", "--job", "WarmupCount=1", "--job", "IterationCount=3")
+	close(stop)
+	<-done
 	rep := readSummary(t, dir)
-	if d := rep.Design; d == nil || d.Name != report.DesignDuet || !strings.Contains(d.CPUs, "shared") {
+	d := rep.Design
+	if d == nil || d.Name != report.DesignDuet || !strings.HasPrefix(d.CPUs, "split: network 1 of each round on CPUs 0, network 2 of each round on CPUs 1") || len(d.CPUSets) != 4 {
 		t.Fatalf("design %+v", rep.Design)
+	}
+	// This run's processes only (the tests run in parallel): their data
+	// dirs lie under the run's work folder, named by its id.
+	seen, procs := map[string]bool{}, 0
+	for cmd, m := range masks {
+		if strings.Contains(cmd, rep.RunID) {
+			seen[m] = true
+			procs++
+		}
+	}
+	var sets []string
+	for m := range seen {
+		sets = append(sets, m)
+	}
+	sort.Strings(sets)
+	t.Logf("design: %s; sets %+v; the kernel saw %d processes on %v", d.CPUs, d.CPUSets, procs, sets)
+	if strings.Join(sets, " ") != "0 1" || procs < 6 {
+		t.Errorf("the run's %d lnd and btcd processes ran on CPU sets %v, want each on one CPU, both CPUs used (2 pairs × 2 networks × 3 actors)", procs, sets)
 	}
 	spans := measuredSpans(t, dir)
 	if len(spans) != 12 {
@@ -148,4 +199,24 @@ func TestDuetRun(t *testing.T) {
 	if !strings.Contains(readFile(t, dir, "report.html"), "Design: duet") {
 		t.Error("report.html does not name the design")
 	}
+}
+
+// allowedList is a process's Cpus_allowed_list as the kernel reports it.
+func allowedList(pid string) string {
+	b, err := os.ReadFile("/proc/" + pid + "/status")
+	if err != nil {
+		return ""
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "Cpus_allowed_list:"); ok {
+			return strings.TrimSpace(v)
+		}
+	}
+	return ""
+}
+
+// cmdline is a process's command line, arguments space-separated.
+func cmdline(pid string) string {
+	b, _ := os.ReadFile("/proc/" + pid + "/cmdline")
+	return strings.ReplaceAll(string(b), "\x00", " ")
 }

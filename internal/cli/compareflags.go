@@ -19,6 +19,7 @@ type compareFlags struct {
 	untilKnown  bool
 	maxLaunches int
 	effect      string
+	duetCPUs    string
 }
 
 func addCompareFlags(fl *pflag.FlagSet, f *compareFlags) {
@@ -27,6 +28,7 @@ func addCompareFlags(fl *pflag.FlagSet, f *compareFlags) {
 	fl.Uint64Var(&f.seed, "seed", 0, "comparisons: seed of a shuffled order (0 = pick one; it is recorded)")
 	fl.BoolVar(&f.untilKnown, "until-known", false, "comparisons: add launch pairs until every verdict is known (faster, slower or same) or --max-launches ran")
 	fl.IntVar(&f.maxLaunches, "max-launches", 0, fmt.Sprintf("comparisons: cap of --until-known, launches per spec (0 = %d)", scenario.DefaultMaxLaunches))
+	fl.StringVar(&f.duetCPUs, "duet-cpus", "", "comparisons in duet: shared (every network on every CPU) or split (a CPU set per network); default: split where every actor of every network keeps a CPU of its own")
 	fl.StringVar(&f.effect, "effect", "", fmt.Sprintf("comparisons: smallest change worth knowing, e.g. 3%% (default %g%%): \"same\" excludes larger ones", 100*scenario.DefaultEffect))
 }
 
@@ -47,6 +49,9 @@ func (f compareFlags) apply(s *scenario.Scenario) error {
 	}
 	if f.untilKnown {
 		c.UntilKnown = true
+	}
+	if f.duetCPUs != "" {
+		c.CPUs = f.duetCPUs
 	}
 	if f.maxLaunches != 0 {
 		c.MaxLaunches = f.maxLaunches
