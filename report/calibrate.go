@@ -7,6 +7,7 @@ import (
 
 	"gonum.org/v1/gonum/stat/distuv"
 
+	"github.com/lnbench/lnbench/analysis"
 	"github.com/lnbench/lnbench/runrecord"
 	"github.com/lnbench/lnbench/stats"
 )
@@ -38,6 +39,7 @@ type Calibration struct {
 	// pairs of the copies: the spread one pair's ratio has when nothing
 	// changed.
 	RMSLogRatio float64              `json:"rms_log_ratio"`
+	LogRatios   int                  `json:"log_ratios"` // single launch pairs in RMSLogRatio
 	MedianMDE   float64              `json:"median_mde"`
 	Verdicts    []CalibrationVerdict `json:"verdicts"`
 	// Detections are the specs that differ from the baseline.
@@ -130,6 +132,9 @@ func Calibrate(r Report, window int) (Calibration, error) {
 		if c.Node == label || !ok {
 			continue
 		}
+		// An interrupted run's last round may be cut short or missing on
+		// one side: only rounds both sides finished are read.
+		b.Launches, c.Launches = wholeRounds(b.Launches, c.Launches)
 		bv, cv, paired := launchValues(b.Launches, c.Launches)
 		if !paired {
 			return Calibration{}, fmt.Errorf("case %s: its launches do not pair with the baseline's (%d and %d launches): calibration needs whole launch rounds", c.ID, len(c.Launches), len(b.Launches))
@@ -143,6 +148,7 @@ func Calibrate(r Report, window int) (Calibration, error) {
 		for i := range cv {
 			logs = append(logs, math.Log(cv[i]/bv[i]))
 		}
+		cal.LogRatios += len(cv)
 		for _, v := range windows {
 			cal.Verdicts = append(cal.Verdicts, v)
 			mdes = append(mdes, v.MDE)
@@ -177,6 +183,36 @@ func Calibrate(r Report, window int) (Calibration, error) {
 		cal.MedianMDE = stats.Percentiles(mdes, 50)[0]
 	}
 	return cal, nil
+}
+
+// wholeRounds keeps the launch rounds both sides ran whole: every
+// iteration a launch of that case ran at most.
+func wholeRounds(b, c []analysis.Launch) (bw, cw []analysis.Launch) {
+	most := 0
+	for _, l := range append(append([]analysis.Launch(nil), b...), c...) {
+		most = max(most, l.Iterations)
+	}
+	whole := func(ls []analysis.Launch) map[int]bool {
+		m := map[int]bool{}
+		for _, l := range ls {
+			if l.Iterations == most {
+				m[l.Launch] = true
+			}
+		}
+		return m
+	}
+	inB, inC := whole(b), whole(c)
+	for _, l := range b {
+		if inB[l.Launch] && inC[l.Launch] {
+			bw = append(bw, l)
+		}
+	}
+	for _, l := range c {
+		if inB[l.Launch] && inC[l.Launch] {
+			cw = append(cw, l)
+		}
+	}
+	return bw, cw
 }
 
 // windowVerdicts compares c with b over each whole window of launch pairs.

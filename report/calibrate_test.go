@@ -130,3 +130,44 @@ func TestClopperPearsonLow(t *testing.T) {
 		t.Error("0/10 lower bound not 0")
 	}
 }
+
+func TestMergeCalibrations(t *testing.T) {
+	one, err := Calibrate(aaReport(12, 1), 6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slow, err := Calibrate(aaReport(6, 1.3), 6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := MergeCalibrations([]Calibration{one, slow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Comparisons != 3 || m.False != 1 || m.Pairs != 18 || m.LogRatios != 18 || math.Abs(m.Rate-1.0/3) > 1e-12 || m.RateHigh <= m.Rate {
+		t.Errorf("merged %+v", m)
+	}
+	// The RMS of all 18 pairs, not the mean of two RMS.
+	want := math.Sqrt((12*one.RMSLogRatio*one.RMSLogRatio + 6*slow.RMSLogRatio*slow.RMSLogRatio) / 18)
+	if math.Abs(m.RMSLogRatio-want) > 1e-12 {
+		t.Errorf("RMS %g, want %g", m.RMSLogRatio, want)
+	}
+	slow.Window = 3
+	if _, err := MergeCalibrations([]Calibration{one, slow}); err == nil || !strings.Contains(err.Error(), "merge runs of one test only") {
+		t.Errorf("different windows merged: %v", err)
+	}
+}
+
+// An interrupted run's last round, cut short on one side, is not read.
+func TestCalibrateSkipsUnfinishedRounds(t *testing.T) {
+	r := aaReport(7, 1)
+	for i := range r.Cases {
+		if r.Cases[i].Node == "b" {
+			r.Cases[i].Launches[6].Iterations = 2
+		}
+	}
+	cal, err := Calibrate(r, 6)
+	if err != nil || cal.Pairs != 6 || cal.Comparisons != 1 {
+		t.Errorf("%+v, %v", cal, err)
+	}
+}

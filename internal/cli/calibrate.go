@@ -24,7 +24,7 @@ import (
 func calibrateCmd(stdout, stderr io.Writer) *cobra.Command {
 	var f runFlags
 	var pairs, window int
-	var from string
+	var from []string
 	var against []string
 	cmd := &cobra.Command{
 		Use:   "calibrate [scenario.yml]",
@@ -35,14 +35,15 @@ func calibrateCmd(stdout, stderr io.Writer) *cobra.Command {
 			"comparison, with the run's alpha and noise threshold. Nothing changed between a and b,\n" +
 			"so every \"faster\" or \"slower\" is a false positive: calibration.md and calibration.json\n" +
 			"in the artifacts folder give their rate with a 95% upper bound. --from DIR reads an\n" +
-			"earlier calibration run (or any run of specs against a baseline) again.\n\n" +
+			"earlier calibration run (or any run of specs against a baseline) again; given several\n" +
+			"times, it counts their comparisons together (calibration.md and .json go into the first).\n\n" +
 			"--against SPEC (repeatable) compares the spec with a changed build instead of a copy (a\n" +
 			"tree with a known slowdown): each window that finds the change all the pairs together\n" +
 			"establish counts as detected, and calibration.md gives the detection rate at --window\n" +
 			"launch pairs, the power of a comparison at that launch count.",
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if from != "" {
+			if len(from) > 0 {
 				return writeCalibration(stdout, from, window)
 			}
 			if pairs < window {
@@ -63,7 +64,7 @@ func calibrateCmd(stdout, stderr io.Writer) *cobra.Command {
 				return err
 			}
 			// Ctrl-C keeps what was measured: the windows completed so far.
-			if cerr := writeCalibration(stdout, run.Dir, window); cerr != nil {
+			if cerr := writeCalibration(stdout, []string{run.Dir}, window); cerr != nil {
 				return errors.Join(err, cerr)
 			}
 			return err
@@ -72,7 +73,7 @@ func calibrateCmd(stdout, stderr io.Writer) *cobra.Command {
 	fl := cmd.Flags()
 	fl.IntVar(&pairs, "pairs", 4*scenario.DefaultCompareLaunches, "launch pairs to run")
 	fl.IntVar(&window, "window", scenario.DefaultCompareLaunches, "launch pairs per comparison: the launch count the verdicts are calibrated for")
-	fl.StringVar(&from, "from", "", "read the calibration of an existing artifacts folder instead of running")
+	fl.StringArrayVar(&from, "from", nil, "read the calibration of an existing artifacts folder instead of running (repeatable: the runs counted together)")
 	fl.StringArrayVar(&against, "against", nil, "a changed spec to compare with instead of a copy, [LABEL=]IMPL@VERSION|IMPL@src:PATH[+option=value…] (repeatable): its detection rate")
 	fl.StringArrayVar(&f.params, "param", nil, "override a param: Name=v1,v2 (repeatable)")
 	fl.StringArrayVar(&f.jobs, "job", nil, "override a job setting: Name=value (LaunchCount is --pairs)")
@@ -121,27 +122,38 @@ func calibrationScenario(s *scenario.Scenario, pairs int, against []string) erro
 	return err
 }
 
-// writeCalibration reads dir's run as an A/A calibration and writes
-// calibration.md and calibration.json beside it.
-func writeCalibration(stdout io.Writer, dir string, window int) error {
-	rep, _, err := report.Load(dir)
-	if err != nil {
-		return err
+// writeCalibration reads dirs' runs as one calibration and writes
+// calibration.md and calibration.json into the first.
+func writeCalibration(stdout io.Writer, dirs []string, window int) error {
+	var cals []report.Calibration
+	for _, dir := range dirs {
+		rep, _, err := report.Load(dir)
+		if err != nil {
+			return err
+		}
+		cal, err := report.Calibrate(rep, window)
+		if err != nil {
+			return fmt.Errorf("%s: %v", dir, err)
+		}
+		cals = append(cals, cal)
 	}
-	cal, err := report.Calibrate(rep, window)
+	cal, err := report.MergeCalibrations(cals)
 	if err != nil {
 		return err
 	}
 	var md bytes.Buffer
 	report.WriteCalibration(&md, cal)
+	if len(dirs) > 1 {
+		fmt.Fprintf(&md, "Runs counted together: %s\n", strings.Join(dirs, ", "))
+	}
 	js, err := json.MarshalIndent(cal, "", "  ")
 	if err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(dir, "calibration.md"), md.Bytes(), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dirs[0], "calibration.md"), md.Bytes(), 0o644); err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(dir, "calibration.json"), append(js, '\n'), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dirs[0], "calibration.json"), append(js, '\n'), 0o644); err != nil {
 		return err
 	}
 	_, err = stdout.Write(md.Bytes())
