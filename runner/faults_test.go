@@ -181,7 +181,7 @@ func TestWatchdogIgnoresInjectedFaults(t *testing.T) {
 	d := &diagnoser{}
 	ticks := make(chan time.Time)
 	exp := newExpected()
-	w := watchNetwork(context.Background(), "launch1", d, ticks)
+	w := watchNetwork(context.Background(), "launch1", d, ticks, nil)
 	w.expectFaults(exp)
 	defer w.stop()
 	ctx := w.ctx

@@ -51,7 +51,7 @@ func openNetwork(ctx context.Context, opts Options, run Run, p networkPlan, fw *
 		return nil, err
 	}
 	ln = &liveNetwork{plan: p, spec: spec, storage: storage, be: be, prof: noSampler{}}
-	ln.watch = watchNetwork(ctx, p.name, be, opts.watchTicks)
+	ln.watch = watchNetwork(ctx, p.name, be, opts.watchTicks, opts.Log)
 	ctx = ln.watch.ctx
 	defer func() {
 		if err != nil {

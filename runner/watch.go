@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -26,6 +27,7 @@ type watcher struct {
 	ctx     context.Context // every phase of the network runs under it
 	parent  context.Context
 	network string
+	log     io.Writer // nil: say nothing before the error
 	cancel  context.CancelCauseFunc
 	d       backend.Diagnoser // nil: the backend cannot tell
 	expect  atomic.Pointer[expected]
@@ -37,8 +39,8 @@ type watcher struct {
 // watchNetwork starts the watch of be's actors under ctx. It asks the
 // backend on every tick (every watchEvery, or the backend's own pace,
 // when ticks is nil).
-func watchNetwork(ctx context.Context, network string, be backend.Backend, ticks <-chan time.Time) *watcher {
-	w := &watcher{parent: ctx, network: network, done: make(chan struct{})}
+func watchNetwork(ctx context.Context, network string, be backend.Backend, ticks <-chan time.Time, log io.Writer) *watcher {
+	w := &watcher{parent: ctx, network: network, done: make(chan struct{}), log: log}
 	w.ctx, w.cancel = context.WithCancelCause(ctx)
 	d, ok := be.(backend.Diagnoser)
 	if !ok {
@@ -63,7 +65,9 @@ func watchNetwork(ctx context.Context, network string, be backend.Backend, ticks
 				return
 			case <-ticks:
 				if dead := w.dead(w.ctx, time.Now()); len(dead) > 0 {
-					w.cancel(w.death(&backend.DeadError{Deaths: dead}))
+					nd := w.death(&backend.DeadError{Deaths: dead})
+					w.say(nd)
+					w.cancel(nd)
 					return
 				}
 			}
@@ -127,7 +131,20 @@ func (w *watcher) explain(err error) error {
 		}
 		de = &backend.DeadError{Deaths: dead}
 	}
-	return w.death(de)
+	nd = w.death(de)
+	w.say(nd)
+	return nd
+}
+
+// say tells of the deaths at once, a line each, before the teardown (and
+// the error with the log tails) that follows.
+func (w *watcher) say(nd *networkDeath) {
+	if w.log == nil {
+		return
+	}
+	for _, d := range nd.dead.Deaths {
+		fmt.Fprintf(w.log, "%s: %s died: %s; stopping, tearing down\n", nd.where(), d.Actor, d.Cause())
+	}
 }
 
 func (w *watcher) death(de *backend.DeadError) *networkDeath {
@@ -145,12 +162,14 @@ type networkDeath struct {
 	dead           *backend.DeadError
 }
 
-func (e *networkDeath) Error() string {
-	where := "network " + e.network
-	if e.phase != "" {
-		where += ", " + e.phase
+func (e *networkDeath) Error() string { return e.where() + ": " + e.dead.Error() }
+
+// where is "network launch1, setup nodes".
+func (e *networkDeath) where() string {
+	if e.phase == "" {
+		return "network " + e.network
 	}
-	return where + ": " + e.dead.Error()
+	return "network " + e.network + ", " + e.phase
 }
 
 func (e *networkDeath) Unwrap() error { return e.dead }
