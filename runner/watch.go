@@ -112,8 +112,13 @@ func (w *watcher) dead(ctx context.Context, since time.Time) []backend.Death {
 // Other errors, and any after the user interrupted, pass unchanged.
 func (w *watcher) explain(err error) error {
 	var nd *networkDeath
-	if err == nil || errors.As(err, &nd) {
-		return err
+	if err == nil {
+		return nil
+	}
+	if errors.As(err, &nd) {
+		// What the phase said ("alice: confirmed balance 0") is the
+		// death's consequence, wrapped around it.
+		return nd
 	}
 	if errors.As(context.Cause(w.ctx), &nd) {
 		return nd

@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -28,7 +29,7 @@ func TestDeathInSetupEndsTheSetup(t *testing.T) {
 			close(killed)
 		})
 		<-ctx.Done() // a dead node never gets ready: only the watch ends this
-		return errors.New("connection refused")
+		return fmt.Errorf("connection refused: %w", context.Cause(ctx)) // as wait.Until does
 	}
 	s := smallScenario()
 	run := newRun(t, s)
@@ -54,7 +55,7 @@ func TestDeathInSetupEndsTheSetup(t *testing.T) {
 	if !errors.As(err, &de) || len(de.Deaths) != 1 || de.Deaths[0].Actor != "alice" {
 		t.Fatalf("run ended with %v, want alice's death", err)
 	}
-	if got := err.Error(); !strings.Contains(got, ", setup nodes: alice died: killed by SIGKILL; last log lines:\n  fake crash") {
+	if got := err.Error(); !strings.HasPrefix(got, "network launch1/Concurrency=1/TotalPayments=6, setup nodes: alice died: killed by SIGKILL; last log lines:\n  fake crash") {
 		t.Errorf("error %q: want the phase, the actor, the signal and the log tail", got)
 	}
 	if n := h.fleet.Backends()[0].TornDown(); n != 1 {
