@@ -24,7 +24,7 @@ import (
 func TestComposeOOMAtStartIsReportedAtOnce(t *testing.T) {
 	bin := composeSetup(t)
 	t.Setenv("LNBENCH_MEMORY_FLOOR", "off")
-	scen := composeScenarioFile(t, "name: "+composeUniqueName("OOMAtStart")+"\n")
+	scen := composeScenarioFile(t, "name: "+composeUniqueName("OOMAtStart")+"\ntopology: AlicePaysBob\n")
 	start := time.Now()
 	r := startCompose(t, bin, scen, "--memory", "128m", "--quick")
 
@@ -55,6 +55,9 @@ func TestComposeOOMAtStartIsReportedAtOnce(t *testing.T) {
 	out := r.out.String()
 	if r.err == nil {
 		t.Fatalf("exit 0 with LND under 128m; output:\n%s", out)
+	}
+	if nodesAt.IsZero() {
+		t.Fatalf("ended before its nodes started; output:\n%s", out)
 	}
 	errLine := lastLnbenchLine(out)
 	t.Logf("nodes started → exit: %.1f s (whole run %.1f s); first container to exit: %s at %s; death line seen %.1f s after it",

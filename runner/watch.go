@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -126,15 +127,22 @@ func (w *watcher) explain(err error) error {
 	if w.parent.Err() != nil {
 		return err
 	}
+	// One more question: the phase may have failed between two ticks, or
+	// a backend's start reported one death while others died with it.
+	qctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	dead := w.dead(qctx, time.Now())
+	cancel()
 	var de *backend.DeadError
-	if !errors.As(err, &de) {
-		qctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
-		dead := w.dead(qctx, time.Now())
-		cancel()
-		if len(dead) == 0 {
-			return err
+	if errors.As(err, &de) {
+		for _, d := range dead {
+			if !slices.ContainsFunc(de.Deaths, func(x backend.Death) bool { return x.Actor == d.Actor }) {
+				de.Deaths = append(de.Deaths, d)
+			}
 		}
+	} else if len(dead) > 0 {
 		de = &backend.DeadError{Deaths: dead}
+	} else {
+		return err
 	}
 	nd = w.death(de)
 	w.say(nd)

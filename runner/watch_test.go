@@ -148,3 +148,28 @@ func TestDeathWhileAPairSetsUp(t *testing.T) {
 		}
 	}
 }
+
+// TestStartDeathGathersTheOthers: a backend that reports one node's death
+// from its start (compose's wait for a container) is asked once more, so
+// nodes that died with it are named too, each once.
+func TestStartDeathGathersTheOthers(t *testing.T) {
+	h := &harness{ticks: make(chan time.Time)} // never ticks
+	h.fleet.Hooks.WaitReady = func(ctx context.Context, name string) error {
+		if name == "alice" {
+			b := h.fleet.Backends()[0]
+			b.Kill("alice")
+			b.Kill("bob")
+			return &backend.DeadError{Deaths: []backend.Death{{Actor: "alice", Reason: "exited", ExitCode: 137, OOM: true, MemoryLimit: 128 << 20}}}
+		}
+		<-ctx.Done()
+		return ctx.Err()
+	}
+	_, _, err := execute(t, h.options(smallScenario(), t))
+	var de *backend.DeadError
+	if !errors.As(err, &de) || strings.Join(de.Actors(), ",") != "alice,bob" {
+		t.Fatalf("run ended with %v, want alice's and bob's deaths", err)
+	}
+	if !strings.Contains(err.Error(), "alice died: OOM-killed at its memory limit of 128 MiB (exit code 137)") {
+		t.Errorf("alice's death as her backend said it: %v", err)
+	}
+}
