@@ -195,3 +195,24 @@ func casePhase(caseID, phase string, i int) string {
 	}
 	return fmt.Sprintf("case %s, %s iteration %d", caseID, what, i+1)
 }
+
+// SetupWatch is a network's death watch for callers that set a network up
+// without Execute (`lnbench up`): the same watcher, ended by Stop.
+type SetupWatch struct{ w *watcher }
+
+// WatchSetup starts watching be's actors; name names the network in errors.
+func WatchSetup(ctx context.Context, name string, be backend.Backend, log io.Writer) SetupWatch {
+	return SetupWatch{watchNetwork(ctx, name, be, nil, log)}
+}
+
+// Context is the context to set the network up under: a death ends it.
+func (s SetupWatch) Context() context.Context { return s.w.ctx }
+
+// OnPhase is network.Options.OnPhase for the setup.
+func (s SetupWatch) OnPhase(name string) { s.w.at("setup " + name) }
+
+// Explain turns the setup's error into the death behind it, if any.
+func (s SetupWatch) Explain(err error) error { return s.w.explain(err) }
+
+// Stop ends the watch.
+func (s SetupWatch) Stop() { s.w.stop() }
