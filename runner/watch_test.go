@@ -28,7 +28,7 @@ func TestDeathInSetupEndsTheSetup(t *testing.T) {
 			h.fleet.Backends()[0].Kill("alice")
 			close(killed)
 		})
-		<-ctx.Done() // a dead node never gets ready: only the watch ends this
+		<-ctx.Done()                                                    // a dead node never gets ready: only the watch ends this
 		return fmt.Errorf("connection refused: %w", context.Cause(ctx)) // as wait.Until does
 	}
 	s := smallScenario()
