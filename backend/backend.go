@@ -3,7 +3,10 @@
 // network (backend/compose) or services of a Docker swarm (backend/swarm).
 package backend
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // Label is carried by everything a run starts, so cleanup is exact.
 const Label = "lnbench.run"
@@ -84,9 +87,17 @@ type Backend interface {
 }
 
 // Diagnoser is implemented by backends that can tell which of the run's
-// services died, each as one description with the tail of its log.
+// services died (see Death). The runner asks about once a second in every
+// phase, setup included, so the common answer (all alive) must be cheap.
 type Diagnoser interface {
-	Dead(ctx context.Context) []string
+	Dead(ctx context.Context) []Death
+}
+
+// WatchPacer is implemented by backends whose Dead costs more than a
+// local question (swarm asks a manager over the network): how often the
+// runner should ask.
+type WatchPacer interface {
+	WatchEvery() time.Duration
 }
 
 // Placer is implemented by backends that spread services over several

@@ -75,6 +75,7 @@ func TestBadInputTable(t *testing.T) {
 		{"cpus above cores", []string{"run", "--cpus", "4096"}, "use at most"},
 		{"memory below minimum", []string{"run", "--memory", "1m"}, "below Docker's minimum of 6 MiB"},
 		{"memory notation", []string{"run", "--memory", "512X"}, `node.memory "512X": use bytes with an optional unit`},
+		{"memory below LND's start peak", []string{"run", "--memory", "128m"}, "node.memory (--memory) 128m: LND needs 320 MiB to start"},
 		{"limits on local", []string{"run", "--backend", "local", "--cpus", "1"}, "limit containers: use --backend compose"},
 		{"malformed node spec", []string{"run", "--node", "lnd@"}, `node spec "lnd@": use IMPL@VERSION`},
 		{"unknown release", []string{"run", "--node", "lnd@v0.0.1-beta"}, "no build module for lnd v0.0.1-beta"},

@@ -56,7 +56,7 @@ func TestNodeCrashStopsTheRun(t *testing.T) {
 	case <-time.After(90 * time.Second):
 		t.Fatalf("run did not stop within 90 s of bob's death:\n%s", out.String())
 	}
-	if !strings.Contains(out.String(), "bob exited") || !strings.Contains(out.String(), "last log lines") {
+	if !strings.Contains(out.String(), "bob died: killed by SIGKILL") || !strings.Contains(out.String(), "last log lines") {
 		t.Fatalf("bob's death not reported:\n%s", out.String())
 	}
 	if ps := processesMentioning(tmp); len(ps) > 0 {

@@ -53,6 +53,9 @@ type Estimate struct {
 	Parallel int   // nodes starting at once
 	Peak     int64 // bytes one node needs while it starts
 	Bytes    int64
+	// Limited is set when a per-node memory limit, not a measured size,
+	// gave PerNode or Peak.
+	Limited bool
 }
 
 // EstimateFor sizes a network of nodes of perNode bytes each (NodeBytesFor);
@@ -60,12 +63,14 @@ type Estimate struct {
 func EstimateFor(nodes, parallel int, perNode, perNodeLimit int64) Estimate {
 	per := perNode
 	peak := int64(StartPeakBytes)
+	limited := false
 	if perNodeLimit > 0 {
+		limited = perNodeLimit < per || perNodeLimit < peak
 		per, peak = min(per, perNodeLimit), min(peak, perNodeLimit)
 	}
 	parallel = min(parallel, nodes)
 	total := int64(nodes)*per + int64(parallel)*(peak-per) + ChainBytes + HarnessBytes
-	return Estimate{Nodes: nodes, PerNode: per, Parallel: parallel, Peak: peak, Bytes: total}
+	return Estimate{Nodes: nodes, PerNode: per, Parallel: parallel, Peak: peak, Bytes: total, Limited: limited}
 }
 
 // Fits returns how many nodes fit in available bytes with the same
@@ -91,10 +96,17 @@ func (e Estimate) Check(available int64) error {
 		alt.PerNode = SmallNodeBytes
 		small = fmt.Sprintf(", or footprint=small (+footprint=small on the node spec: at most %d nodes)", alt.Fits(available))
 	}
-	return fmt.Errorf("refusing to start %d nodes: they need ≈%s (%s per LND, measured; btcd %s; %d starting at once at %s), but this machine has %s available (MemAvailable). "+
-		"What fits: at most %d nodes here (lower NodeCount)%s, or a per-node memory limit (node.memory, compose backend), or a machine with ≥ %s free",
-		e.Nodes, human(e.Bytes), human(e.PerNode), human(ChainBytes), e.Parallel, human(e.Peak), human(available), fit, small, human(e.Bytes))
+	source := "measured"
+	if e.Limited {
+		source = "the node.memory limit you gave"
+	}
+	return fmt.Errorf("refusing to start %d nodes: they need ≈%s (%s per LND, %s; btcd %s; %d starting at once at %s), but this machine has %s available (MemAvailable). "+
+		"What fits: at most %d nodes here (lower NodeCount)%s, or a machine with ≥ %s free",
+		e.Nodes, human(e.Bytes), human(e.PerNode), source, human(ChainBytes), e.Parallel, human(e.Peak), human(available), fit, small, human(e.Bytes))
 }
+
+// Human writes bytes as MiB, or GiB with one decimal from 1 GiB on.
+func Human(b int64) string { return human(b) }
 
 func human(b int64) string {
 	if b >= 1<<30 {

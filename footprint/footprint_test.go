@@ -13,10 +13,14 @@ func TestTenThousandNodesAreRefusedWithWhatFits(t *testing.T) {
 	if err == nil {
 		t.Fatal("10,000 nodes fit in 22 GiB")
 	}
-	for _, want := range []string{"refusing to start 10000 nodes", "≈1221.9 GiB", "125 MiB per LND", "22.0 GiB available", "at most 170 nodes", "footprint=small", "at most 202 nodes", "node.memory"} {
+	for _, want := range []string{"refusing to start 10000 nodes", "≈1221.9 GiB", "125 MiB per LND", "22.0 GiB available", "at most 170 nodes", "footprint=small", "at most 202 nodes", "measured"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("missing %q in %v", want, err)
 		}
+	}
+	// A limit does not make LND need less: it is no advice.
+	if strings.Contains(err.Error(), "node.memory") {
+		t.Errorf("advises a memory limit: %v", err)
 	}
 	if fit := e.Fits(22 * gib); EstimateFor(fit, 4, NodeBytes, 0).Check(22*gib) != nil || EstimateFor(fit+1, 4, NodeBytes, 0).Check(22*gib) == nil {
 		t.Errorf("Fits says %d, which is not the largest network that passes", fit)
@@ -29,6 +33,14 @@ func TestSmallNetworksPassAndLimitsShrinkTheEstimate(t *testing.T) {
 	}
 	if a, b := EstimateFor(100, 4, NodeBytes, 0), EstimateFor(100, 4, NodeBytes, 64<<20); b.Bytes >= a.Bytes || b.PerNode != 64<<20 {
 		t.Errorf("a 64 MiB limit gave %d per node, %d total (unlimited %d)", b.PerNode, b.Bytes, a.Bytes)
+	}
+	// A size a user's limit gave is never called measured.
+	err := EstimateFor(1000, 4, NodeBytes, 64<<20).Check(22 * gib)
+	if err == nil || strings.Contains(err.Error(), "measured") || !strings.Contains(err.Error(), "64 MiB per LND, the node.memory limit you gave") {
+		t.Errorf("limited estimate: %v", err)
+	}
+	if EstimateFor(10, 4, NodeBytes, 1<<30).Limited {
+		t.Error("a 1 GiB limit, above every measured size, marked the estimate limited")
 	}
 }
 

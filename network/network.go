@@ -62,6 +62,10 @@ type Options struct {
 	// this machine's cores and available memory.
 	StartParallel int
 
+	// OnPhase, when set, hears each setup phase's name as it begins
+	// ("chain", "nodes", "fund", "channels", "routes").
+	OnPhase func(name string)
+
 	// now and after replace the clock in unit tests.
 	now   func() time.Time
 	after func(time.Duration) <-chan time.Time
@@ -113,6 +117,9 @@ func Up(ctx context.Context, be backend.Backend, topo topology.Topology, opts Op
 	}
 	for _, s := range steps {
 		fmt.Fprintf(opts.Log, "setup: %s…\n", s.name)
+		if opts.OnPhase != nil {
+			opts.OnPhase(s.name)
+		}
 		start := opts.now()
 		pctx, cancel := opts.phaseContext(ctx, s.name)
 		err := s.fn(pctx)

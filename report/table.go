@@ -146,7 +146,7 @@ func EnvBlock(r Report) []string {
 		lines = append(lines, specLines(n)...)
 	}
 	if n := r.Scenario.Node; n.CPUs > 0 || n.Memory != "" {
-		lines = append(lines, fmt.Sprintf("Limits per actor container: cpus=%g memory=%s", n.CPUs, n.Memory))
+		lines = append(lines, fmt.Sprintf("Limits per node container (not btcd's): cpus=%g memory=%s", n.CPUs, n.Memory))
 	}
 	j := r.Scenario.Job
 	reuse := "fresh network per case"

@@ -82,6 +82,7 @@ func (e *caseExec) iteration(ctx context.Context, phase string, i, count int) er
 	var took time.Duration
 	var from, to time.Time
 	ok, failed := 0, 0
+	e.ln.watch.at(casePhase(c.ID(), phase, i))
 	e.ln.rs.iteration(ctx, phase, index)
 	e.ln.cw.iteration(ctx, c, phase, index)
 	if e.cf != nil && phase == result.Measure {

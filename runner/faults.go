@@ -3,7 +3,6 @@ package runner
 import (
 	"context"
 	"fmt"
-	"strings"
 	"sync"
 	"time"
 
@@ -313,25 +312,12 @@ func (e *expected) end(name string) {
 	}
 }
 
-// ignores tells whether a dead-service description, from a backend asked
-// at since, is about an actor down on purpose then: a fault on it was on,
-// or ended after the backend was asked.
-func (e *expected) ignores(desc string, since time.Time) bool {
+// ignores tells whether a dead actor, reported by a backend asked at
+// since, is down on purpose then: a fault on it was on, or ended after the
+// backend was asked.
+func (e *expected) ignores(actor string, since time.Time) bool {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	x := e.state[deadActor(desc)]
+	x := e.state[actor]
 	return x != nil && (x.active > 0 || x.ended.After(since))
-}
-
-// deadActor is the actor a Diagnoser's description names: its first word
-// ("bob exited …", local), or the second after "container" (compose).
-func deadActor(desc string) string {
-	w := strings.Fields(desc)
-	if len(w) >= 2 && w[0] == "container" {
-		return w[1]
-	}
-	if len(w) >= 1 {
-		return w[0]
-	}
-	return ""
 }

@@ -2,8 +2,10 @@ package runner
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -158,16 +160,16 @@ func TestFaultsFireAndAreRecorded(t *testing.T) {
 type diagnoser struct {
 	fakenet.Backend
 	mu   sync.Mutex
-	dead []string
+	dead []backend.Death
 }
 
-func (d *diagnoser) Dead(ctx context.Context) []string {
+func (d *diagnoser) Dead(ctx context.Context) []backend.Death {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	return append([]string(nil), d.dead...)
+	return append([]backend.Death(nil), d.dead...)
 }
 
-func (d *diagnoser) set(dead ...string) {
+func (d *diagnoser) set(dead ...backend.Death) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.dead = dead
@@ -179,8 +181,10 @@ func TestWatchdogIgnoresInjectedFaults(t *testing.T) {
 	d := &diagnoser{}
 	ticks := make(chan time.Time)
 	exp := newExpected()
-	ctx, stop := watchServices(context.Background(), d, ticks, exp)
-	defer stop()
+	w := watchNetwork(context.Background(), "launch1", d, ticks, nil)
+	w.expectFaults(exp)
+	defer w.stop()
+	ctx := w.ctx
 	// tick returns once the watchdog took the tick: the check before it is done.
 	tick := func() {
 		t.Helper()
@@ -190,35 +194,30 @@ func TestWatchdogIgnoresInjectedFaults(t *testing.T) {
 			t.Fatalf("watchdog stopped the run for injected faults: %v", context.Cause(ctx))
 		}
 	}
+	bob := backend.Death{Actor: "bob", ExitCode: -1, Signal: "SIGKILL", LogTail: []string{"x"}}
+	carolPaused := backend.Death{Actor: "carol", Reason: "paused", ExitCode: -1, LogTail: []string{"y"}}
+	carolExited := backend.Death{Actor: "carol", Reason: "exited", ExitCode: 2, LogTail: []string{"y"}}
 	exp.begin("bob")   // a kill: for good
 	exp.begin("carol") // a pause, ended below
-	d.set("bob exited (signal: killed); last log lines: x", "container carol is paused (exit code 0); last log lines: y")
+	d.set(bob, carolPaused)
 	tick()
 	tick()
-	d.set("bob exited (signal: killed); last log lines: x")
+	d.set(bob)
 	exp.end("carol")
 	tick()
 	tick()
 	// Asked after carol's pause ended, a report of her is a real death.
-	d.set("bob exited (signal: killed); last log lines: x", "container carol is exited (exit code 2); last log lines: y")
+	d.set(bob, carolExited)
 	select {
 	case ticks <- time.Now():
 		<-ctx.Done()
 	case <-ctx.Done():
 	}
-	if cause := context.Cause(ctx).Error(); !strings.Contains(cause, "container carol is exited") || strings.Contains(cause, "bob exited") {
-		t.Errorf("cause %q: want carol's death only", cause)
+	var de *backend.DeadError
+	if !errors.As(context.Cause(ctx), &de) || !slices.Equal(de.Actors(), []string{"carol"}) {
+		t.Fatalf("cause %v: want carol's death only", context.Cause(ctx))
 	}
-}
-
-func TestDeadActor(t *testing.T) {
-	for desc, want := range map[string]string{
-		"bob exited (exit status 1); last log lines:\n  x": "bob",
-		"container carol is exited (exit code 2)":          "carol",
-		"": "",
-	} {
-		if got := deadActor(desc); got != want {
-			t.Errorf("deadActor(%q) = %q, want %q", desc, got, want)
-		}
+	if got := context.Cause(ctx).Error(); !strings.HasPrefix(got, "network launch1: carol died: exited with code 2; last log lines:\n  y") {
+		t.Errorf("cause %q", got)
 	}
 }

@@ -30,6 +30,9 @@ type liveNetwork struct {
 	rs      *resourceSampler
 	cw      *channelWatch // nil: no node reads its channels
 	fn      *faultNet
+	// watch ends any phase of the network (setup included) when an
+	// actor dies; every phase runs under watch.ctx.
+	watch *watcher
 }
 
 // openNetwork starts p's backend and network, measures its cost at ready
@@ -46,8 +49,11 @@ func openNetwork(ctx context.Context, opts Options, run Run, p networkPlan, fw *
 		return nil, err
 	}
 	ln = &liveNetwork{plan: p, spec: spec, storage: storage, be: be, prof: noSampler{}}
+	ln.watch = watchNetwork(ctx, p.name, be, opts.watchTicks, opts.Log)
+	ctx = ln.watch.ctx
 	defer func() {
 		if err != nil {
+			err = ln.watch.explain(err)
 			if cerr := ln.close(opts, run, rec); cerr != nil {
 				fmt.Fprintf(opts.Log, "tearing down %s: %v\n", p.name, cerr)
 			}
@@ -57,7 +63,8 @@ func openNetwork(ctx context.Context, opts Options, run Run, p networkPlan, fw *
 	memBefore, _ := footprint.MemAvailable() // 0 when unknown: the cost curve says so
 	cpuBefore := cpuSeconds()
 	ln.net, err = network.Up(ctx, be, p.topo, network.Options{Drivers: opts.Drivers, StartChain: opts.StartChain,
-		DBBackend: s.Node.DBBackend, NodeArgs: s.Node.Flags, Configs: configs, Log: opts.Log})
+		DBBackend: s.Node.DBBackend, NodeArgs: s.Node.Flags, Configs: configs, Log: opts.Log,
+		OnPhase: func(name string) { ln.watch.at("setup " + name) }})
 	if pl, ok := be.(backend.Placer); ok {
 		rec.Placement = append(rec.Placement, placements(p.name, pl.Placement())...)
 	}
@@ -69,6 +76,7 @@ func openNetwork(ctx context.Context, opts Options, run Run, p networkPlan, fw *
 	if err != nil {
 		return ln, err
 	}
+	ln.watch.at("after setup")
 	snap := opts.Snapshot
 	if snap == nil {
 		snap = snapshotActors
@@ -95,6 +103,7 @@ func openNetwork(ctx context.Context, opts Options, run Run, p networkPlan, fw *
 			return ln, err
 		}
 		ln.fn.restarted = ln.rs.follow
+		ln.watch.expectFaults(ln.fn.expect)
 	}
 	return ln, nil
 }
@@ -103,6 +112,7 @@ func openNetwork(ctx context.Context, opts Options, run Run, p networkPlan, fw *
 // collects the logs and tears the network down. It runs even after Ctrl-C,
 // so it works on a fresh context.
 func (ln *liveNetwork) close(opts Options, run Run, rec *runrecord.Manifest) (err error) {
+	ln.watch.stop() // teardown stops every actor: no death to report
 	if ln.rs != nil {
 		ln.rs.stop()
 	}

@@ -2,7 +2,6 @@ package runner
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"hash/fnv"
 	"slices"
@@ -84,7 +83,13 @@ func runPair(ctx context.Context, opts Options, run Run, pair []networkPlan, w *
 				rec.Design.CPUSets = append(rec.Design.CPUSets, runrecord.CPUSet{Network: p.name, CPUs: CPUList(p.cpus)})
 			}
 		}
-		ln, err := openNetwork(ctx, opts, run, p, nil, rec, configs)
+		// A network opens under the watch of those already up: a death
+		// in one of them ends this one's setup too.
+		parent := ctx
+		if len(live) > 0 {
+			parent = live[len(live)-1].watch.ctx
+		}
+		ln, err := openNetwork(parent, opts, run, p, nil, rec, configs)
 		if err != nil {
 			return err
 		}
@@ -106,13 +111,10 @@ func runPair(ctx context.Context, opts Options, run Run, pair []networkPlan, w *
 			ids[k] = cr.c.ID()
 		}
 		opts.Progress.Case(caseIndex(rec, crs[0]), countCases(s), strings.Join(ids, " + "))
-		caseCtx := ctx
-		var stops []func()
-		for _, ln := range live {
-			var stop func()
-			caseCtx, stop = watchServices(caseCtx, ln.be, opts.watchTicks, nil)
-			stops = append(stops, stop)
-		}
+		// The last network's watch is under every other's: a death in any
+		// of them ends the case.
+		last := live[len(live)-1].watch
+		caseCtx := last.ctx
 		execs := make([]*caseExec, len(live))
 		for k, ln := range live {
 			ln.rs.startCase(caseCtx, crs[k].c)
@@ -129,11 +131,8 @@ func runPair(ctx context.Context, opts Options, run Run, pair []networkPlan, w *
 		for _, ln := range live {
 			ln.rs.endCase(caseCtx)
 		}
-		for _, stop := range stops {
-			stop()
-		}
-		if cause := context.Cause(caseCtx); ctx.Err() == nil && errors.Is(cause, errServiceDied) {
-			return cause
+		for k := len(live) - 1; k >= 0; k-- { // the last watch sees every death
+			err = live[k].watch.explain(err)
 		}
 		if err != nil {
 			return err

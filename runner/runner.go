@@ -94,7 +94,8 @@ type Options struct {
 	// such a run fails at once without it.
 	UnknownVerdicts VerdictCounter
 
-	// watchTicks paces the dead-service watchdog; nil means every 3 s.
+	// watchTicks paces each network's death watch; nil means watchEvery
+	// (or the backend's own pace).
 	watchTicks <-chan time.Time
 }
 
@@ -379,48 +380,4 @@ func forwards(ctx context.Context, name string, net *network.Network) []runrecor
 		}
 	}
 	return out
-}
-
-var errServiceDied = errors.New("a service of the network died")
-
-// watchServices cancels the returned context when the backend reports a
-// dead service: a node crashing mid-run would otherwise leave payments
-// in flight forever. Actors down by an injected fault (expect) are not dead. The cause names the service and its log tail. It asks
-// the backend on every tick (every 3 s when ticks is nil).
-func watchServices(ctx context.Context, be backend.Backend, ticks <-chan time.Time, expect *expected) (context.Context, func()) {
-	d, ok := be.(backend.Diagnoser)
-	cctx, cancel := context.WithCancelCause(ctx)
-	if !ok {
-		return cctx, func() { cancel(nil) }
-	}
-	done := make(chan struct{})
-	go func() {
-		if ticks == nil {
-			t := time.NewTicker(3 * time.Second)
-			defer t.Stop()
-			ticks = t.C
-		}
-		for {
-			select {
-			case <-done:
-				return
-			case <-cctx.Done():
-				return
-			case <-ticks:
-				since := time.Now()
-				var dead []string
-				for _, desc := range d.Dead(cctx) {
-					// A fault injected on purpose is no death to stop for.
-					if expect == nil || !expect.ignores(desc, since) {
-						dead = append(dead, desc)
-					}
-				}
-				if len(dead) > 0 {
-					cancel(fmt.Errorf("%w: %s", errServiceDied, strings.Join(dead, "; ")))
-					return
-				}
-			}
-		}
-	}()
-	return cctx, func() { close(done); cancel(nil) }
 }

@@ -376,7 +376,9 @@ func TestWatchdogStopsTheRunWhenAServiceDies(t *testing.T) {
 	}
 	h.ticks <- time.Now()
 	err := <-done
-	if !errors.Is(err, errServiceDied) || !strings.Contains(err.Error(), "bob exited") {
+	var de *backend.DeadError
+	if !errors.As(err, &de) || !strings.Contains(err.Error(), "bob died: killed by SIGKILL; last log lines:\n  fake crash") ||
+		!strings.Contains(err.Error(), "measurement iteration 1: ") {
 		t.Fatalf("run ended with %v, want the dead service named", err)
 	}
 	if n := h.fleet.Backends()[0].TornDown(); n != 1 {

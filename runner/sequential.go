@@ -2,7 +2,6 @@ package runner
 
 import (
 	"context"
-	"errors"
 
 	"github.com/lnbench/lnbench/backend"
 	"github.com/lnbench/lnbench/faults"
@@ -31,24 +30,18 @@ func runNetwork(ctx context.Context, opts Options, run Run, p networkPlan, w *re
 		}
 		opts.Progress.Case(caseIndex(rec, c), countCases(s), c.c.ID())
 		var cf *caseFaults
-		var expect *expected
 		if ln.fn != nil {
 			if cf, err = ln.fn.forCase(c.c.ID()); err != nil {
 				return err
 			}
-			expect = ln.fn.expect
 		}
-		caseCtx, stopWatch := watchServices(ctx, ln.be, opts.watchTicks, expect)
+		caseCtx := ln.watch.ctx
 		ln.rs.startCase(caseCtx, c.c)
 		restoreProcs := limitProcs()
 		err := runCase(caseCtx, opts, ln, c, w, cf)
 		restoreProcs()
 		ln.rs.endCase(caseCtx)
-		stopWatch()
-		if cause := context.Cause(caseCtx); ctx.Err() == nil && errors.Is(cause, errServiceDied) {
-			return cause
-		}
-		if err != nil {
+		if err := ln.watch.explain(err); err != nil {
 			return err
 		}
 		observeSweep(sw, c.c, w.Path(), s)

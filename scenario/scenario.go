@@ -56,7 +56,8 @@ type Node struct {
 	// Profile is the config profile of specs that name none (nodespec.Profiles).
 	Profile string   `yaml:"profile" json:"profile"`
 	Flags   []string `yaml:"flags" json:"flags"`
-	// CPUs and Memory limit each actor container (compose backend only).
+	// CPUs and Memory limit each node's container (compose backend only;
+	// not btcd's or the sampler's).
 	CPUs   float64 `yaml:"cpus,omitempty" json:"cpus,omitempty"`
 	Memory string  `yaml:"memory,omitempty" json:"memory,omitempty"`
 }

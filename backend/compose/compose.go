@@ -323,11 +323,11 @@ func (b *Backend) waitReady(ctx context.Context, what, service string, ready fun
 		// Exec'ing docker inspect is costlier than a stat: every 0.5 s.
 		if id != "" && time.Since(lastState) > 500*time.Millisecond {
 			lastState = time.Now()
-			status, code, err := containerState(wctx, id)
+			status, _, err := containerState(wctx, id)
 			if err == nil && (status == "exited" || status == "dead") {
 				lctx, lcancel := context.WithTimeout(context.Background(), 10*time.Second)
 				defer lcancel()
-				return id, fmt.Errorf("%s %s: container exited during start (exit code %d); last log lines:\n%s", what, service, code, b.logTail(lctx, id, 15))
+				return id, &backend.DeadError{Deaths: []backend.Death{b.death(lctx, service, id, 15)}}
 			}
 		}
 		select {
@@ -622,8 +622,8 @@ func (b *Backend) ContainerName(ctx context.Context, service string) (string, er
 
 // Dead lists the started services whose container is no longer running.
 // One question to the engine answers the common case (all alive), so a
-// watchdog can ask every few seconds.
-func (b *Backend) Dead(ctx context.Context) []string {
+// watchdog can ask every second.
+func (b *Backend) Dead(ctx context.Context) []backend.Death {
 	if exited, err := b.exited.anyExited(ctx, b.project); err == nil {
 		if !exited {
 			return nil
@@ -638,17 +638,30 @@ func (b *Backend) Dead(ctx context.Context) []string {
 	}
 	b.mu.Unlock()
 	sort.Strings(names)
-	var out []string
+	var out []backend.Death
 	for _, n := range names {
 		id, err := b.containerID(ctx, n)
 		if err != nil || id == "" {
 			continue
 		}
-		if status, code, err := containerState(ctx, id); err == nil && status != "running" {
-			out = append(out, fmt.Sprintf("container %s is %s (exit code %d); last log lines:\n%s", n, status, code, b.logTail(ctx, id, 10)))
+		if status, _, err := containerState(ctx, id); err == nil && status != "running" {
+			out = append(out, b.death(ctx, n, id, 10))
 		}
 	}
 	return out
+}
+
+// death reads why a service's container stopped: its state, exit code,
+// OOM flag and memory limit from the engine, and the last n log lines.
+func (b *Backend) death(ctx context.Context, service, id string, n int) backend.Death {
+	d := backend.Death{Actor: service, Reason: "exited", ExitCode: -1}
+	if out, err := docker(ctx, "inspect", id); err == nil {
+		if got, err := backend.DeathFromInspect(service, []byte(out)); err == nil {
+			d = got
+		}
+	}
+	d.LogTail = backend.TailLines(b.logTail(ctx, id, n))
+	return d
 }
 
 // withNodeLimits returns limits (copied) with a topology node's own limits

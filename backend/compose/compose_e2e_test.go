@@ -239,7 +239,7 @@ func TestComposeNodeExitIsReported(t *testing.T) {
 		t.Fatal("lnd with an unknown flag started")
 	}
 	t.Logf("reported: %v", err)
-	if !strings.Contains(err.Error(), "container exited during start") || !strings.Contains(err.Error(), "no-such-flag") {
+	if !strings.Contains(err.Error(), "alice died: exited with code ") || !strings.Contains(err.Error(), "no-such-flag") {
 		t.Fatalf("want the exit and lnd's complaint, got: %v", err)
 	}
 	if d := time.Since(start); d > 30*time.Second {

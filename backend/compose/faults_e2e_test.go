@@ -268,7 +268,7 @@ func TestComposeFaults(t *testing.T) {
 		if err != nil || status != "exited" || code != 137 {
 			t.Errorf("bob after kill: %s %d %v", status, code, err)
 		}
-		if dead := be.Dead(ctx); len(dead) != 1 || !strings.Contains(dead[0], "bob") {
+		if dead := be.Dead(ctx); len(dead) != 1 || dead[0].Actor != "bob" || dead[0].ExitCode != 137 || dead[0].Signal != "SIGKILL" || dead[0].OOM {
 			t.Errorf("Dead: %v", dead)
 		}
 	})

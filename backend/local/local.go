@@ -265,13 +265,13 @@ func (b *Backend) Teardown(ctx context.Context) error {
 }
 
 // Dead lists the processes that exited while they should be running.
-func (b *Backend) Dead(ctx context.Context) []string {
+func (b *Backend) Dead(ctx context.Context) []backend.Death {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	var out []string
+	var out []backend.Death
 	for _, name := range b.order {
 		if p := b.procs[name]; p.exited() {
-			out = append(out, fmt.Sprintf("%s exited (%v); last log lines:\n%s", name, p.err, logTail(p.logPath, 10)))
+			out = append(out, p.death(10))
 		}
 	}
 	return out

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/lnbench/lnbench/backend"
 )
 
 // proc is one child process, in its own process group so that stopping it
@@ -124,14 +126,35 @@ func (p *proc) stop(grace time.Duration) {
 	}
 }
 
-// failure describes an early exit with the tail of the log and a hint.
-func (p *proc) failure(what string) error {
-	tail := logTail(p.logPath, 8)
-	hint := ""
-	if strings.Contains(tail, "address already in use") {
-		hint = " (a port was taken by another program between allocation and start; rerun)"
+// failure describes an early exit: the death, and a hint when the log
+// says why.
+func (p *proc) failure() error {
+	d := p.death(8)
+	err := error(&backend.DeadError{Deaths: []backend.Death{d}})
+	if strings.Contains(strings.Join(d.LogTail, "\n"), "address already in use") {
+		err = fmt.Errorf("%w\n  (a port was taken by another program between allocation and start; rerun)", err)
 	}
-	return fmt.Errorf("%s %s exited during start%s: %v; last log lines:\n%s", what, p.name, hint, p.err, tail)
+	return err
+}
+
+// death is how the exited process ended: its exit code, or the signal that
+// killed it, and the last n lines of its log.
+func (p *proc) death(n int) backend.Death {
+	d := backend.Death{Actor: p.name, Reason: "exited", ExitCode: -1, LogTail: backend.TailLines(logTail(p.logPath, n))}
+	var ee *exec.ExitError
+	switch {
+	case p.err == nil:
+		d.ExitCode = 0
+	case errors.As(p.err, &ee):
+		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			d.Signal = backend.SignalName(ws.Signal())
+		} else {
+			d.ExitCode = ee.ExitCode()
+		}
+	default:
+		d.Reason = "exited: " + p.err.Error()
+	}
+	return d
 }
 
 func logTail(path string, n int) string {
@@ -157,7 +180,7 @@ func (p *proc) waitReady(ctx context.Context, what string, ready func() bool) er
 		}
 		select {
 		case <-p.done:
-			return p.failure(what)
+			return p.failure()
 		case <-ctx.Done():
 			return fmt.Errorf("%s %s did not start in time (%v; raise --start-timeout on a slow machine); see %s; last log lines:\n%s", what, p.name, context.Cause(ctx), p.logPath, logTail(p.logPath, 8))
 		case <-t.C:

@@ -1,10 +1,14 @@
 package local
 
 import (
+	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/lnbench/lnbench/backend"
 )
 
 // TestStartProcEnv: a node's environment (a footprint's GOGC) reaches the
@@ -20,6 +24,34 @@ func TestStartProcEnv(t *testing.T) {
 	out, _ := os.ReadFile(log)
 	if got := strings.TrimSpace(string(out)); got != "GOGC=50 inherited=yes" {
 		t.Errorf("child saw %q", got)
+	}
+}
+
+// TestProcDeath: an exited process reports its exit code, a killed one
+// the signal, each with its log tail; a start that fails is the same
+// typed death.
+func TestProcDeath(t *testing.T) {
+	for _, tt := range []struct {
+		script string
+		want   string
+	}{
+		{`echo starting; echo "wallet: out of luck"; exit 3`, "bob died: exited with code 3; last log lines:\n  starting\n  wallet: out of luck"},
+		{`echo up; kill -9 $$`, "bob died: killed by SIGKILL; last log lines:\n  up"},
+		{`exit 0`, "bob died: exited with code 0; no log lines"},
+	} {
+		log := filepath.Join(t.TempDir(), "bob.log")
+		p, err := startProc("bob", "/bin/sh", []string{"-c", tt.script}, log)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = p.waitReady(context.Background(), "node", func() bool { return false })
+		var de *backend.DeadError
+		if !errors.As(err, &de) || len(de.Deaths) != 1 {
+			t.Fatalf("%q: start error %v, want a DeadError", tt.script, err)
+		}
+		if got := de.Deaths[0].String(); got != tt.want {
+			t.Errorf("%q:\n got %q\nwant %q", tt.script, got, tt.want)
+		}
 	}
 }
 

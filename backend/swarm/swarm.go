@@ -326,7 +326,7 @@ func (b *Backend) waitRunning(ctx context.Context, what, service string, ready f
 		if err == nil && t.ID != "" {
 			last = t
 			if failedStates[t.State] {
-				return t, Engine{}, fmt.Errorf("%s %s: swarm task %s on %s: %s %s; last log lines:\n%s", what, service, t.ID, t.Node, t.State, t.Err, b.logTail(t, 15))
+				return t, Engine{}, &backend.DeadError{Deaths: []backend.Death{b.taskDeath(ctx, service, t, t.State, 15)}}
 			}
 			if t.State == "running" && t.Container != "" {
 				e, err := b.engineOf(t)
@@ -569,26 +569,38 @@ func (b *Backend) Teardown(ctx context.Context) error {
 	return nil
 }
 
+// WatchEvery paces the runner's Dead: each question is two CLI calls to
+// the manager, over the network.
+func (b *Backend) WatchEvery() time.Duration { return 3 * time.Second }
+
 // Dead lists the deployed services whose task is no longer running, and
-// the engines the swarm lost, each with what is known (log tail, state).
+// the services of the engines the swarm lost, each with what is known: the
+// task's state and error, and from the container on its engine (when that
+// engine answers) the exit code, OOM flag, memory limit and log tail.
 // One `docker stack ps` and one `docker node ls` answer the common case.
-func (b *Backend) Dead(ctx context.Context) []string {
+func (b *Backend) Dead(ctx context.Context) []backend.Death {
 	m := b.opts.Cluster.Manager
-	var out []string
+	var out []backend.Death
 	nodes, err := docker(ctx, m.Host, "node", "ls", "--format", "{{.Hostname}} {{.Status}}")
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil
 		}
-		return []string{fmt.Sprintf("the swarm manager %s (%s) does not answer: %s", m.Name, m.Host, lines.First(err.Error()))}
+		return []backend.Death{{Actor: "swarm manager " + m.Name, ExitCode: -1, Where: m.Host,
+			Reason: "does not answer: " + lines.First(err.Error())}}
 	}
 	used := map[string]bool{}
 	for _, v := range b.placement {
 		used[v] = true
 	}
+	seen := map[string]bool{}
 	for _, line := range strings.Split(nodes, "\n") {
 		if f := strings.Fields(line); len(f) == 2 && f[1] != "Ready" && used[f[0]] {
-			out = append(out, fmt.Sprintf("swarm node %s is %s: the engine was lost (its tasks: %s)", f[0], f[1], strings.Join(b.servicesOn(f[0]), ", ")))
+			for _, svc := range b.servicesOn(f[0]) {
+				seen[svc] = true
+				out = append(out, backend.Death{Actor: svc, ExitCode: -1, Where: f[0],
+					Reason: fmt.Sprintf("its engine was lost (swarm node %s is %s)", f[0], f[1])})
+			}
 		}
 	}
 	ps, err := docker(ctx, m.Host, "stack", "ps", b.stack, "--format", "{{.Name}}|{{.CurrentState}}")
@@ -605,13 +617,49 @@ func (b *Backend) Dead(ctx context.Context) []string {
 			svc = svc[:i]
 		}
 		word := strings.ToLower(firstWord(state))
-		if word == "running" || slices.Contains([]string{"new", "pending", "assigned", "accepted", "preparing", "ready", "starting"}, word) {
+		if seen[svc] || word == "running" || slices.Contains([]string{"new", "pending", "assigned", "accepted", "preparing", "ready", "starting"}, word) {
 			continue
 		}
 		t, _ := b.taskOf(ctx, svc)
-		out = append(out, fmt.Sprintf("service %s (task %s on %s) is %s %s; last log lines:\n%s", svc, t.ID, t.Node, state, t.Err, b.logTail(t, 10)))
+		out = append(out, b.taskDeath(ctx, svc, t, strings.TrimSpace(state), 10))
 	}
 	return out
+}
+
+// taskDeath describes a service whose task ended: the task's state and
+// error from the manager, then what its engine says of the container.
+func (b *Backend) taskDeath(ctx context.Context, svc string, t task, state string, n int) backend.Death {
+	d := backend.Death{Actor: svc, ExitCode: -1, Where: t.Node, Reason: "task " + strings.ToLower(firstWord(state))}
+	if code, ok := exitCodeOfTaskErr(t.Err); ok {
+		d.ExitCode, d.Signal = code, backend.SignalOfExitCode(code)
+	} else if t.Err != "" {
+		d.Reason += ": " + t.Err
+	}
+	if e, err := b.engineOf(t); err == nil && t.Container != "" {
+		if out, err := docker(ctx, e.Host, "inspect", t.Container); err == nil {
+			if c, err := backend.DeathFromInspect(svc, []byte(out)); err == nil {
+				d.ExitCode, d.Signal, d.OOM, d.MemoryLimit = c.ExitCode, c.Signal, c.OOM, c.MemoryLimit
+			}
+		}
+	}
+	d.LogTail = backend.TailLines(b.logTail(t, n))
+	return d
+}
+
+// exitCodeOfTaskErr reads the code in a task's error, "task: non-zero
+// exit (137)".
+func exitCodeOfTaskErr(s string) (int, bool) {
+	i := strings.LastIndex(s, "exit (")
+	if i < 0 {
+		return 0, false
+	}
+	rest := s[i+len("exit ("):]
+	j := strings.IndexByte(rest, ')')
+	if j < 0 {
+		return 0, false
+	}
+	code, err := strconv.Atoi(rest[:j])
+	return code, err == nil
 }
 
 func firstWord(s string) string {

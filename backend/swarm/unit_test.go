@@ -98,3 +98,16 @@ func TestMergeArtifacts(t *testing.T) {
 		}
 	}
 }
+
+func TestExitCodeOfTaskErr(t *testing.T) {
+	for in, want := range map[string]int{"task: non-zero exit (137)": 137, "task: non-zero exit (1)": 1} {
+		if got, ok := exitCodeOfTaskErr(in); !ok || got != want {
+			t.Errorf("%q: %d, %v", in, got, ok)
+		}
+	}
+	for _, in := range []string{"", "no suitable node", "exit (x)"} {
+		if _, ok := exitCodeOfTaskErr(in); ok {
+			t.Errorf("%q: a code", in)
+		}
+	}
+}

@@ -177,7 +177,12 @@ func up(ctx context.Context, stdout, stderr io.Writer, args []string, f runFlags
 			os.RemoveAll(work)
 		}
 	}()
-	net, err := network.Up(ctx, be, topo, network.Options{Drivers: drivers.Builtin(), DBBackend: s.Node.DBBackend, NodeArgs: s.Node.Flags, Configs: configs, Log: stderr})
+	// A node that dies while the network sets up ends the setup at once.
+	watch := runner.WatchSetup(ctx, run.ID, be, stderr)
+	net, err := network.Up(watch.Context(), be, topo, network.Options{Drivers: drivers.Builtin(), DBBackend: s.Node.DBBackend, NodeArgs: s.Node.Flags, Configs: configs, Log: stderr,
+		OnPhase: watch.OnPhase})
+	err = watch.Explain(err)
+	watch.Stop()
 	if net != nil {
 		defer net.Close()
 	}

@@ -114,7 +114,7 @@ type Backend struct {
 	mempool   int
 	pending   map[string]int64 // address → sat until the next block
 	confirmed map[string]int64
-	dead      []string
+	dead      []backend.Death
 	tornDown  int
 }
 
@@ -133,7 +133,7 @@ func (b *Backend) Events() []string {
 func (b *Backend) Kill(service string) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	b.dead = append(b.dead, service+" exited; last log lines: fake crash")
+	b.dead = append(b.dead, backend.Death{Actor: service, Reason: "exited", ExitCode: -1, Signal: "SIGKILL", LogTail: []string{"fake crash"}})
 }
 
 // TornDown counts Teardown calls.
@@ -204,10 +204,10 @@ func (b *Backend) Teardown(ctx context.Context) error {
 	return nil
 }
 
-func (b *Backend) Dead(ctx context.Context) []string {
+func (b *Backend) Dead(ctx context.Context) []backend.Death {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return append([]string(nil), b.dead...)
+	return append([]backend.Death(nil), b.dead...)
 }
 
 // Chain is the fake chain of one network; it has network.Chain's methods.
