@@ -1,13 +1,14 @@
 package runner
 
 import (
+	"fmt"
 
 	"github.com/lnbench/lnbench/runrecord"
 	"github.com/lnbench/lnbench/scenario"
 )
 
 // designOf is the run's design as the manifest records it; nil for one spec.
-func designOf(s scenario.Scenario, plans []networkPlan) *runrecord.Design {
+func designOf(s scenario.Scenario, plans []networkPlan, noCPUSets string) *runrecord.Design {
 	if len(s.Specs()) < 2 {
 		return nil
 	}
@@ -26,6 +27,9 @@ func designOf(s scenario.Scenario, plans []networkPlan) *runrecord.Design {
 		d.Iterations += "; warm-ups first; a waiting network is sampled as idle"
 	case scenario.DesignDuet:
 		d.CPUs = describeCPUs(c.CPUs, allowedCPUs(), len(s.Specs()), maxActors(plans))
+		if noCPUSets != "" {
+			d.CPUs = fmt.Sprintf("shared: %s, so no CPU set per network", noCPUSets)
+		}
 	}
 	if c.UntilKnown {
 		d.UntilKnown, d.MaxLaunches = true, c.MaxLaunchesOrDefault()

@@ -85,7 +85,7 @@ func TestPlanInterleavesSpecs(t *testing.T) {
 	if !reflect.DeepEqual(names, want) {
 		t.Errorf("networks in order:\n%s\nwant:\n%s", strings.Join(names, "\n"), strings.Join(want, "\n"))
 	}
-	d := designOf(s, plans)
+	d := designOf(s, plans, "")
 	if d == nil || d.Name != scenario.DesignDuet || d.Order != "abba" || d.Sequence() != "a b | b a" || d.Looks != 0 {
 		t.Errorf("design %+v", d)
 	}
@@ -93,7 +93,7 @@ func TestPlanInterleavesSpecs(t *testing.T) {
 	if want := "a CPU set per network needs a core per actor, 6 for 2 networks of 3 actors"; len(allowedCPUs()) < 6 && !strings.Contains(d.CPUs, want) {
 		t.Errorf("design CPUs %q, want %q", d.CPUs, want)
 	}
-	if designOf(smallScenario(), nil) != nil {
+	if designOf(smallScenario(), nil, "") != nil {
 		t.Error("one spec has no design to record")
 	}
 }

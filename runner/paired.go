@@ -71,7 +71,7 @@ func runPair(ctx context.Context, opts Options, run Run, pair []networkPlan, w *
 		}
 	}()
 	var sets [][]int
-	if s.Design() == scenario.DesignDuet {
+	if s.Design() == scenario.DesignDuet && opts.NoCPUSets == "" {
 		sets = cpuSets(s.Compare.CPUs, allowedCPUs(), len(pair), maxActors(pair))
 	}
 	for k, p := range pair {

@@ -93,6 +93,9 @@ type Options struct {
 	// goes on until every verdict is known (scenario compare.until_known);
 	// such a run fails at once without it.
 	UnknownVerdicts VerdictCounter
+	// NoCPUSets says why the backend cannot pin a network to a CPU set
+	// (swarm places networks on engines); "" when it can.
+	NoCPUSets string
 
 	// watchTicks paces each network's death watch; nil means watchEvery
 	// (or the backend's own pace).
@@ -205,7 +208,7 @@ func Execute(ctx context.Context, opts Options, run Run) (rec runrecord.Manifest
 	if err != nil {
 		return rec, err
 	}
-	design := designOf(s, plans)
+	design := designOf(s, plans, opts.NoCPUSets)
 	if design != nil && design.UntilKnown && opts.UnknownVerdicts == nil {
 		return rec, errNoVerdictCounter
 	}

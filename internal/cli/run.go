@@ -291,6 +291,9 @@ func executeScenario(cmd *cobra.Command, stdout, stderr io.Writer, s scenario.Sc
 	opts := runner.Options{Scenario: s, ArtifactsRoot: f.artifacts, BackendName: backendName,
 		NewBackend: newBackend, NewSampler: newSampler(ctx), Log: stderr, Notes: notes, Builds: bins.forReport(),
 		DiskProbe: 3 * time.Second, HarnessProfile: f.harnessProfile, UnknownVerdicts: report.UnknownVerdicts}
+	if backendName == "swarm" {
+		opts.NoCPUSets = "the swarm backend places networks on engines"
+	}
 	if tweak != nil {
 		tweak(&opts)
 	}
@@ -378,8 +381,12 @@ func refuseLocalLimits(s scenario.Scenario) error {
 }
 
 // refuseFaults refuses faults the backend cannot inject: impairments need
-// a container's own interface (compose), and swarm injects none.
+// a container's own interface (compose), and swarm injects none; nor does
+// swarm pin a duet's networks to CPU sets.
 func refuseFaults(s scenario.Scenario, backendName string) error {
+	if backendName == "swarm" && s.Compare.CPUs == scenario.CPUsSplit {
+		return fmt.Errorf("compare.cpus split (--duet-cpus): the swarm backend places networks on engines and pins no CPU set; use --backend compose or local, or drop it")
+	}
 	for _, f := range s.Faults {
 		switch {
 		case backendName == "swarm":
