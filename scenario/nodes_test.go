@@ -187,3 +187,19 @@ func TestShippedCLNScenarios(t *testing.T) {
 		}
 	}
 }
+
+// The shipped profiles scenario loads: three specs of one build, LND's own
+// defaults the baseline, in duet.
+func TestShippedProfilesScenario(t *testing.T) {
+	s, err := Load("../bench/scenarios/Profiles.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, sp := range s.Specs() {
+		got = append(got, sp.Label+"="+sp.SpeedProfile())
+	}
+	if strings.Join(got, " ") != "default=default tuned=tuned bottlepay=bottlepay" || s.Baseline != "default" || s.Design() != DesignDuet {
+		t.Errorf("specs %v, baseline %q, design %s", got, s.Baseline, s.Design())
+	}
+}
