@@ -6,13 +6,10 @@ import (
 	"github.com/lnbench/lnbench/scenario"
 )
 
-// clnBackends are the backends that run Core Lightning nodes.
-var clnBackends = map[string]bool{"local": true, "compose": true}
-
 // refuseCLNBackend refuses a run with a CLN node on a backend that cannot
 // start one, before anything is built.
-func refuseCLNBackend(s scenario.Scenario, backendName string) error {
-	if clnBackends[backendName] {
+func refuseCLNBackend(s scenario.Scenario, kind backendKind) error {
+	if kind.cln {
 		return nil
 	}
 	specs, err := s.AllSpecs()
@@ -21,7 +18,7 @@ func refuseCLNBackend(s scenario.Scenario, backendName string) error {
 	}
 	for _, sp := range specs {
 		if sp.Implementation() == "cln" {
-			return fmt.Errorf("node spec %s: Core Lightning nodes run on the local and compose backends, not yet on swarm; add --backend compose", sp.Label)
+			return fmt.Errorf("node spec %s: Core Lightning nodes do not run on the %s backend yet; add --backend compose or local", sp.Label, kind.name)
 		}
 	}
 	return nil

@@ -59,11 +59,10 @@ func downCmdWith(stdout io.Writer, engineOf func(context.Context) runEngine) *co
 				return errors.New("give a run id or --all (not both); `lnbench ps` lists the runs")
 			}
 			ctx := cmd.Context()
-			switch backendName {
-			case "swarm":
+			switch kind := backendKinds[backendName]; {
+			case kind.engines:
 				return downSwarm(ctx, stdout, enginesFile, args)
-			case "compose":
-			default:
+			case !kind.images:
 				return fmt.Errorf("--backend %q: use compose (this engine) or swarm (every engine of the engines file)", backendName)
 			}
 			engine := engineOf(ctx)

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -91,10 +90,8 @@ func (f runFlags) validate() error {
 	if f.startTimeout <= 0 {
 		return fmt.Errorf("--start-timeout %v: use a positive duration, e.g. 90s", f.startTimeout)
 	}
-	switch f.backend {
-	case "", "auto", "compose", "local", "swarm": // "" where the command has no --backend
-	default:
-		return fmt.Errorf("--backend %q: use auto, compose, local or swarm", f.backend)
+	if _, ok := backendKinds[f.backend]; !ok && f.backend != "" && f.backend != "auto" { // "" where the command has no --backend
+		return fmt.Errorf("--backend %q: use auto, %s", f.backend, backendNames())
 	}
 	return nil
 }
@@ -199,22 +196,23 @@ func executeScenario(cmd *cobra.Command, stdout, stderr io.Writer, s scenario.Sc
 	if s.Compare.Fallback != "" {
 		fmt.Fprintln(stderr, "design: "+s.Compare.Fallback)
 	}
-	backendName, note, err := chooseBackend(f.backend)
+	kind, note, err := chooseBackend(f.backend)
 	if err != nil {
 		return runner.Run{}, err
 	}
+	backendName := kind.name
 	if note != "" {
 		fmt.Fprintln(stderr, note)
 	}
-	if backendName == "local" {
+	if !kind.limits {
 		if err := refuseLocalLimits(s); err != nil {
 			return runner.Run{}, err
 		}
 	}
-	if err := refuseFaults(s, backendName); err != nil {
+	if err := refuseFaults(s, kind); err != nil {
 		return runner.Run{}, err
 	}
-	if err := refuseCLNBackend(s, backendName); err != nil {
+	if err := refuseCLNBackend(s, kind); err != nil {
 		return runner.Run{}, err
 	}
 	images, err := findImages(f.images)
@@ -224,7 +222,7 @@ func executeScenario(cmd *cobra.Command, stdout, stderr io.Writer, s scenario.Sc
 	// A swarm is checked before any build: a bad engines file or a lost
 	// engine is refused in one line, with nothing built or started.
 	var cluster swarm.Cluster
-	if f.backend == "swarm" {
+	if kind.engines {
 		if cluster, err = swarmCluster(ctx, f.swarmEngines, s); err != nil {
 			return runner.Run{}, err
 		}
@@ -246,18 +244,18 @@ func executeScenario(cmd *cobra.Command, stdout, stderr io.Writer, s scenario.Sc
 	}
 	// Images are built once per run, before its folder exists: a failed
 	// build leaves no empty run behind.
-	if backendName == "compose" || backendName == "swarm" {
+	if kind.images {
 		if err := bins.ensureImages(ctx, images, stderr); err != nil {
 			return runner.Run{}, err
 		}
 	}
-	if backendName == "compose" {
+	if kind.impairments {
 		if err := checkNetem(ctx, s, bins.images[bins.chain]); err != nil {
 			return runner.Run{}, err
 		}
 	}
 	var swarmImgs map[string]string
-	if backendName == "swarm" {
+	if kind.engines {
 		if swarmImgs, err = swarmImages(ctx, bins, s.Sampling.On(), stderr); err != nil {
 			return runner.Run{}, err
 		}
@@ -271,15 +269,15 @@ func executeScenario(cmd *cobra.Command, stdout, stderr io.Writer, s scenario.Sc
 	}
 	fmt.Fprintf(stderr, "artifacts: %s\n", run.Dir)
 	newBackend := func(n runner.NetworkSpec) (backend.Backend, error) {
-		if backendName == "compose" {
-			return newComposeBackend(ctx, n, s, bins, networks > 1, f.startTimeout, stderr)
-		}
-		if backendName == "swarm" {
+		switch {
+		case kind.engines:
 			sb, err := newSwarmBackend(ctx, n, s, swarmImgs, bins.chain, cluster, networks > 1, f.startTimeout, stderr)
 			if err != nil {
 				return nil, err // not a nil *swarm.Backend in the interface
 			}
 			return sb, nil
+		case kind.images:
+			return newComposeBackend(ctx, n, s, bins, networks > 1, f.startTimeout, stderr)
 		}
 		return local.New(local.Options{RunID: n.RunID, WorkDir: n.WorkDir, BinDirs: bins.binDirs(),
 			ChainBinDir: bins.byKey[bins.chain].Dir, StartTimeout: f.startTimeout, Pprof: n.Profiling, CPUs: n.CPUs})
@@ -290,10 +288,7 @@ func executeScenario(cmd *cobra.Command, stdout, stderr io.Writer, s scenario.Sc
 	}
 	opts := runner.Options{Scenario: s, ArtifactsRoot: f.artifacts, BackendName: backendName,
 		NewBackend: newBackend, NewSampler: newSampler(ctx), Log: stderr, Notes: notes, Builds: bins.forReport(),
-		DiskProbe: 3 * time.Second, HarnessProfile: f.harnessProfile, UnknownVerdicts: report.UnknownVerdicts}
-	if backendName == "swarm" {
-		opts.NoCPUSets = "the swarm backend places networks on engines"
-	}
+		DiskProbe: 3 * time.Second, HarnessProfile: f.harnessProfile, UnknownVerdicts: report.UnknownVerdicts, NoCPUSets: kind.noCPUSets}
 	if tweak != nil {
 		tweak(&opts)
 	}
@@ -334,38 +329,6 @@ func renderRun(dir string, log io.Writer) (report.Report, error) {
 	return report.Render(dir, log)
 }
 
-// chooseBackend resolves "auto": compose when a Docker engine answers
-// `docker info` within 5 s (and a compose command exists), else local.
-func chooseBackend(name string) (string, string, error) {
-	switch name {
-	case "local":
-		return "local", "", nil
-	case "swarm":
-		// The swarm itself is checked by swarmCluster, with the engines file.
-		if _, err := exec.LookPath("docker"); err != nil {
-			return "", "", errors.New("--backend swarm: no docker command on this machine (install the Docker CLI)")
-		}
-		return "swarm", "", nil
-	case "auto":
-		if err := compose.EngineAnswers(context.Background(), 5*time.Second); err != nil {
-			return "local", fmt.Sprintf("no Docker engine answered (%v); using the local-process backend", err), nil
-		}
-		if _, err := compose.DetectTool(context.Background()); err != nil {
-			return "local", fmt.Sprintf("Docker answered but %v; using the local-process backend", err), nil
-		}
-		return "compose", "", nil
-	case "compose":
-		if err := compose.EngineAnswers(context.Background(), 5*time.Second); err != nil {
-			return "", "", fmt.Errorf("--backend compose: no Docker engine answered (%v); start Docker or use --backend local", err)
-		}
-		if _, err := compose.DetectTool(context.Background()); err != nil {
-			return "", "", fmt.Errorf("--backend compose: %v; or use --backend local", err)
-		}
-		return "compose", "", nil
-	}
-	return "", "", fmt.Errorf("--backend %q: use auto, compose, local or swarm", name)
-}
-
 // refuseLocalLimits refuses container limits on the local backend: the
 // scenario's node.cpus/node.memory and any topology node's own.
 func refuseLocalLimits(s scenario.Scenario) error {
@@ -383,15 +346,15 @@ func refuseLocalLimits(s scenario.Scenario) error {
 // refuseFaults refuses faults the backend cannot inject: impairments need
 // a container's own interface (compose), and swarm injects none; nor does
 // swarm pin a duet's networks to CPU sets.
-func refuseFaults(s scenario.Scenario, backendName string) error {
-	if backendName == "swarm" && s.Compare.CPUs == scenario.CPUsSplit {
-		return fmt.Errorf("compare.cpus split (--duet-cpus): the swarm backend places networks on engines and pins no CPU set; use --backend compose or local, or drop it")
+func refuseFaults(s scenario.Scenario, kind backendKind) error {
+	if kind.noCPUSets != "" && s.Compare.CPUs == scenario.CPUsSplit {
+		return fmt.Errorf("compare.cpus split (--duet-cpus): %s and pins no CPU set; use --backend compose or local, or drop it", kind.noCPUSets)
 	}
 	for _, f := range s.Faults {
 		switch {
-		case backendName == "swarm":
-			return fmt.Errorf("fault %q: the swarm backend injects no faults; use --backend compose or local", f)
-		case backendName == "local" && f.Impairs():
+		case !kind.faults:
+			return fmt.Errorf("fault %q: the %s backend injects no faults; use --backend compose or local", f, kind.name)
+		case !kind.impairments && f.Impairs():
 			return backend.ErrNeedsCompose{Fault: fmt.Sprintf("fault %q", f)}
 		}
 	}

@@ -105,20 +105,22 @@ func up(ctx context.Context, stdout, stderr io.Writer, args []string, f runFlags
 		return err
 	}
 	var cluster swarm.Cluster
-	switch f.backend {
-	case "swarm":
-		if _, _, err := chooseBackend("swarm"); err != nil {
+	kind, ok := backendKinds[f.backend]
+	if f.backend == "" {
+		kind, ok = backendKinds["compose"], true
+	}
+	if !ok || !kind.outlives {
+		return fmt.Errorf("--backend %q: lnbench up takes a backend whose containers outlive the command (compose or swarm)", f.backend)
+	}
+	if kind.engines {
+		if _, _, err := chooseBackend(kind.name); err != nil {
 			return err
 		}
 		if cluster, err = swarmCluster(ctx, f.swarmEngines, s); err != nil {
 			return err
 		}
-	case "compose", "":
-		if name, note, _ := chooseBackend("auto"); name != "compose" {
-			return fmt.Errorf("lnbench up needs a Docker engine: containers outlive the command (%s); for local processes use lnbench run", note)
-		}
-	default:
-		return fmt.Errorf("--backend %q: lnbench up takes compose or swarm (containers outlive the command)", f.backend)
+	} else if chosen, note, _ := chooseBackend("auto"); chosen.name != kind.name {
+		return fmt.Errorf("lnbench up needs a Docker engine: containers outlive the command (%s); for local processes use lnbench run", note)
 	}
 	images, err := findImages(f.images)
 	if err != nil {
@@ -132,7 +134,7 @@ func up(ctx context.Context, stdout, stderr io.Writer, args []string, f runFlags
 		return err
 	}
 	var swarmImgs map[string]string
-	if f.backend == "swarm" {
+	if kind.engines {
 		if swarmImgs, err = swarmImages(ctx, bins, false, stderr); err != nil {
 			return err
 		}
@@ -160,7 +162,7 @@ func up(ctx context.Context, stdout, stderr io.Writer, args []string, f runFlags
 	}
 	ns := runner.NetworkSpec{RunID: run.ID, WorkDir: work, ArtifactsDir: run.Dir, Topology: topo, Origin: time.Now(), NodeConfigs: configs}
 	var be backend.Backend
-	if f.backend == "swarm" {
+	if kind.engines {
 		be, err = newSwarmBackend(ctx, ns, s, swarmImgs, bins.chain, cluster, false, f.startTimeout, stderr)
 	} else {
 		be, err = newComposeBackend(ctx, ns, s, bins, false, f.startTimeout, stderr)

@@ -1,0 +1,48 @@
+package cli
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/lnbench/lnbench/faults"
+	"github.com/lnbench/lnbench/scenario"
+)
+
+// What a backend can do decides what is refused, not its name.
+func TestBackendCapabilitiesRefuse(t *testing.T) {
+	local, swarm := backendKinds["local"], backendKinds["swarm"]
+	delay := scenario.Default()
+	f, err := faults.Parse("delay bob 50ms at 1s for 5s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	delay.Faults = []faults.Spec{f}
+	if err := refuseFaults(delay, local); err == nil || !strings.Contains(err.Error(), "compose") {
+		t.Errorf("a delay on local: %v", err)
+	}
+	if err := refuseFaults(delay, swarm); err == nil || !strings.Contains(err.Error(), "the swarm backend injects no faults") {
+		t.Errorf("a fault on swarm: %v", err)
+	}
+	split := scenario.Default()
+	split.Compare.CPUs = scenario.CPUsSplit
+	if err := refuseFaults(split, swarm); err == nil || !strings.Contains(err.Error(), "places networks on engines") {
+		t.Errorf("split CPUs on swarm: %v", err)
+	}
+	if err := refuseFaults(split, local); err != nil {
+		t.Errorf("split CPUs on local: %v", err)
+	}
+	cln := scenario.Default()
+	cln.Nodes, _ = scenario.ParseNodeFlags([]string{"cln@src:/tmp/lightning"})
+	if err := refuseCLNBackend(cln, swarm); err == nil || !strings.Contains(err.Error(), "do not run on the swarm backend") {
+		t.Errorf("CLN on swarm: %v", err)
+	}
+	if err := refuseCLNBackend(cln, local); err != nil {
+		t.Errorf("CLN on local: %v", err)
+	}
+	if got := backendNames(); got != "compose, local or swarm" {
+		t.Errorf("names %q", got)
+	}
+	if _, _, err := chooseBackend("k8s"); err == nil || !strings.Contains(err.Error(), `--backend "k8s": use auto, compose, local or swarm`) {
+		t.Errorf("unknown backend: %v", err)
+	}
+}
