@@ -81,6 +81,15 @@ func TimelineCaption(c Row) string {
 	return fmt.Sprintf("successful payments per second since the case started (%d s, peak %d/s)", len(c.Timeline), top)
 }
 
+func iterationTable(c Row) Table {
+	t := Table{Header: []string{"Iteration", "Time (s)", "Payments", "Succeeded", "Payments/s", "p50 (ms)", "p99 (ms)", "Complete"}}
+	for _, it := range c.Iterations {
+		t.Rows = append(t.Rows, []string{fmt.Sprint(it.Index), fmt.Sprintf("%.4f", it.Seconds), fmt.Sprint(it.Payments),
+			fmt.Sprint(it.Succeeded), fmt.Sprintf("%.2f", it.PaymentsPerSec), f1(it.P50Ms), f1(it.P99Ms), fmt.Sprint(it.Complete)})
+	}
+	return t
+}
+
 func sweepSection(r Report) Section {
 	s := Section{Title: "Sweep"}
 	if knees := KneeLines(r); len(knees) > 0 {
