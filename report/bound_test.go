@@ -67,7 +67,7 @@ func sweepFixture() (Report, []result.Record, []usage.Sample, []chanstate.Readin
 func TestBoundNamedEverywhere(t *testing.T) {
 	rep, recs, samples, readings := sweepFixture()
 	dir := t.TempDir()
-	if err := writeFiles(dir, output{"summary.json", func(w io.Writer) error { return JSON(w, rep) }}); err != nil {
+	if err := writeFile(filepath.Join(dir, "summary.json"), func(w io.Writer) error { return JSON(w, rep) }); err != nil {
 		t.Fatal(err)
 	}
 	writeStream(t, filepath.Join(dir, "payments.jsonl"), recs)

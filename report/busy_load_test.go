@@ -56,7 +56,7 @@ func TestLoadBusyHost(t *testing.T) {
 	recs, samples := resourceFixture()
 	samples = withHost(samples, map[string]float64{busyCase: 1, quietCase: 0.02})
 	dir := t.TempDir()
-	if err := writeFiles(dir, output{"summary.json", func(w io.Writer) error { return JSON(w, want) }}); err != nil {
+	if err := writeFile(filepath.Join(dir, "summary.json"), func(w io.Writer) error { return JSON(w, want) }); err != nil {
 		t.Fatal(err)
 	}
 	rw, _ := result.Create(filepath.Join(dir, "payments.jsonl"))

@@ -6,7 +6,6 @@ import (
 	"io"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/lnbench/lnbench/costcurve"
 )
@@ -100,24 +99,20 @@ func CostCurveLines(c costcurve.Curve) []string {
 	return lines
 }
 
-func writeCostCurve(b *strings.Builder, r Report) {
+// costSection is the cost curve when networks of several sizes ran, else
+// each network's cost at ready.
+func costSection(r Report) Section {
 	if len(r.CostCurves) == 0 {
-		writeNetworkCosts(b, r)
-		return
+		return networkCostsSection(r)
 	}
-	b.WriteString("\n## Cost curve\n\n")
-	b.WriteString("RSS: every actor (nodes and btcd) at ready; Peak/actor: each actor's own peak until ready, summed, over nodes + 1. CPU: nodes, btcd and harness until ready.\n")
+	s := Section{Title: "Cost curve", Blocks: []Block{{Text: "RSS: every actor (nodes and btcd) at ready; Peak/actor: each actor's own peak until ready, summed, over nodes + 1. CPU: nodes, btcd and harness until ready."}}}
 	for _, c := range r.CostCurves {
 		if len(r.CostCurves) > 1 {
-			fmt.Fprintf(b, "\n### Node %s\n", c.Series)
+			s.Blocks = append(s.Blocks, Block{Heading: "Node " + c.Series})
 		}
-		b.WriteString("\n")
-		writeMarkdownTable(b, CostCurveTable(c))
-		b.WriteString("\n")
-		for _, l := range CostCurveLines(c) {
-			fmt.Fprintf(b, "- %s\n", l)
-		}
+		s.Blocks = append(s.Blocks, tableBlock(CostCurveTable(c)), Block{Bullets: CostCurveLines(c)})
 	}
+	return s
 }
 
 // CostCurveRowsCSV writes one row per node spec and node count, seconds
@@ -177,9 +172,10 @@ func CostCurveFitCSV(w io.Writer, curves []costcurve.Curve) error {
 	return cw.Error()
 }
 
-// writeNetworkCosts lists each network's cost at ready when there is no
+// networkCostsSection lists each network's cost at ready when there is no
 // curve to draw (one size per node spec), e.g. two footprints side by side.
-func writeNetworkCosts(b *strings.Builder, r Report) {
+func networkCostsSection(r Report) Section {
+	s := Section{Title: "Network cost at ready"}
 	t := Table{Header: []string{"Network", "Nodes", "Ready (s)", "RSS (MiB)", "RSS/node (MiB)", "Peak/actor (MiB)", "CPU (s)"}}
 	for _, nc := range r.Costs {
 		if nc.RSSBytes == 0 {
@@ -194,9 +190,8 @@ func writeNetworkCosts(b *strings.Builder, r Report) {
 		t.Rows = append(t.Rows, []string{nc.Network, strconv.Itoa(nc.Nodes), fmt.Sprintf("%.1f", ready), mibOf(nc.RSSBytes),
 			mibOf(nc.NodeRSSBytes / int64(max(1, nc.Nodes))), mibOf(nc.PeakRSSBytes / int64(nc.Nodes+1)), fmt.Sprintf("%.1f", nc.CPUSeconds)})
 	}
-	if len(t.Rows) == 0 {
-		return
+	if len(t.Rows) > 0 {
+		s.Blocks = []Block{tableBlock(t)}
 	}
-	b.WriteString("\n## Network cost at ready\n\n")
-	writeMarkdownTable(b, t)
+	return s
 }

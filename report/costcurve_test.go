@@ -135,7 +135,7 @@ func TestNoCostCurveForOneSize(t *testing.T) {
 	if err := os.WriteFile(stale, []byte("old"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := writeCostCurveFiles(dir, r); err != nil {
+	if err := runExporters(exportRun{dir: dir, rep: r}, exportersOf(CostCurveFile, CostCurveFitFile)); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(stale); !os.IsNotExist(err) {
@@ -149,7 +149,7 @@ func TestCostCurvePlot(t *testing.T) {
 	dir := t.TempDir()
 	r := fixtureScaleReport()
 	writeCSVs(t, dir, r, fixtureScaleRecords())
-	if err := writeCostCurveFiles(dir, r); err != nil {
+	if err := runExporters(exportRun{dir: dir, rep: r}, exportersOf(CostCurveFile, CostCurveFitFile)); err != nil {
 		t.Fatal(err)
 	}
 	got, err := RunR(context.Background(), dir)
@@ -198,7 +198,7 @@ func TestCostCurvePerNodeSpec(t *testing.T) {
 	}
 	needR(t)
 	dir := t.TempDir()
-	if err := writeCostCurveFiles(dir, r); err != nil {
+	if err := runExporters(exportRun{dir: dir, rep: r}, exportersOf(CostCurveFile, CostCurveFitFile)); err != nil {
 		t.Fatal(err)
 	}
 	if err := WriteRScript(dir); err != nil {
@@ -209,4 +209,15 @@ func TestCostCurvePerNodeSpec(t *testing.T) {
 	if !slices.Contains(got, "plot-cost-curve.png") {
 		t.Errorf("plots = %v", got)
 	}
+}
+
+// exportersOf are the exporters that write the named files.
+func exportersOf(names ...string) []exporter {
+	var out []exporter
+	for _, x := range exporters {
+		if slices.ContainsFunc(x.files, func(f string) bool { return slices.Contains(names, f) }) {
+			out = append(out, x)
+		}
+	}
+	return out
 }

@@ -102,20 +102,18 @@ func CaseFaultLines(r Report, caseID string) []string {
 	return out
 }
 
-func writeFaults(b *strings.Builder, r Report) {
+// faultsSection is the faults' recovery table, its legend and the faults' notes.
+func faultsSection(r Report) Section {
+	s := Section{Title: "Faults"}
 	if len(r.Faults) == 0 {
-		return
+		return s
 	}
-	b.WriteString("\n## Faults\n\n")
 	t := FaultsTable(r)
-	writeMarkdownTable(b, t)
-	writeLegend(b, t.Legend)
+	s.Blocks = []Block{tableBlock(t), {Legend: t.Legend}}
 	if notes := FaultNotes(r); len(notes) > 0 {
-		b.WriteString("\n")
-		for _, n := range notes {
-			fmt.Fprintf(b, "- %s\n", n)
-		}
+		s.Blocks = append(s.Blocks, Block{Bullets: notes})
 	}
+	return s
 }
 
 func recoveryCell(f recovery.Fault) string {

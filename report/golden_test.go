@@ -136,7 +136,7 @@ func TestJSONNamesNodeAndRatio(t *testing.T) {
 	}
 	// Load reads summary.json back and recomputes the same ratios.
 	dir := t.TempDir()
-	if err := writeFiles(dir, output{"summary.json", func(w io.Writer) error { return JSON(w, fixtureSpecReport()) }}); err != nil {
+	if err := writeFile(filepath.Join(dir, "summary.json"), func(w io.Writer) error { return JSON(w, fixtureSpecReport()) }); err != nil {
 		t.Fatal(err)
 	}
 	rw, err := result.Create(filepath.Join(dir, "payments.jsonl"))

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -38,69 +39,77 @@ type htmlPlot struct {
 	Src   template.URL // data: URI; template.URL keeps html/template from rejecting it
 }
 
-type htmlCase struct {
-	Row                Row
-	Line, Caption      string
-	Launches           string // per-launch means ("" with one launch)
-	Iterations         Table
-	Heatmap, Sparkline []string
-	Timeline           []int
-	TimelineSVG        template.HTML
-	Faults             []string
+// htmlSection is a Section with its blocks made ready for the page.
+type htmlSection struct {
+	Title  string
+	Blocks []htmlBlock
 }
 
-// HTML writes a self-contained page: tables, the PNG plots as data: URIs,
-// and inline SVG charts when there are no PNGs. No external assets, so the
-// file can be mailed or attached to a CI run and opened anywhere.
+// htmlBlock is a Block with what only a page can draw: a timeline as SVG
+// (when there are no PNG plots) and the plots as data: URIs.
+type htmlBlock struct {
+	Block
+	SVG    template.HTML
+	Images []htmlPlot
+}
+
+// HTML writes a self-contained page: every section of the summary, page-only
+// detail included, the PNG plots as data: URIs after the latency table, and
+// inline SVG charts when there are no PNGs. No external assets, so the file
+// can be mailed or attached to a CI run and opened anywhere.
 func HTML(w io.Writer, r Report, plots []Plot) error {
 	data := struct {
-		R                       Report
-		Env                     []string
-		Summary, Latency, Setup Table
-		Plots                   []htmlPlot
-		Cases                   []htmlCase
-		Warnings                []string
-		CPUShare                float64
-		Resources               []ResourceSection
-		ResourceLegend          []string
-		Overhead                []string
-		Faults                  Table
-		FaultNotes              []string
-		Verdicts                []string
-	}{R: r, Env: EnvBlock(r), Summary: SummaryTable(r), Latency: LatencyTable(r), Setup: setupTable(r),
-		Warnings: AllWarnings(r), CPUShare: 100 * r.HarnessCPUShare(), Resources: ResourceSections(r), Verdicts: VerdictLines(r)}
-	if len(r.Faults) > 0 {
-		data.Faults, data.FaultNotes = FaultsTable(r), FaultNotes(r)
-	}
-	data.ResourceLegend = resourceLegend(data.Resources)
-	for _, o := range r.SamplingOverhead {
-		data.Overhead = append(data.Overhead, OverheadLine(o))
-	}
-	for _, p := range plots {
-		data.Plots = append(data.Plots, htmlPlot{Title: plotTitle(p.Name),
-			Src: template.URL("data:image/png;base64," + base64.StdEncoding.EncodeToString(p.PNG))})
-	}
-	for _, c := range r.Cases {
-		data.Cases = append(data.Cases, htmlCase{Row: c, Line: IterationLine(c), Launches: LaunchLine(c), Caption: TimelineCaption(c),
-			Iterations: iterationTable(c), Heatmap: Heatmap(c.Case), Sparkline: SparklineFaults(c.Timeline, 60, faultSpans(r, c.ID)),
-			Timeline: c.Timeline, TimelineSVG: barsSVG(c.Timeline, 640, 80, faultSpans(r, c.ID)), Faults: CaseFaultLines(r, c.ID)})
+		Name     string
+		Sections []htmlSection
+		Plots    bool
+	}{Name: r.Scenario.Name, Plots: len(plots) > 0}
+	for _, s := range withPlots(Sections(r), plots) {
+		hs := htmlSection{Title: s.Title}
+		for _, b := range s.Blocks {
+			hs.Blocks = append(hs.Blocks, htmlBlockOf(b, data.Plots))
+		}
+		data.Sections = append(data.Sections, hs)
 	}
 	return htmlTmpl.Execute(w, data)
+}
+
+// withPlots puts the Plots section after the latency table: the plots are
+// files of the folder, not part of the summary the other writers show.
+func withPlots(secs []Section, plots []Plot) []Section {
+	if len(plots) == 0 {
+		return secs
+	}
+	at := len(secs)
+	for i, s := range secs {
+		if s.Title == latencyTitle {
+			at = i + 1
+		}
+	}
+	return slices.Insert(secs, at, Section{Title: "Plots", Blocks: []Block{{Figures: plots}}})
+}
+
+// htmlBlockOf draws a timeline as SVG, or as the sparkline when the PNG
+// plots already chart it, and encodes the figures.
+func htmlBlockOf(b Block, havePlots bool) htmlBlock {
+	hb := htmlBlock{Block: b}
+	if t := b.Timeline; t != nil {
+		if havePlots {
+			hb.Timeline, hb.Pre = nil, t.sparkline()
+		} else {
+			hb.SVG = barsSVG(t.PerSecond, 640, 80, t.Faults)
+		}
+	}
+	for _, p := range b.Figures {
+		hb.Images = append(hb.Images, htmlPlot{Title: plotTitle(p.Name),
+			Src: template.URL("data:image/png;base64," + base64.StdEncoding.EncodeToString(p.PNG))})
+	}
+	return hb
 }
 
 // plotTitle turns plot-payments-per-sec-Concurrency.png into "payments per sec Concurrency".
 func plotTitle(name string) string {
 	s := strings.TrimSuffix(strings.TrimPrefix(name, "plot-"), ".png")
 	return strings.ReplaceAll(s, "-", " ")
-}
-
-func iterationTable(c Row) Table {
-	t := Table{Header: []string{"Iteration", "Time (s)", "Payments", "Succeeded", "Payments/s", "p50 (ms)", "p99 (ms)", "Complete"}}
-	for _, it := range c.Iterations {
-		t.Rows = append(t.Rows, []string{fmt.Sprint(it.Index), fmt.Sprintf("%.4f", it.Seconds), fmt.Sprint(it.Payments),
-			fmt.Sprint(it.Succeeded), fmt.Sprintf("%.2f", it.PaymentsPerSec), f1(it.P50Ms), f1(it.P99Ms), fmt.Sprint(it.Complete)})
-	}
-	return t
 }
 
 // barsSVG draws counts as a bar chart: the fallback for the throughput

@@ -355,32 +355,34 @@ func naIf(na bool, s string) string {
 	return s
 }
 
-// writeResources appends the Resources section of the markdown summary.
-func writeResources(b *strings.Builder, r Report) {
+// resourcesSection has one subsection per case (its table and the lines
+// under it), then the legend of every column shown, once.
+func resourcesSection(r Report) Section {
+	s := Section{Title: "Resources"}
 	secs := ResourceSections(r)
-	if len(secs) == 0 {
-		return
-	}
-	b.WriteString("\n## Resources\n")
-	for _, s := range secs {
-		fmt.Fprintf(b, "\n### %s\n\n", s.Case)
-		if len(s.Table.Header) > 0 {
-			writeMarkdownTable(b, s.Table)
-			b.WriteString("\n")
+	for _, c := range secs {
+		s.Blocks = append(s.Blocks, Block{Heading: c.Case})
+		if len(c.Table.Header) > 0 {
+			s.Blocks = append(s.Blocks, tableBlock(c.Table))
 		}
-		for _, l := range s.Lines {
-			fmt.Fprintf(b, "- %s\n", l)
-		}
+		s.Blocks = append(s.Blocks, Block{Bullets: c.Lines})
 	}
 	if legend := resourceLegend(secs); len(legend) > 0 {
-		writeLegend(b, legend)
+		s.Blocks = append(s.Blocks, Block{Legend: legend})
 	}
-	if len(r.SamplingOverhead) > 0 {
-		b.WriteString("\n## Sampling overhead\n\n")
-		for _, o := range r.SamplingOverhead {
-			fmt.Fprintf(b, "- %s\n", OverheadLine(o))
-		}
+	return s
+}
+
+func overheadSection(r Report) Section {
+	s := Section{Title: "Sampling overhead"}
+	var lines []string
+	for _, o := range r.SamplingOverhead {
+		lines = append(lines, OverheadLine(o))
 	}
+	if len(lines) > 0 {
+		s.Blocks = []Block{{Bullets: lines}}
+	}
+	return s
 }
 
 // resourceLegend is every line of the sections' legends, once each.

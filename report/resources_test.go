@@ -126,7 +126,7 @@ func TestLoadRecomputesResources(t *testing.T) {
 	want := fixtureResourceReport()
 	recs, samples := resourceFixture()
 	dir := t.TempDir()
-	if err := writeFiles(dir, output{"summary.json", func(w io.Writer) error { return JSON(w, want) }}); err != nil {
+	if err := writeFile(filepath.Join(dir, "summary.json"), func(w io.Writer) error { return JSON(w, want) }); err != nil {
 		t.Fatal(err)
 	}
 	rw, err := result.Create(filepath.Join(dir, "payments.jsonl"))

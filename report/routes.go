@@ -2,20 +2,19 @@ package report
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/lnbench/lnbench/runrecord"
 )
 
-// writeRoutes adds hops per payment, payments/s and latency percentiles
+// routesSection is hops per payment, payments/s and latency percentiles
 // per hop count and route failures by reason, when the traffic had more than one payee (pairs
 // drawn from the graph); one payer-payee route says nothing new here.
-func writeRoutes(b *strings.Builder, r Report) {
+func routesSection(r Report) Section {
+	s := Section{Title: "Routes (measured payments)"}
 	rs := r.Routes
 	if rs == nil || rs.Payees < 2 {
-		return
+		return s
 	}
-	b.WriteString("\n## Routes (measured payments)\n\n")
 	ht := Table{Header: []string{"Case", "Hops", "Succeeded", "Share", "Payments/s", "p50 (ms)", "p90 (ms)", "p99 (ms)"}}
 	for _, h := range rs.Hops {
 		hops := fmt.Sprint(h.Hops)
@@ -27,26 +26,26 @@ func writeRoutes(b *strings.Builder, r Report) {
 		ht.Rows = append(ht.Rows, []string{h.Case, hops, fmt.Sprint(h.Payments), fmt.Sprintf("%.0f%%", 100*h.Share), fmt.Sprintf("%.2f", h.PerSecond),
 			f1(h.P50Ms), f1(h.P90Ms), f1(h.P99Ms)})
 	}
-	writeMarkdownTable(b, ht)
+	s.Blocks = []Block{tableBlock(ht)}
 	if len(rs.Failures) == 0 {
-		b.WriteString("\nNo payment failed.\n")
-		return
+		s.Blocks = append(s.Blocks, Block{Text: "No payment failed."})
+		return s
 	}
-	b.WriteString("\nFailures by reason:\n\n")
 	ft := Table{Header: []string{"Case", "Reason", "Payments"}}
 	for _, f := range rs.Failures {
 		ft.Rows = append(ft.Rows, []string{f.Case, f.Reason, fmt.Sprint(f.Count)})
 	}
-	writeMarkdownTable(b, ft)
+	s.Blocks = append(s.Blocks, Block{Text: "Failures by reason:"}, tableBlock(ft))
+	return s
 }
 
-// writeForwards lists, per network, the nodes that forwarded HTLCs and how
+// forwardsSection lists, per network, the nodes that forwarded HTLCs and how
 // many did not: on a large graph most nodes forward nothing.
-func writeForwards(b *strings.Builder, r Report) {
+func forwardsSection(r Report) Section {
+	s := Section{Title: "Forwarded HTLCs (intermediaries)"}
 	if len(r.Forwards) == 0 {
-		return
+		return s
 	}
-	b.WriteString("\n## Forwarded HTLCs (intermediaries)\n\n")
 	var networks []string // in first-seen order
 	idle := map[string]int{}
 	busy := map[string][]runrecord.Forward{}
@@ -73,5 +72,6 @@ func writeForwards(b *strings.Builder, r Report) {
 			ft.Rows = append(ft.Rows, []string{n, fmt.Sprintf("all %d node(s)", idle[n]), "0"})
 		}
 	}
-	writeMarkdownTable(b, ft)
+	s.Blocks = []Block{tableBlock(ft)}
+	return s
 }

@@ -115,7 +115,7 @@ func TestRunRDrawsResourcePlots(t *testing.T) {
 	rep := fixtureResourceReport()
 	recs, _ := resourceFixture()
 	writeCSVs(t, dir, rep, recs)
-	if err := writeFiles(dir, output{ResourceTimelineCSVName, func(w io.Writer) error { return ResourceTimelineCSV(w, rep, recs) }}); err != nil {
+	if err := writeFile(filepath.Join(dir, ResourceTimelineCSVName), func(w io.Writer) error { return ResourceTimelineCSV(w, rep, recs) }); err != nil {
 		t.Fatal(err)
 	}
 	got, err := RunR(context.Background(), dir)

@@ -5,9 +5,10 @@ import (
 	"math"
 )
 
-// Table is the BenchmarkDotNet-style summary table shared by the markdown
-// and CSV exporters: one time unit for all time columns, columns shown only
-// when informative.
+// Table is a table of the reports: a header and rows of cells. The
+// BenchmarkDotNet-style summary table (SummaryTable, shared by every
+// writer and the CSV) also has one time unit for all its time columns and
+// a legend of the columns it shows, which are only the informative ones.
 type Table struct {
 	Header []string
 	Rows   [][]string

@@ -51,12 +51,3 @@ func LaunchLine(c Row) string {
 	}
 	return fmt.Sprintf("%d launches, mean iteration time per launch: %s", len(c.Launches), strings.Join(parts, ", "))
 }
-
-// writeVerdicts adds the verdict lines as a markdown section.
-func writeVerdicts(b *strings.Builder, r Report) {
-	lines := VerdictLines(r)
-	if len(lines) == 0 {
-		return
-	}
-	b.WriteString("\n## Verdicts against the baseline\n\n```\n" + strings.Join(lines, "\n") + "\n```\n")
-}

@@ -11,91 +11,101 @@ import (
 	"github.com/lnbench/lnbench/runrecord"
 )
 
-// output is one artifact file and the exporter that renders it.
-type output struct {
-	name string
-	fn   func(io.Writer) error
+// exporter writes one kind of artifact of a run (BenchmarkDotNet's
+// exporters): a file from the summary, or a step that writes several.
+type exporter struct {
+	// files are what it writes, removed when it does not want the run, so
+	// a report regenerated after the analysis or the inputs changed leaves
+	// no stale copy.
+	files  []string
+	wants  func(Report) bool // nil: every run
+	export func(exportRun) error
 }
 
-// WriteAll renders every exporter into dir, then the R plots (they read the
-// CSVs), the HTML page (it embeds the plots) and, when the run was profiled,
-// the flame graph timeline. A missing or failing R is one line on log,
+// exportRun is what an exporter renders: the summary, the payments it was
+// derived from, the artifacts folder, and where a step that cannot fail
+// the run says why it did nothing.
+type exportRun struct {
+	dir  string
+	rep  Report
+	recs []result.Record
+	log  io.Writer
+}
+
+// exporters run in this order: the R plots read the CSVs, the HTML page
+// embeds the plots.
+var exporters = []exporter{
+	fileExporter("summary.md", nil, func(w io.Writer, e exportRun) error { return Markdown(w, e.rep) }),
+	fileExporter("summary.csv", nil, func(w io.Writer, e exportRun) error { return CSV(w, e.rep) }),
+	fileExporter(runrecord.SummaryFile, nil, func(w io.Writer, e exportRun) error { return JSON(w, e.rep) }),
+	fileExporter("measurements.csv", nil, func(w io.Writer, e exportRun) error { return MeasurementsCSV(w, e.rep, e.recs) }),
+	fileExporter("results.bench", nil, func(w io.Writer, e exportRun) error { return Bench(w, e.rep) }),
+	fileExporter(ResourcesCSVName, hasResources, func(w io.Writer, e exportRun) error { return ResourcesCSV(w, e.rep) }),
+	fileExporter(ResourceTimelineCSVName, hasResources, func(w io.Writer, e exportRun) error { return ResourceTimelineCSV(w, e.rep, e.recs) }),
+	fileExporter(FaultsCSVName, hasFaults, func(w io.Writer, e exportRun) error { return FaultsCSV(w, e.rep) }),
+	fileExporter(CostCurveFile, hasCostCurves, func(w io.Writer, e exportRun) error { return CostCurveRowsCSV(w, e.rep.CostCurves) }),
+	fileExporter(CostCurveFitFile, hasCostCurves, func(w io.Writer, e exportRun) error { return CostCurveFitCSV(w, e.rep.CostCurves) }),
+	{export: exportPlots},
+	fileExporter("report.html", nil, func(w io.Writer, e exportRun) error { return HTML(w, e.rep, LoadPlots(e.dir)) }),
+	{export: func(e exportRun) error { return WriteFlameTimeline(e.dir, e.recs, e.rep.Env.Cores) }}, // nothing without profiles
+}
+
+func hasResources(r Report) bool  { return len(r.Resources) > 0 }
+func hasFaults(r Report) bool     { return len(r.Faults) > 0 }
+func hasCostCurves(r Report) bool { return len(r.CostCurves) > 0 }
+
+// WriteAll runs every exporter that wants the run into dir and removes the
+// files of those that do not. A missing or failing R is one line on log,
 // never an error: every other report is still written.
 func WriteAll(dir string, rep Report, recs []result.Record, log io.Writer) error {
-	err := writeFiles(dir,
-		output{"summary.md", func(w io.Writer) error { return Markdown(w, rep) }},
-		output{"summary.csv", func(w io.Writer) error { return CSV(w, rep) }},
-		output{runrecord.SummaryFile, func(w io.Writer) error { return JSON(w, rep) }},
-		output{"measurements.csv", func(w io.Writer) error { return MeasurementsCSV(w, rep, recs) }},
-		output{"results.bench", func(w io.Writer) error { return Bench(w, rep) }},
-	)
-	if err != nil {
-		return err
-	}
-	if len(rep.Resources) > 0 {
-		if err := writeFiles(dir,
-			output{ResourcesCSVName, func(w io.Writer) error { return ResourcesCSV(w, rep) }},
-			output{ResourceTimelineCSVName, func(w io.Writer) error { return ResourceTimelineCSV(w, rep, recs) }},
-		); err != nil {
-			return err
+	return runExporters(exportRun{dir: dir, rep: rep, recs: recs, log: log}, exporters)
+}
+
+func runExporters(e exportRun, xs []exporter) error {
+	for _, x := range xs {
+		if x.wants == nil || x.wants(e.rep) {
+			if err := x.export(e); err != nil {
+				return err
+			}
+			continue
+		}
+		for _, name := range x.files {
+			if err := os.Remove(filepath.Join(e.dir, name)); err != nil && !os.IsNotExist(err) {
+				return err
+			}
 		}
 	}
-	if err := writeOptional(dir, len(rep.Faults) > 0, output{FaultsCSVName, func(w io.Writer) error { return FaultsCSV(w, rep) }}); err != nil {
-		return err
-	}
-	if err := writeCostCurveFiles(dir, rep); err != nil {
-		return err
-	}
-	if err := WriteRScript(dir); err != nil {
+	return nil
+}
+
+// fileExporter is an exporter of one file rendered by render.
+func fileExporter(name string, wants func(Report) bool, render func(io.Writer, exportRun) error) exporter {
+	return exporter{files: []string{name}, wants: wants, export: func(e exportRun) error {
+		return writeFile(filepath.Join(e.dir, name), func(w io.Writer) error { return render(w, e) })
+	}}
+}
+
+// exportPlots writes plots.R and runs it over the CSVs.
+func exportPlots(e exportRun) error {
+	if err := WriteRScript(e.dir); err != nil {
 		return err
 	}
 	// Not a run's context: plots are still wanted after Ctrl-C.
-	if _, err := RunR(context.Background(), dir); err != nil {
-		fmt.Fprintf(log, "plots: %v\n", err)
+	if _, err := RunR(context.Background(), e.dir); err != nil {
+		fmt.Fprintf(e.log, "plots: %v\n", err)
 	}
-	if err := writeFiles(dir, output{"report.html", func(w io.Writer) error { return HTML(w, rep, LoadPlots(dir)) }}); err != nil {
+	return nil
+}
+
+// writeFile creates path and renders into it; an error names the file.
+func writeFile(path string, render func(io.Writer) error) error {
+	f, err := os.Create(path)
+	if err != nil {
 		return err
 	}
-	return WriteFlameTimeline(dir, recs, rep.Env.Cores)
-}
-
-func writeFiles(dir string, outputs ...output) error {
-	for _, o := range outputs {
-		f, err := os.Create(filepath.Join(dir, o.name))
-		if err != nil {
-			return err
-		}
-		if err := o.fn(f); err != nil {
-			f.Close()
-			return fmt.Errorf("%s: %v", o.name, err)
-		}
-		if err := f.Close(); err != nil {
-			return err
-		}
+	if err := render(f); err != nil {
+		f.Close()
+		return fmt.Errorf("%s: %v", filepath.Base(path), err)
 	}
-	return nil
-}
-
-// writeCostCurveFiles writes the cost curve CSVs when the run has a curve
-// and removes stale ones when it has none.
-func writeCostCurveFiles(dir string, rep Report) error {
-	c := rep.CostCurves
-	return writeOptional(dir, len(c) > 0,
-		output{CostCurveFile, func(w io.Writer) error { return CostCurveRowsCSV(w, c) }},
-		output{CostCurveFitFile, func(w io.Writer) error { return CostCurveFitCSV(w, c) }},
-	)
-}
-
-// writeOptional writes the outputs when want, else removes stale copies
-// (a report regenerated after the analysis or the inputs changed).
-func writeOptional(dir string, want bool, outputs ...output) error {
-	if want {
-		return writeFiles(dir, outputs...)
-	}
-	for _, o := range outputs {
-		if err := os.Remove(filepath.Join(dir, o.name)); err != nil && !os.IsNotExist(err) {
-			return err
-		}
-	}
-	return nil
+	return f.Close()
 }
