@@ -96,8 +96,16 @@ type Actor struct {
 	SyncsPerPayment float64 `json:"syncs_per_payment,omitempty"`
 	SyncsPerSec     float64 `json:"syncs_per_second,omitempty"`
 	WriteBytes      int64   `json:"write_bytes"`
-	// WriteBytesPerPayment is block I/O written per payment.
+	// WriteBytesPerPayment is block I/O written per payment, over the
+	// intervals whose samples had a block-I/O source at both ends.
 	WriteBytesPerPayment float64 `json:"write_bytes_per_payment"`
+	// WriteSource is where the written bytes came from (usage.IOCgroup,
+	// IOProc, IOEngine; "" for streams written before sources were
+	// recorded). WritesNotMeasurable says no interval had a source (every
+	// sample said usage.IONone): WriteBytes and WriteBytesPerPayment are
+	// then 0 and mean "not measurable on this host", not "nothing written".
+	WriteSource         string `json:"write_source,omitempty"`
+	WritesNotMeasurable bool   `json:"write_bytes_not_measurable,omitempty"`
 	// DBGrowthBytes is DataBytes at the case's last sample that has it
 	// minus at its first; DBGrowthKnown says both existed. It spans the
 	// whole case, so per payment it divides by every successful payment
@@ -199,16 +207,18 @@ func seriesOf(samples []usage.Sample) map[seriesKey][]usage.Sample {
 // acc accumulates one actor's credited intervals in one case.
 type acc struct {
 	Actor
-	syncSeconds  float64
-	syncPayments int
-	syncMissing  int // intervals without a counter at both ends
-	gaps         int
-	gapSeconds   float64
-	dbFirst      usage.Sample
-	dbLast       usage.Sample
-	dbSeen       int
-	periods      int64 // quota periods and throttled ones, over credited intervals
-	throttled    int64
+	syncSeconds   float64
+	syncPayments  int
+	syncMissing   int // intervals without a counter at both ends
+	gaps          int
+	gapSeconds    float64
+	dbFirst       usage.Sample
+	dbLast        usage.Sample
+	dbSeen        int
+	periods       int64 // quota periods and throttled ones, over credited intervals
+	throttled     int64
+	writeKnown    int // intervals with the same block-I/O source at both ends
+	writePayments int
 }
 
 func analyzeCase(in Input, ci CaseInput, series map[seriesKey][]usage.Sample) Case {
@@ -303,6 +313,9 @@ func analyzeCase(in Input, ci CaseInput, series map[seriesKey][]usage.Sample) Ca
 		if a.Resets > 0 {
 			c.Notes = append(c.Notes, fmt.Sprintf("%s: %d counter reset(s) (a counter went backwards: restarted actor or collector); the value after a reset is taken as the delta", name, a.Resets))
 		}
+		if a.writeKnown > 0 && a.writeKnown < a.Intervals {
+			c.Notes = append(c.Notes, fmt.Sprintf("%s: written bytes read in %d of %d sampled intervals (no block-I/O source, or a change of source, in the others); written/payment is over those only", name, a.writeKnown, a.Intervals))
+		}
 		if a.SyncsCounted && a.syncMissing > 0 {
 			c.Notes = append(c.Notes, fmt.Sprintf("%s: syncs counted in %d of %d sampled intervals; syncs/payment is over those only", name, a.Intervals-a.syncMissing, a.Intervals))
 		}
@@ -341,9 +354,18 @@ func credit(a *acc, p, s usage.Sample, payments, hostCores int, c *Case) {
 	if !sameSource || dCPU < -1e-9 {
 		dCPU, reset = s.CPUSeconds(), true
 	}
-	dWrite := s.WriteBytes - p.WriteBytes
-	if !sameSource || dWrite < 0 {
-		dWrite, reset = s.WriteBytes, true
+	// Written bytes count where both ends read the same block-I/O source:
+	// "none" is no reading, and a switch (cgroup ↔ processes) changes
+	// what is counted, so that interval's writes are left out.
+	if p.IOSource == s.IOSource && s.IOSource != usage.IONone {
+		dWrite := s.WriteBytes - p.WriteBytes
+		if !sameSource || dWrite < 0 {
+			dWrite, reset = s.WriteBytes, true
+		}
+		a.WriteBytes += dWrite
+		a.writeKnown++
+		a.writePayments += payments
+		a.WriteSource = s.IOSource
 	}
 	if reset {
 		a.Resets++
@@ -352,7 +374,6 @@ func credit(a *acc, p, s usage.Sample, payments, hostCores int, c *Case) {
 	a.Seconds += dt.Seconds()
 	a.Payments += payments
 	a.CPUSeconds += dCPU
-	a.WriteBytes += dWrite
 	a.RSSPeakBytes = max(a.RSSPeakBytes, s.RSSBytes)
 	if s.MemLimitBytes > 0 {
 		a.MemLimitBytes = s.MemLimitBytes
@@ -387,8 +408,11 @@ func credit(a *acc, p, s usage.Sample, payments, hostCores int, c *Case) {
 func finish(a *acc) {
 	if a.Payments > 0 {
 		a.CPUMsPerPayment = 1000 * a.CPUSeconds / float64(a.Payments)
-		a.WriteBytesPerPayment = float64(a.WriteBytes) / float64(a.Payments)
 	}
+	if a.writePayments > 0 {
+		a.WriteBytesPerPayment = float64(a.WriteBytes) / float64(a.writePayments)
+	}
+	a.WritesNotMeasurable = a.writeKnown == 0
 	if a.Seconds > 0 {
 		a.CPUs = a.CPUSeconds / a.Seconds
 	}

@@ -98,6 +98,11 @@ func (c *Collector) Sample(ctx context.Context, a backend.Actor) (usage.Sample, 
 	if err != nil {
 		return s, fmt.Errorf("%s: %v", a.Name, err)
 	}
+	if s.IOSource == "" {
+		// The cgroup (or engine) listed no device: its counters may read
+		// zero whatever is written. Count the actor's processes instead.
+		c.readProcIO(c.Processes(a), &s)
+	}
 	if a.PID > 0 && s.NetRxBytes == 0 && s.NetTxBytes == 0 {
 		// Best effort: a process that just exited has no namespace left.
 		s.NetRxBytes, s.NetTxBytes, _ = readNetDev(filepath.Join(c.procRoot(), fmt.Sprint(a.PID), "net", "dev"))

@@ -35,8 +35,34 @@ func (c *Collector) readProcTree(pid int, withChildren bool, s *usage.Sample) er
 		s.WriteBytes += one.WriteBytes
 		s.ReadOps += one.ReadOps
 		s.WriteOps += one.WriteOps
+		if one.IOSource == usage.IOProc {
+			s.IOSource = usage.IOProc
+		}
+	}
+	if s.IOSource == "" {
+		s.IOSource = usage.IONone // no process's io was readable
 	}
 	return nil
+}
+
+// readProcIO fills s's block-I/O figures from /proc/<pid>/io of pids,
+// summed (IOProc), or marks them IONone when no pid's io is readable
+// (it needs ptrace access to the process). It is the fallback for actors
+// whose cgroup (or engine) lists no device.
+func (c *Collector) readProcIO(pids []int, s *usage.Sample) {
+	s.ReadBytes, s.WriteBytes, s.ReadOps, s.WriteOps = 0, 0, 0, 0
+	s.IOSource = usage.IONone
+	for _, p := range pids {
+		io, err := readColonKV(filepath.Join(c.procRoot(), strconv.Itoa(p), "io"))
+		if err != nil {
+			continue
+		}
+		s.IOSource = usage.IOProc
+		s.ReadBytes += io["read_bytes"]
+		s.WriteBytes += io["write_bytes"]
+		s.ReadOps += io["syscr"]
+		s.WriteOps += io["syscw"]
+	}
 }
 
 // readProc reads one process: stat (CPU), status (RSS) and io. I/O
@@ -66,6 +92,7 @@ func (c *Collector) readProc(pid int, s *usage.Sample) error {
 	if io, err := readColonKV(filepath.Join(dir, "io")); err == nil {
 		s.ReadBytes, s.WriteBytes = io["read_bytes"], io["write_bytes"]
 		s.ReadOps, s.WriteOps = io["syscr"], io["syscw"]
+		s.IOSource = usage.IOProc
 	}
 	return nil
 }
