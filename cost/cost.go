@@ -143,6 +143,11 @@ type Case struct {
 	HasHarnessShare bool    `json:"has_harness_share,omitempty"`
 	HarnessShare    float64 `json:"harness_share,omitempty"`
 	HasSamplerShare bool    `json:"has_sampler_share,omitempty"`
+	// ProxyShare is the part of HarnessShare that Docker's userland proxy
+	// (the docker-proxy actor, usage.RoleProxy) used: it carries only the
+	// harness's calls through the published ports, so it is the harness's
+	// cost on the compose backend. 0 where there is none (local, swarm).
+	ProxyShare float64 `json:"proxy_share,omitempty"`
 	// NodesCPUMsPerPayment and NodesSyncsPerPayment add up the nodes'
 	// per-payment figures (syncs over the nodes that had a counter).
 	NodesCPUMsPerPayment float64  `json:"nodes_cpu_ms_per_payment,omitempty"`
@@ -435,7 +440,7 @@ func finish(a *acc) {
 
 // sortActors puts nodes first (by name), then the chain, the sampler and the harness.
 func sortActors(as []Actor) {
-	rank := map[string]int{usage.RoleNode: 0, usage.RoleChain: 1, usage.RoleSampler: 2, usage.RoleHarness: 3}
+	rank := map[string]int{usage.RoleNode: 0, usage.RoleChain: 1, usage.RoleSampler: 2, usage.RoleHarness: 3, usage.RoleProxy: 4}
 	sort.SliceStable(as, func(i, j int) bool {
 		ri, rj := rank[as[i].Role], rank[as[j].Role]
 		if ri != rj {
@@ -447,9 +452,10 @@ func sortActors(as []Actor) {
 
 // shares sets the harness's and the sampler's CPU as a share of all nodes'
 // CPU. Rates, not totals, so actors sampled over slightly different
-// intervals compare over the same time.
+// intervals compare over the same time. The harness's share holds the
+// docker-proxy actor's CPU: the proxy exists to carry the harness's calls.
 func shares(c *Case) {
-	nodes, harness, sampler := 0.0, -1.0, -1.0
+	nodes, harness, sampler, proxy := 0.0, -1.0, -1.0, 0.0
 	for _, a := range c.Actors {
 		if a.Seconds == 0 {
 			continue
@@ -463,6 +469,8 @@ func shares(c *Case) {
 			nodes += a.CPUs
 		case usage.RoleHarness:
 			harness = max(harness, 0) + a.CPUs
+		case usage.RoleProxy:
+			proxy += a.CPUs
 		case usage.RoleSampler:
 			sampler = max(sampler, 0) + a.CPUs
 		}
@@ -471,7 +479,8 @@ func shares(c *Case) {
 		return
 	}
 	if harness >= 0 {
-		c.HasHarnessShare, c.HarnessShare = true, harness/nodes
+		c.HasHarnessShare, c.HarnessShare = true, (harness+proxy)/nodes
+		c.ProxyShare = proxy / nodes
 	}
 	if sampler >= 0 {
 		c.HasSamplerShare, c.SamplerShare = true, sampler/nodes

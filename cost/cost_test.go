@@ -441,3 +441,17 @@ func TestWritesNotMeasurable(t *testing.T) {
 		t.Fatalf("old stream: %+v", old)
 	}
 }
+
+// The docker-proxy actor is its own row, after the harness, and its CPU
+// counts in the harness's share: it carries only the harness's calls.
+func TestProxyInHarnessShare(t *testing.T) {
+	r := realistic()
+	r.actors = append(r.actors, actorSpec{name: "docker-proxy", role: usage.RoleProxy, cpus: 0.068, noSyncs: true, rss: 8 << 20})
+	c := analyze(t, r, 20, probe)
+	if last := c.Actors[len(c.Actors)-1]; last.Name != "docker-proxy" || c.Actors[len(c.Actors)-2].Name != "harness" {
+		t.Fatalf("order: %+v", c.Actors)
+	}
+	near(t, "harness share", c.HarnessShare, (0.012+0.068)/0.80)
+	near(t, "proxy share", c.ProxyShare, 0.068/0.80)
+	near(t, "nodes' CPU ms/payment", c.NodesCPUMsPerPayment, actor(t, c, "alice").CPUMsPerPayment+actor(t, c, "bob").CPUMsPerPayment)
+}

@@ -254,7 +254,11 @@ func writeResourceVerdicts(b *strings.Builder, r Report) {
 			fmt.Fprintf(b, "  %s: sync ceiling %.1f payments/s (%s), measured %.2f\n", c.ID, cl.PaymentsPerSec, cl.Storage, cl.Measured)
 		}
 		if c.HasHarnessShare {
-			fmt.Fprintf(b, "  %s: harness CPU %.2f%% of the nodes'\n", c.ID, 100*c.HarnessShare)
+			proxy := ""
+			if c.ProxyShare > 0 {
+				proxy = fmt.Sprintf(" (docker-proxy %.2f%% of it)", 100*c.ProxyShare)
+			}
+			fmt.Fprintf(b, "  %s: harness CPU %.2f%% of the nodes'%s\n", c.ID, 100*c.HarnessShare, proxy)
 		}
 	}
 	for _, o := range r.SamplingOverhead {

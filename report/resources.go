@@ -326,6 +326,9 @@ func resourceTable(c cost.Case, storage string) (Table, []string, []string) {
 			l += ": over it"
 		}
 		l += ")"
+		if c.ProxyShare > 0 {
+			l = fmt.Sprintf("%s, of which docker-proxy %.2f%% (the userland proxy of the published ports, which carry only the harness's calls)", l, 100*c.ProxyShare)
+		}
 		if c.HasSamplerShare {
 			l += fmt.Sprintf("; sampler %.2f%%", 100*c.SamplerShare)
 		}

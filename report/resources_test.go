@@ -306,3 +306,28 @@ func TestWritesNotMeasurable(t *testing.T) {
 		t.Errorf("markdown:\n%s", md.String())
 	}
 }
+
+// TestProxyRow: the docker-proxy actor gets its own row after the harness
+// and is named in the harness's share, which includes it.
+func TestProxyRow(t *testing.T) {
+	r := fixtureResourceReport()
+	recs, samples := resourceFixture()
+	for _, s := range samples {
+		if s.Actor == "harness" {
+			s.Actor, s.Role = "docker-proxy", usage.RoleProxy
+			samples = append(samples, s)
+		}
+	}
+	SummarizeResources(&r, samples, recs)
+	var md, text bytes.Buffer
+	Markdown(&md, r)
+	Text(&text, r)
+	for _, want := range []string{"| harness | 0.61 |", "| docker-proxy | 0.61 |", "- Harness CPU: 2.93% of the nodes' CPU (goal ≤ 2%: over it), of which docker-proxy 1.46% (the userland proxy of the published ports, which carry only the harness's calls); sampler 0.39%."} {
+		if !strings.Contains(md.String(), want) {
+			t.Errorf("markdown lacks %q", want)
+		}
+	}
+	if !strings.Contains(text.String(), "harness CPU 2.93% of the nodes' (docker-proxy 1.46% of it)") {
+		t.Errorf("terminal:\n%s", text.String())
+	}
+}

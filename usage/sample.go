@@ -24,6 +24,12 @@ const (
 	// so package cost can tell what processes outside the run used.
 	// Streams written before it have none; nothing else changes.
 	RoleHost = "host"
+	// RoleProxy is Docker's userland proxy (docker-proxy) behind the
+	// published ports of a compose network: one row, "docker-proxy", whose
+	// CPU package cost counts in the harness's share (it carries only the
+	// harness's calls: the nodes reach each other and btcd over the
+	// compose network, not the published ports).
+	RoleProxy = "proxy"
 )
 
 // PhaseIdle tags a network's samples while another network of its launch

@@ -90,6 +90,8 @@ func (c *Collector) Sample(ctx context.Context, a backend.Actor) (usage.Sample, 
 				s = ds
 			}
 		}
+	case len(a.PIDs) > 0:
+		err = c.readProcs(a.PIDs, &s)
 	case a.PID > 0:
 		err = c.readProcTree(a.PID, a.Role != usage.RoleHarness, &s)
 	default:

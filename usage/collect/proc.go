@@ -1,6 +1,7 @@
 package collect
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,6 +10,40 @@ import (
 
 	"github.com/lnbench/lnbench/usage"
 )
+
+// readProcs fills s with the sum of pids, each read alone (no
+// descendants); an error only when none of them could be read.
+func (c *Collector) readProcs(pids []int, s *usage.Sample) error {
+	s.Source = usage.SourceProc
+	read := 0
+	var first error
+	for _, p := range pids {
+		var one usage.Sample
+		if err := c.readProc(p, &one); err != nil {
+			first = cmp.Or(first, err)
+			continue
+		}
+		read++
+		s.CPUUserSeconds += one.CPUUserSeconds
+		s.CPUSysSeconds += one.CPUSysSeconds
+		s.RSSBytes += one.RSSBytes
+		s.RSSPeakBytes = max(s.RSSPeakBytes, one.RSSPeakBytes)
+		s.ReadBytes += one.ReadBytes
+		s.WriteBytes += one.WriteBytes
+		s.ReadOps += one.ReadOps
+		s.WriteOps += one.WriteOps
+		if one.IOSource == usage.IOProc {
+			s.IOSource = usage.IOProc
+		}
+	}
+	if read == 0 {
+		return first
+	}
+	if s.IOSource == "" {
+		s.IOSource = usage.IONone
+	}
+	return nil
+}
 
 // readProcTree fills s from /proc/<pid> and, when withChildren, every
 // descendant's figures added in (a node that spawns helpers pays for them).
