@@ -18,8 +18,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lnbench/lnbench/result"
 	"github.com/lnbench/lnbench/backend"
+	"github.com/lnbench/lnbench/result"
 	"github.com/lnbench/lnbench/usage"
 )
 

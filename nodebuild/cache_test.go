@@ -154,8 +154,8 @@ func TestSupersededSourceBuilds(t *testing.T) {
 	srcBuild(t, cache, "edit1", "/home/u/lnd", Flavour{}, h(5))
 	srcBuild(t, cache, "edit2", "/home/u/lnd", Flavour{Tags: []string{"signrpc"}}, h(4)) // a stock tag: the same flavour
 	srcBuild(t, cache, "edit3", "/home/u/lnd", Flavour{}, h(3))
-	srcBuild(t, cache, "pgo", "/home/u/lnd", Flavour{PGO: "/p/cpu.pgo"}, h(6))    // another flavour
-	srcBuild(t, cache, "other", "/home/u/lnd2", Flavour{}, h(7))                  // another tree
+	srcBuild(t, cache, "pgo", "/home/u/lnd", Flavour{PGO: "/p/cpu.pgo"}, h(6)) // another flavour
+	srcBuild(t, cache, "other", "/home/u/lnd2", Flavour{}, h(7))               // another tree
 	fakeBuild(t, cache, "lnd-v0.21.0-beta-rel", "rel", h(8), Manifest{Implementation: "lnd", Version: "v0.21.0-beta"})
 
 	entries, err := List(cache)
