@@ -7,6 +7,10 @@ const (
 	RoleNode    = "node"
 	RoleChain   = "chain"
 	RoleSampler = "sampler"
+	// RoleProxy is Docker's userland proxy behind a network's published
+	// ports (ProxyActor): the harness's calls into the containers pass
+	// through it, so its CPU is counted in the harness's share.
+	RoleProxy = "proxy"
 )
 
 // Actor is one measurable service of a run: a container or a process tree.
@@ -26,6 +30,10 @@ type Actor struct {
 	// PprofHost is host:port of the actor's pprof endpoint as the harness
 	// reaches it; "" when off or unreachable from the host.
 	PprofHost string
+	// PIDs, for an actor that is a set of unrelated processes (the
+	// docker-proxy processes of a network), are measured each alone and
+	// summed; PID, ContainerID and CgroupPath are then empty.
+	PIDs []int
 }
 
 // ActorLister is implemented by backends whose actors can be measured.

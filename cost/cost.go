@@ -96,8 +96,16 @@ type Actor struct {
 	SyncsPerPayment float64 `json:"syncs_per_payment,omitempty"`
 	SyncsPerSec     float64 `json:"syncs_per_second,omitempty"`
 	WriteBytes      int64   `json:"write_bytes"`
-	// WriteBytesPerPayment is block I/O written per payment.
+	// WriteBytesPerPayment is block I/O written per payment, over the
+	// intervals whose samples had a block-I/O source at both ends.
 	WriteBytesPerPayment float64 `json:"write_bytes_per_payment"`
+	// WriteSource is where the written bytes came from (usage.IOCgroup,
+	// IOProc, IOEngine; "" for streams written before sources were
+	// recorded). WritesNotMeasurable says no interval had a source (every
+	// sample said usage.IONone): WriteBytes and WriteBytesPerPayment are
+	// then 0 and mean "not measurable on this host", not "nothing written".
+	WriteSource         string `json:"write_source,omitempty"`
+	WritesNotMeasurable bool   `json:"write_bytes_not_measurable,omitempty"`
 	// DBGrowthBytes is DataBytes at the case's last sample that has it
 	// minus at its first; DBGrowthKnown says both existed. It spans the
 	// whole case, so per payment it divides by every successful payment
@@ -135,6 +143,11 @@ type Case struct {
 	HasHarnessShare bool    `json:"has_harness_share,omitempty"`
 	HarnessShare    float64 `json:"harness_share,omitempty"`
 	HasSamplerShare bool    `json:"has_sampler_share,omitempty"`
+	// ProxyShare is the part of HarnessShare that Docker's userland proxy
+	// (the docker-proxy actor, usage.RoleProxy) used: it carries only the
+	// harness's calls through the published ports, so it is the harness's
+	// cost on the compose backend. 0 where there is none (local, swarm).
+	ProxyShare float64 `json:"proxy_share,omitempty"`
 	// NodesCPUMsPerPayment and NodesSyncsPerPayment add up the nodes'
 	// per-payment figures (syncs over the nodes that had a counter).
 	NodesCPUMsPerPayment float64  `json:"nodes_cpu_ms_per_payment,omitempty"`
@@ -199,16 +212,18 @@ func seriesOf(samples []usage.Sample) map[seriesKey][]usage.Sample {
 // acc accumulates one actor's credited intervals in one case.
 type acc struct {
 	Actor
-	syncSeconds  float64
-	syncPayments int
-	syncMissing  int // intervals without a counter at both ends
-	gaps         int
-	gapSeconds   float64
-	dbFirst      usage.Sample
-	dbLast       usage.Sample
-	dbSeen       int
-	periods      int64 // quota periods and throttled ones, over credited intervals
-	throttled    int64
+	syncSeconds   float64
+	syncPayments  int
+	syncMissing   int // intervals without a counter at both ends
+	gaps          int
+	gapSeconds    float64
+	dbFirst       usage.Sample
+	dbLast        usage.Sample
+	dbSeen        int
+	periods       int64 // quota periods and throttled ones, over credited intervals
+	throttled     int64
+	writeKnown    int // intervals with the same block-I/O source at both ends
+	writePayments int
 }
 
 func analyzeCase(in Input, ci CaseInput, series map[seriesKey][]usage.Sample) Case {
@@ -303,6 +318,9 @@ func analyzeCase(in Input, ci CaseInput, series map[seriesKey][]usage.Sample) Ca
 		if a.Resets > 0 {
 			c.Notes = append(c.Notes, fmt.Sprintf("%s: %d counter reset(s) (a counter went backwards: restarted actor or collector); the value after a reset is taken as the delta", name, a.Resets))
 		}
+		if a.writeKnown > 0 && a.writeKnown < a.Intervals {
+			c.Notes = append(c.Notes, fmt.Sprintf("%s: written bytes read in %d of %d sampled intervals (no block-I/O source, or a change of source, in the others); written/payment is over those only", name, a.writeKnown, a.Intervals))
+		}
 		if a.SyncsCounted && a.syncMissing > 0 {
 			c.Notes = append(c.Notes, fmt.Sprintf("%s: syncs counted in %d of %d sampled intervals; syncs/payment is over those only", name, a.Intervals-a.syncMissing, a.Intervals))
 		}
@@ -341,9 +359,18 @@ func credit(a *acc, p, s usage.Sample, payments, hostCores int, c *Case) {
 	if !sameSource || dCPU < -1e-9 {
 		dCPU, reset = s.CPUSeconds(), true
 	}
-	dWrite := s.WriteBytes - p.WriteBytes
-	if !sameSource || dWrite < 0 {
-		dWrite, reset = s.WriteBytes, true
+	// Written bytes count where both ends read the same block-I/O source:
+	// "none" is no reading, and a switch (cgroup ↔ processes) changes
+	// what is counted, so that interval's writes are left out.
+	if p.IOSource == s.IOSource && s.IOSource != usage.IONone {
+		dWrite := s.WriteBytes - p.WriteBytes
+		if !sameSource || dWrite < 0 {
+			dWrite, reset = s.WriteBytes, true
+		}
+		a.WriteBytes += dWrite
+		a.writeKnown++
+		a.writePayments += payments
+		a.WriteSource = s.IOSource
 	}
 	if reset {
 		a.Resets++
@@ -352,7 +379,6 @@ func credit(a *acc, p, s usage.Sample, payments, hostCores int, c *Case) {
 	a.Seconds += dt.Seconds()
 	a.Payments += payments
 	a.CPUSeconds += dCPU
-	a.WriteBytes += dWrite
 	a.RSSPeakBytes = max(a.RSSPeakBytes, s.RSSBytes)
 	if s.MemLimitBytes > 0 {
 		a.MemLimitBytes = s.MemLimitBytes
@@ -387,8 +413,11 @@ func credit(a *acc, p, s usage.Sample, payments, hostCores int, c *Case) {
 func finish(a *acc) {
 	if a.Payments > 0 {
 		a.CPUMsPerPayment = 1000 * a.CPUSeconds / float64(a.Payments)
-		a.WriteBytesPerPayment = float64(a.WriteBytes) / float64(a.Payments)
 	}
+	if a.writePayments > 0 {
+		a.WriteBytesPerPayment = float64(a.WriteBytes) / float64(a.writePayments)
+	}
+	a.WritesNotMeasurable = a.writeKnown == 0
 	if a.Seconds > 0 {
 		a.CPUs = a.CPUSeconds / a.Seconds
 	}
@@ -411,7 +440,7 @@ func finish(a *acc) {
 
 // sortActors puts nodes first (by name), then the chain, the sampler and the harness.
 func sortActors(as []Actor) {
-	rank := map[string]int{usage.RoleNode: 0, usage.RoleChain: 1, usage.RoleSampler: 2, usage.RoleHarness: 3}
+	rank := map[string]int{usage.RoleNode: 0, usage.RoleChain: 1, usage.RoleSampler: 2, usage.RoleHarness: 3, usage.RoleProxy: 4}
 	sort.SliceStable(as, func(i, j int) bool {
 		ri, rj := rank[as[i].Role], rank[as[j].Role]
 		if ri != rj {
@@ -423,9 +452,10 @@ func sortActors(as []Actor) {
 
 // shares sets the harness's and the sampler's CPU as a share of all nodes'
 // CPU. Rates, not totals, so actors sampled over slightly different
-// intervals compare over the same time.
+// intervals compare over the same time. The harness's share holds the
+// docker-proxy actor's CPU: the proxy exists to carry the harness's calls.
 func shares(c *Case) {
-	nodes, harness, sampler := 0.0, -1.0, -1.0
+	nodes, harness, sampler, proxy := 0.0, -1.0, -1.0, 0.0
 	for _, a := range c.Actors {
 		if a.Seconds == 0 {
 			continue
@@ -439,6 +469,8 @@ func shares(c *Case) {
 			nodes += a.CPUs
 		case usage.RoleHarness:
 			harness = max(harness, 0) + a.CPUs
+		case usage.RoleProxy:
+			proxy += a.CPUs
 		case usage.RoleSampler:
 			sampler = max(sampler, 0) + a.CPUs
 		}
@@ -447,7 +479,8 @@ func shares(c *Case) {
 		return
 	}
 	if harness >= 0 {
-		c.HasHarnessShare, c.HarnessShare = true, harness/nodes
+		c.HasHarnessShare, c.HarnessShare = true, (harness+proxy)/nodes
+		c.ProxyShare = proxy / nodes
 	}
 	if sampler >= 0 {
 		c.HasSamplerShare, c.SamplerShare = true, sampler/nodes

@@ -398,3 +398,60 @@ func TestActorWithoutMeasuredSamples(t *testing.T) {
 		t.Errorf("notes %q", c.Notes)
 	}
 }
+
+// An actor whose samples had no block-I/O source is "not measurable", not
+// 0 written; one whose source answered in part of the intervals has its
+// written bytes per payment over those intervals, with a note.
+func TestWritesNotMeasurable(t *testing.T) {
+	r := realistic()
+	r.edit = func(s *usage.Sample) bool {
+		switch s.Actor {
+		case "btcd":
+			s.IOSource, s.WriteBytes = usage.IONone, 0
+		case "alice":
+			s.IOSource = usage.IOProc
+			if s.Time.Sub(t0) > 10*time.Second && s.Time.Sub(t0) <= 20*time.Second {
+				s.IOSource, s.WriteBytes = usage.IONone, 0 // io unreadable for a while
+			}
+		case "bob":
+			s.IOSource = usage.IOCgroup
+		}
+		return true
+	}
+	c := analyze(t, r, 20, probe)
+	btcd, alice, bob := actor(t, c, "btcd"), actor(t, c, "alice"), actor(t, c, "bob")
+	if !btcd.WritesNotMeasurable || btcd.WriteBytesPerPayment != 0 || btcd.WriteSource != "" {
+		t.Fatalf("btcd: %+v", btcd)
+	}
+	if bob.WritesNotMeasurable || bob.WriteSource != usage.IOCgroup {
+		t.Fatalf("bob: %+v", bob)
+	}
+	near(t, "bob written/payment", bob.WriteBytesPerPayment, 61440+4096.0/20)
+	// alice: 30 intervals, of which 11..20 s and the one into 21 s touch a "none" sample.
+	if alice.WritesNotMeasurable || alice.WriteSource != usage.IOProc {
+		t.Fatalf("alice: %+v", alice)
+	}
+	near(t, "alice written/payment", alice.WriteBytesPerPayment, 40960+4096.0/20)
+	if !strings.Contains(strings.Join(c.Notes, "\n"), "alice: written bytes read in 19 of 30 sampled intervals") {
+		t.Fatalf("notes: %q", c.Notes)
+	}
+	// Streams written before io_source existed: measured, as before.
+	old := actor(t, analyze(t, realistic(), 20, probe), "btcd")
+	if old.WritesNotMeasurable {
+		t.Fatalf("old stream: %+v", old)
+	}
+}
+
+// The docker-proxy actor is its own row, after the harness, and its CPU
+// counts in the harness's share: it carries only the harness's calls.
+func TestProxyInHarnessShare(t *testing.T) {
+	r := realistic()
+	r.actors = append(r.actors, actorSpec{name: "docker-proxy", role: usage.RoleProxy, cpus: 0.068, noSyncs: true, rss: 8 << 20})
+	c := analyze(t, r, 20, probe)
+	if last := c.Actors[len(c.Actors)-1]; last.Name != "docker-proxy" || c.Actors[len(c.Actors)-2].Name != "harness" {
+		t.Fatalf("order: %+v", c.Actors)
+	}
+	near(t, "harness share", c.HarnessShare, (0.012+0.068)/0.80)
+	near(t, "proxy share", c.ProxyShare, 0.068/0.80)
+	near(t, "nodes' CPU ms/payment", c.NodesCPUMsPerPayment, actor(t, c, "alice").CPUMsPerPayment+actor(t, c, "bob").CPUMsPerPayment)
+}

@@ -92,6 +92,9 @@ func TestOutsideCPU(t *testing.T) {
 		// Two networks measured at once, sampled 400 ms apart: the other
 		// network's nodes are the run's, and the harness counts once.
 		{"two networks at once", host{procs: two, outside: 0.1, offsetMs: map[string]int{"n1": 0, "n2": 400}}, 2, 0.1, false, ""},
+		// docker-proxy (the published ports' userland proxy) is the run's,
+		// not another process loading the machine.
+		{"docker-proxy is the run's", host{procs: append(append([]proc(nil), one...), proc{"n1", "docker-proxy", usage.RoleProxy, 0.07}), outside: 0.05, offsetMs: single}, 2, 0.05, false, ""},
 		{"host cores from the sample", host{procs: one, outside: 0.5, offsetMs: single}, 0, 0.5, true, ""},
 		{"stream without host samples", host{procs: one, outside: 1, offsetMs: single, noHost: true}, 2, math.NaN(), false, ""},
 		{"engine stats API", host{procs: one, outside: 1, offsetMs: single, source: usage.SourceDockerStats}, 2, math.NaN(), false, "engine's stats API"},

@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lnbench/lnbench/backend"
 	"github.com/lnbench/lnbench/result"
 	"github.com/lnbench/lnbench/usage"
 )
@@ -192,6 +193,35 @@ job: {WarmupCount: 1, IterationCount: 2}
 		if !s.SyncsCounted {
 			t.Errorf("%s: syncs not counted", actor)
 		}
+	}
+	// Written bytes: read (the cgroup, else the processes' /proc/<pid>/io),
+	// never a silent zero, and above zero for the disk network's nodes.
+	// docker-proxy: its own actor, with the CPU it used.
+	written := map[string]int64{}
+	first := map[string]usage.Sample{}
+	for _, s := range samples {
+		if s.Actor == "alice" || s.Actor == "bob" {
+			if s.IOSource == "" || s.IOSource == usage.IONone {
+				t.Errorf("%s: no block-I/O source in %+v", s.Actor, s)
+			}
+			if strings.Contains(s.Case, "Storage=disk") {
+				if _, ok := first[s.Actor]; !ok {
+					first[s.Actor] = s
+				}
+				written[s.Actor] = s.WriteBytes - first[s.Actor].WriteBytes
+			}
+		}
+	}
+	for _, n := range []string{"alice", "bob"} {
+		if written[n] <= 0 {
+			t.Errorf("Storage=disk %s: %d bytes written over the case (source %s)", n, written[n], first[n].IOSource)
+		}
+		t.Logf("Storage=disk %s: %d bytes written over the case (source %s)", n, written[n], first[n].IOSource)
+	}
+	if p, ok := seen[backend.ProxyActor]; !ok || p.Role != usage.RoleProxy || p.CPUSeconds() <= 0 {
+		t.Errorf("docker-proxy: %+v (found %v)", p, ok)
+	} else {
+		t.Logf("docker-proxy: %.3f CPU s", p.CPUSeconds())
 	}
 	byCase := caseUseByCase(t, dir)
 	for c := range byCase {

@@ -66,7 +66,8 @@ func AddVersion(ctx context.Context, imagesDir, impl, version string, log io.Wri
 	}
 	for _, args := range [][]string{{"get", mod + "@" + version}, {"mod", "tidy"}} {
 		fmt.Fprintf(log, "go %s (in %s)\n", strings.Join(args, " "), dir)
-		if err := run(ctx, command{Dir: dir, Env: []string{"GOFLAGS="}, Log: log, Name: "go", Args: args}); err != nil {
+		quiet := args[0] == "mod" // tidy's module lookups matter only when it fails
+		if err := runCommand(ctx, command{Dir: dir, Env: []string{"GOFLAGS="}, Log: log, Name: "go", Args: args, Quiet: quiet}); err != nil {
 			return Spec{}, fmt.Errorf("add version %s: %w", version, err)
 		}
 	}

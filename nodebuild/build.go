@@ -244,7 +244,7 @@ func Ensure(ctx context.Context, cache string, spec Spec, log io.Writer) (Result
 		}
 	}
 	fmt.Fprintf(log, "building %s (static, tags %s) into %s\n", spec, strings.Join(spec.Flavour.AllTags(), ","), dir)
-	if err := run(ctx, command{Dir: moduleDir, Env: env, Log: log, Name: "go", Args: buildArgs(spec.Flavour, out)}); err != nil {
+	if err := runCommand(ctx, command{Dir: moduleDir, Env: env, Log: log, Name: "go", Args: buildArgs(spec.Flavour, out)}); err != nil {
 		return Result{}, err
 	}
 	m, err := manifestFor(ctx, spec, key, toolchain, out)
@@ -303,7 +303,7 @@ func prepareSourceModule(ctx context.Context, spec Spec, dir string, env []strin
 		}
 	}
 	fmt.Fprintf(log, "resolving the build module of %s (go mod tidy)\n", spec.SourceDir)
-	return run(ctx, command{Dir: dir, Env: env, Log: log, Name: "go", Args: []string{"mod", "tidy"}})
+	return runCommand(ctx, command{Dir: dir, Env: env, Log: log, Name: "go", Args: []string{"mod", "tidy"}, Quiet: true})
 }
 
 func manifestFor(ctx context.Context, spec Spec, key, toolchain, out string) (Manifest, error) {

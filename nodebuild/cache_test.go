@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -127,5 +128,83 @@ func TestLocateFindsVerifiesAndMarksUse(t *testing.T) {
 	write(t, filepath.Join(dir, "lnd"), "tampered")
 	if _, err := Locate(cache, spec); err == nil || !strings.Contains(err.Error(), "corrupt binary lnd") {
 		t.Fatalf("tampered: %v", err)
+	}
+}
+
+// srcBuild is a build of tree with flavour, built at built.
+func srcBuild(t *testing.T, cache, key, tree string, f Flavour, built time.Time) {
+	fakeBuild(t, cache, "lnd-src-"+key, key, built, Manifest{Implementation: "lnd", Version: SourceVersion, SourceDir: tree, Flavour: f, BuiltAt: built})
+}
+
+func keysOf(es []Entry) []string {
+	var out []string
+	for _, e := range es {
+		out = append(out, e.Manifest.Key)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Each edit of a tree is a new build: the older builds of one tree and
+// flavour are superseded by the newest, which alone stays by default.
+func TestSupersededSourceBuilds(t *testing.T) {
+	cache := t.TempDir()
+	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	h := func(n int) time.Time { return now.Add(time.Duration(-n) * time.Hour) }
+	srcBuild(t, cache, "edit1", "/home/u/lnd", Flavour{}, h(5))
+	srcBuild(t, cache, "edit2", "/home/u/lnd", Flavour{Tags: []string{"signrpc"}}, h(4)) // a stock tag: the same flavour
+	srcBuild(t, cache, "edit3", "/home/u/lnd", Flavour{}, h(3))
+	srcBuild(t, cache, "pgo", "/home/u/lnd", Flavour{PGO: "/p/cpu.pgo"}, h(6)) // another flavour
+	srcBuild(t, cache, "other", "/home/u/lnd2", Flavour{}, h(7))               // another tree
+	fakeBuild(t, cache, "lnd-v0.21.0-beta-rel", "rel", h(8), Manifest{Implementation: "lnd", Version: "v0.21.0-beta"})
+
+	entries, err := List(cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	by := map[string]string{}
+	for _, e := range entries {
+		by[e.Manifest.Key] = e.SupersededBy
+	}
+	want := map[string]string{"edit1": "edit3", "edit2": "edit3", "edit3": "", "pgo": "", "other": "", "rel": ""}
+	for k, w := range want {
+		if by[k] != w {
+			t.Errorf("%s superseded by %q, want %q", k, by[k], w)
+		}
+	}
+
+	// Not the newest: nothing goes.
+	if removed, _, err := PruneSuperseded(cache, "edit1", nil); err != nil || len(removed) != 0 {
+		t.Fatalf("pruning for an older build removed %v (%v)", keysOf(removed), err)
+	}
+	// A live run may still use edit2: kept and reported.
+	inUse := func(e Entry) bool { return e.Manifest.Key == "edit2" }
+	removed, kept, err := PruneSuperseded(cache, "edit3", inUse)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := keysOf(removed); len(got) != 1 || got[0] != "edit1" {
+		t.Fatalf("removed %v", got)
+	}
+	if got := keysOf(kept); len(got) != 1 || got[0] != "edit2" {
+		t.Fatalf("kept %v", got)
+	}
+	if _, err := os.Stat(filepath.Join(cache, "bin", "lnd-src-edit1")); !os.IsNotExist(err) {
+		t.Fatalf("edit1's folder must be gone: %v", err)
+	}
+
+	// build --prune: superseded builds go whatever their age, unless in use or kept.
+	rule := PruneRule{UnusedFor: 30 * 24 * time.Hour, Now: now, Superseded: true, InUse: inUse}
+	if removed, _ := Prune(cache, rule); len(removed) != 0 {
+		t.Fatalf("in use: %v", keysOf(removed))
+	}
+	rule.InUse = nil
+	removed, err = Prune(cache, rule)
+	if got := keysOf(removed); err != nil || len(got) != 1 || got[0] != "edit2" {
+		t.Fatalf("prune removed %v (%v)", got, err)
+	}
+	left, _ := List(cache)
+	if got := keysOf(left); strings.Join(got, ",") != "edit3,other,pgo,rel" {
+		t.Fatalf("left %v", got)
 	}
 }

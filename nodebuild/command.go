@@ -1,6 +1,7 @@
 package nodebuild
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -17,7 +18,16 @@ type command struct {
 	Log  io.Writer
 	Name string
 	Args []string
+	// Quiet holds the output back and writes it to Log only when the
+	// command fails: go mod tidy reports every module it looks up (LND's
+	// test-only dependencies: 16 "go: finding module … juju" lines) on
+	// success too, which is noise unless the step fails.
+	Quiet bool
 }
+
+// runCommand runs a build's steps; tests swap it to stand in for the go
+// command.
+var runCommand = run
 
 // run runs c in its own process group. When ctx ends it kills the whole
 // group: go build forks compilers and linkers that would otherwise outlive
@@ -27,7 +37,12 @@ func run(ctx context.Context, c command) error {
 	cmd := exec.CommandContext(ctx, c.Name, c.Args...)
 	cmd.Dir = c.Dir
 	cmd.Env = append(os.Environ(), c.Env...)
-	cmd.Stdout, cmd.Stderr = c.Log, c.Log
+	var held bytes.Buffer
+	if c.Quiet {
+		cmd.Stdout, cmd.Stderr = &held, &held
+	} else {
+		cmd.Stdout, cmd.Stderr = c.Log, c.Log
+	}
 	killGroupOnCancel(cmd)
 	// Output pipes stay open while a killed group's children exit.
 	cmd.WaitDelay = 10 * time.Second
@@ -36,6 +51,9 @@ func run(ctx context.Context, c command) error {
 		return fmt.Errorf("%s %s interrupted: %w", c.Name, firstArg(c.Args), ctx.Err())
 	}
 	if err != nil {
+		if c.Quiet && c.Log != nil {
+			c.Log.Write(held.Bytes())
+		}
 		return fmt.Errorf("%s %s in %s failed: %v", c.Name, strings.Join(c.Args, " "), c.Dir, err)
 	}
 	return nil

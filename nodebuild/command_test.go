@@ -104,3 +104,61 @@ func TestFailedCommandNamesItself(t *testing.T) {
 		t.Fatalf("error %v", err)
 	}
 }
+
+// tidyNoise is what go mod tidy prints for LND's test-only dependencies.
+const tidyNoise = `for i in $(seq 16); do echo "go: finding module for package github.com/juju/clock/testclock" >&2; done`
+
+// withFakeGo runs every build step as the shell script instead of go,
+// through the real run (so Quiet and the error path are exercised).
+func withFakeGo(t *testing.T, script string) *[]command {
+	var seen []command
+	old := runCommand
+	runCommand = func(ctx context.Context, c command) error {
+		seen = append(seen, c)
+		c.Name, c.Args = "sh", []string{"-c", script}
+		return run(ctx, c)
+	}
+	t.Cleanup(func() { runCommand = old })
+	return &seen
+}
+
+func sourceTree(t *testing.T) Spec {
+	tree := t.TempDir()
+	write(t, filepath.Join(tree, "go.mod"), "module github.com/lightningnetwork/lnd\n\ngo 1.23\n")
+	return Spec{Implementation: "lnd", Version: SourceVersion, SourceDir: tree}
+}
+
+func TestTidyOutputOnlyWhenItFails(t *testing.T) {
+	spec := sourceTree(t)
+	var log bytes.Buffer
+	seen := withFakeGo(t, tidyNoise)
+	if err := prepareSourceModule(context.Background(), spec, filepath.Join(t.TempDir(), "m"), nil, &log); err != nil {
+		t.Fatal(err)
+	}
+	if len(*seen) != 1 || strings.Join((*seen)[0].Args, " ") != "mod tidy" {
+		t.Fatalf("steps %+v", *seen)
+	}
+	if strings.Contains(log.String(), "juju") || !strings.Contains(log.String(), "go mod tidy") {
+		t.Fatalf("a successful tidy must print its step, not its lookups:\n%s", log.String())
+	}
+
+	log.Reset()
+	withFakeGo(t, tidyNoise+"; echo 'go: github.com/x/y@v1: missing go.sum entry' >&2; exit 1")
+	err := prepareSourceModule(context.Background(), spec, filepath.Join(t.TempDir(), "m"), nil, &log)
+	if err == nil {
+		t.Fatal("a failed tidy must fail the build")
+	}
+	if n := strings.Count(log.String(), "juju"); n != 16 || !strings.Contains(log.String(), "missing go.sum entry") {
+		t.Fatalf("a failed tidy must show all it printed (%d juju lines):\n%s", n, log.String())
+	}
+}
+
+func TestLoudCommandStreams(t *testing.T) {
+	var log bytes.Buffer
+	if err := run(context.Background(), command{Dir: t.TempDir(), Log: &log, Name: "sh", Args: []string{"-c", "echo compiling"}}); err != nil {
+		t.Fatal(err)
+	}
+	if log.String() != "compiling\n" {
+		t.Fatalf("log %q", log.String())
+	}
+}

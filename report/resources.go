@@ -244,11 +244,15 @@ func storageOf(c Row) string {
 // resourceTable is one case's Resources table, the lines under it and its legend.
 func resourceTable(c cost.Case, storage string) (Table, []string, []string) {
 	anySyncs, anyWrites, anyDB, anyMem := false, false, false, false
+	var unmeasurable []string // actors without any block-I/O source
 	for _, a := range c.Actors {
 		anySyncs = anySyncs || a.SyncsCounted
-		anyWrites = anyWrites || a.WriteBytes > 0
+		anyWrites = anyWrites || a.WriteBytes > 0 && !a.WritesNotMeasurable
 		anyDB = anyDB || a.DBGrowthKnown
 		anyMem = anyMem || a.MemLimitBytes > 0
+		if a.WritesNotMeasurable {
+			unmeasurable = append(unmeasurable, a.Name)
+		}
 	}
 	t := Table{Header: []string{"Actor", "CPU ms/payment", "CPU (cores)", "CPU of limit", "RSS peak (MiB)"}}
 	legend := []string{
@@ -266,7 +270,7 @@ func resourceTable(c cost.Case, storage string) (Table, []string, []string) {
 	}
 	if anyWrites {
 		t.Header = append(t.Header, "Written KiB/payment")
-		legend = append(legend, "Written        : block I/O bytes written per payment")
+		legend = append(legend, "Written        : block I/O bytes written per payment (the cgroup's block-I/O counters, else /proc/<pid>/io write_bytes over the actor's processes; "+NotMeasurable+": neither could be read for that actor)")
 	}
 	if anyDB {
 		t.Header = append(t.Header, "DB growth (KiB)", "DB growth B/payment")
@@ -289,7 +293,11 @@ func resourceTable(c cost.Case, storage string) (Table, []string, []string) {
 			row = append(row, naIf(!a.SyncsCounted, fmt.Sprintf("%.2f", a.SyncsPerPayment)), naIf(!a.SyncsCounted, fmt.Sprintf("%.1f", a.SyncsPerSec)))
 		}
 		if anyWrites {
-			row = append(row, fmt.Sprintf("%.1f", a.WriteBytesPerPayment/1024))
+			w := fmt.Sprintf("%.1f", a.WriteBytesPerPayment/1024)
+			if a.WritesNotMeasurable {
+				w = NotMeasurable
+			}
+			row = append(row, w)
 		}
 		if anyDB {
 			row = append(row, naIf(!a.DBGrowthKnown, fmt.Sprintf("%.0f", float64(a.DBGrowthBytes)/1024)),
@@ -318,6 +326,9 @@ func resourceTable(c cost.Case, storage string) (Table, []string, []string) {
 			l += ": over it"
 		}
 		l += ")"
+		if c.ProxyShare > 0 {
+			l = fmt.Sprintf("%s, of which docker-proxy %.2f%% (the userland proxy of the published ports, which carry only the harness's calls)", l, 100*c.ProxyShare)
+		}
 		if c.HasSamplerShare {
 			l += fmt.Sprintf("; sampler %.2f%%", 100*c.SamplerShare)
 		}
@@ -326,12 +337,16 @@ func resourceTable(c cost.Case, storage string) (Table, []string, []string) {
 	if !anySyncs {
 		lines = append(lines, "Syncs: not counted for any actor (no sync counter was attached; the run's warnings say why), so no syncs columns and no ceiling.")
 	}
-	if !anyWrites {
-		why := "the collector counted no block writes"
-		if storage == "tmpfs" {
-			why = "the data dirs are on tmpfs, which writes no blocks"
-		}
-		lines = append(lines, "Block writes: none ("+why+"), so no Written column.")
+	switch {
+	case !anyWrites && storage == "tmpfs":
+		lines = append(lines, "Block writes: none (the data dirs are on tmpfs, which writes no blocks), so no Written column.")
+	case !anyWrites && len(unmeasurable) == len(c.Actors):
+		lines = append(lines, "Block writes: "+NotMeasurable+" on this host ("+unmeasurableWhy+"), so no Written column.")
+	case !anyWrites:
+		lines = append(lines, "Block writes: none (the collector counted no block writes), so no Written column.")
+	}
+	if len(unmeasurable) > 0 && len(unmeasurable) < len(c.Actors) && storage != "tmpfs" {
+		lines = append(lines, "Block writes: "+NotMeasurable+" on this host for "+strings.Join(unmeasurable, ", ")+" ("+unmeasurableWhy+").")
 	}
 	if !anyDB {
 		lines = append(lines, "DB growth: data dir sizes were not sampled at the case's start and end.")
@@ -347,6 +362,12 @@ func resourceTable(c cost.Case, storage string) (Table, []string, []string) {
 	lines = append(lines, c.Notes...)
 	return t, lines, legend
 }
+
+// NotMeasurable stands where a figure had no source on the host that ran
+// the case: not a zero.
+const NotMeasurable = "not measurable"
+
+const unmeasurableWhy = "its cgroup's block-I/O counters listed no device and /proc/<pid>/io of its processes was unreadable"
 
 func naIf(na bool, s string) string {
 	if na {

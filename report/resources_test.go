@@ -252,3 +252,82 @@ func TestHarnessProfileNamed(t *testing.T) {
 		t.Error("markdown names a harness profile the run did not take")
 	}
 }
+
+// TestWritesNotMeasurable: an actor whose written bytes had no source on
+// the host says "not measurable" in every format, never 0.
+func TestWritesNotMeasurable(t *testing.T) {
+	r := fixtureResourceReport()
+	recs, samples := resourceFixture()
+	for i := range samples {
+		if samples[i].Actor == "btcd" || samples[i].Actor == "harness" {
+			samples[i].IOSource, samples[i].WriteBytes = usage.IONone, 0
+		} else {
+			samples[i].IOSource = usage.IOProc
+		}
+	}
+	SummarizeResources(&r, samples, recs)
+	var md, csv, js, html bytes.Buffer
+	if err := Markdown(&md, r); err != nil {
+		t.Fatal(err)
+	}
+	if err := ResourcesCSV(&csv, r); err != nil {
+		t.Fatal(err)
+	}
+	if err := JSON(&js, r); err != nil {
+		t.Fatal(err)
+	}
+	if err := HTML(&html, r, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		format, out string
+		want        []string
+	}{
+		{"markdown", md.String(), []string{"| btcd | ", " | not measurable |", "- Block writes: not measurable on this host for btcd, harness (its cgroup's block-I/O counters listed no device and /proc/<pid>/io of its processes was unreadable)."}},
+		{"csv", csv.String(), []string{",WriteBytes,WriteBytesPerPayment,WriteSource,", ",btcd,chain,cgroup-v1,", ",NA,NA,not measurable on this host,", ",proc-io,"}},
+		{"json", js.String(), []string{`"write_bytes_not_measurable": true`, `"write_source": "proc-io"`}},
+		{"html", html.String(), []string{"<td>not measurable</td>", "not measurable on this host for btcd, harness"}},
+	} {
+		for _, w := range c.want {
+			if !strings.Contains(c.out, w) {
+				t.Errorf("%s lacks %q", c.format, w)
+			}
+		}
+	}
+
+	// No actor measurable: no column, one line.
+	for i := range samples {
+		samples[i].IOSource, samples[i].WriteBytes = usage.IONone, 0
+	}
+	SummarizeResources(&r, samples, recs)
+	md.Reset()
+	Markdown(&md, r)
+	if !strings.Contains(md.String(), "- Block writes: not measurable on this host (its cgroup's") || strings.Contains(md.String(), "Written KiB") {
+		t.Errorf("markdown:\n%s", md.String())
+	}
+}
+
+// TestProxyRow: the docker-proxy actor gets its own row after the harness
+// and is named in the harness's share, which includes it.
+func TestProxyRow(t *testing.T) {
+	r := fixtureResourceReport()
+	recs, samples := resourceFixture()
+	for _, s := range samples {
+		if s.Actor == "harness" {
+			s.Actor, s.Role = "docker-proxy", usage.RoleProxy
+			samples = append(samples, s)
+		}
+	}
+	SummarizeResources(&r, samples, recs)
+	var md, text bytes.Buffer
+	Markdown(&md, r)
+	Text(&text, r)
+	for _, want := range []string{"| harness | 0.61 |", "| docker-proxy | 0.61 |", "- Harness CPU: 2.93% of the nodes' CPU (goal ≤ 2%: over it), of which docker-proxy 1.46% (the userland proxy of the published ports, which carry only the harness's calls); sampler 0.39%."} {
+		if !strings.Contains(md.String(), want) {
+			t.Errorf("markdown lacks %q", want)
+		}
+	}
+	if !strings.Contains(text.String(), "harness CPU 2.93% of the nodes' (docker-proxy 1.46% of it)") {
+		t.Errorf("terminal:\n%s", text.String())
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/lnbench/lnbench/cost"
 	"github.com/lnbench/lnbench/result"
 )
 
@@ -22,7 +23,7 @@ func ResourcesCSV(w io.Writer, r Report) error {
 	cw := csv.NewWriter(w)
 	if err := cw.Write([]string{"Case", "Actor", "Role", "Source", "SampledSeconds", "Payments", "CPUSeconds", "CPUMsPerPayment", "CPUs",
 		"CPULimit", "CPULimitIsHost", "CPUUtilisation", "RSSPeakBytes", "MemLimitBytes", "SyncsPerPayment", "SyncsPerSec",
-		"WriteBytes", "WriteBytesPerPayment", "DBGrowthBytes", "DBGrowthBytesPerPayment",
+		"WriteBytes", "WriteBytesPerPayment", "WriteSource", "DBGrowthBytes", "DBGrowthBytesPerPayment",
 		"HarnessShare", "CeilingPaymentsPerSec", "MeasuredPaymentsPerSec", "CeilingUtilisation", "Bound", "Verdict"}); err != nil {
 		return err
 	}
@@ -42,7 +43,7 @@ func ResourcesCSV(w io.Writer, r Report) error {
 			row := []string{c.ID, a.Name, a.Role, a.Source, g(a.Seconds), strconv.Itoa(a.Payments), g(a.CPUSeconds), g(a.CPUMsPerPayment), g(a.CPUs),
 				na(a.Limit > 0, a.Limit), strconv.FormatBool(a.LimitIsHost), na(a.Limit > 0, a.Utilisation), strconv.FormatInt(a.RSSPeakBytes, 10),
 				na(a.MemLimitBytes > 0, float64(a.MemLimitBytes)), na(a.SyncsCounted, a.SyncsPerPayment), na(a.SyncsCounted, a.SyncsPerSec),
-				strconv.FormatInt(a.WriteBytes, 10), g(a.WriteBytesPerPayment), na(a.DBGrowthKnown, float64(a.DBGrowthBytes)), na(a.DBGrowthKnown, a.DBGrowthBytesPerPayment),
+				naIf(a.WritesNotMeasurable, strconv.FormatInt(a.WriteBytes, 10)), na(!a.WritesNotMeasurable, a.WriteBytesPerPayment), writeSource(a), na(a.DBGrowthKnown, float64(a.DBGrowthBytes)), na(a.DBGrowthKnown, a.DBGrowthBytesPerPayment),
 				na(c.HasHarnessShare, c.HarnessShare), ceil, measured, util, c.Verdict.Bound, c.Verdict.Text}
 			if err := cw.Write(row); err != nil {
 				return err
@@ -51,6 +52,19 @@ func ResourcesCSV(w io.Writer, r Report) error {
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// writeSource is the CSV's WriteSource: where the written bytes came from,
+// "not measurable on this host" (WriteBytes and WriteBytesPerPayment are
+// NA then), or NA for streams that did not record it.
+func writeSource(a cost.Actor) string {
+	switch {
+	case a.WritesNotMeasurable:
+		return NotMeasurable + " on this host"
+	case a.WriteSource == "":
+		return "NA"
+	}
+	return a.WriteSource
 }
 
 // ResourceTimelineCSV writes each actor's CPU and sync rate per sample

@@ -114,7 +114,11 @@ func resourceVerdictsSection(r Report) Section {
 			lines = append(lines, fmt.Sprintf("%s: sync ceiling %.1f payments/s (%s), measured %.2f", c.ID, cl.PaymentsPerSec, cl.Storage, cl.Measured))
 		}
 		if c.HasHarnessShare {
-			lines = append(lines, fmt.Sprintf("%s: harness CPU %.2f%% of the nodes'", c.ID, 100*c.HarnessShare))
+			proxy := ""
+			if c.ProxyShare > 0 {
+				proxy = fmt.Sprintf(" (docker-proxy %.2f%% of it)", 100*c.ProxyShare)
+			}
+			lines = append(lines, fmt.Sprintf("%s: harness CPU %.2f%% of the nodes'%s", c.ID, 100*c.HarnessShare, proxy))
 		}
 	}
 	for _, o := range r.SamplingOverhead {

@@ -24,6 +24,12 @@ const (
 	// so package cost can tell what processes outside the run used.
 	// Streams written before it have none; nothing else changes.
 	RoleHost = "host"
+	// RoleProxy is Docker's userland proxy (docker-proxy) behind the
+	// published ports of a compose network: one row, "docker-proxy", whose
+	// CPU package cost counts in the harness's share (it carries only the
+	// harness's calls: the nodes reach each other and btcd over the
+	// compose network, not the published ports).
+	RoleProxy = "proxy"
 )
 
 // PhaseIdle tags a network's samples while another network of its launch
@@ -37,6 +43,23 @@ const (
 	SourceProc        = "proc"
 	SourceDockerStats = "docker-stats"
 	SourceProcStat    = "proc-stat" // the host pseudo-actor
+)
+
+// Sources of a sample's block-I/O figures (Sample.IOSource).
+const (
+	// IOCgroup: the cgroup's blkio.throttle.io_service_bytes (v1) or
+	// io.stat (v2), when it lists a device.
+	IOCgroup = "cgroup"
+	// IOProc: /proc/<pid>/io read_bytes and write_bytes (bytes the
+	// process sent to, or fetched from, the storage layer, counted when it
+	// dirties a page), summed over the actor's processes. The fallback
+	// where the cgroup lists no device: some kernels' v1 blkio counters
+	// read zero for every cgroup, the root's included.
+	IOProc = "proc-io"
+	// IOEngine: the engine's stats API (blkio_stats), when it lists a device.
+	IOEngine = "docker-stats"
+	// IONone: nothing could be read.
+	IONone = "none"
 )
 
 // Sample is one actor's counters at one instant.
@@ -69,8 +92,13 @@ type Sample struct {
 	WriteBytes int64 `json:"write_bytes"` // cumulative block I/O
 	ReadOps    int64 `json:"read_ops"`
 	WriteOps   int64 `json:"write_ops"`
-	NetRxBytes int64 `json:"net_rx_bytes,omitempty"` // cumulative
-	NetTxBytes int64 `json:"net_tx_bytes,omitempty"` // cumulative
+	// IOSource says where the four block-I/O figures came from (IOCgroup,
+	// IOProc, IOEngine), or IONone: no source answered on this host and
+	// the zeros mean "not measurable", not "nothing written". "" in
+	// streams written before it: taken as measured, as they always were.
+	IOSource   string `json:"io_source,omitempty"`
+	NetRxBytes int64  `json:"net_rx_bytes,omitempty"` // cumulative
+	NetTxBytes int64  `json:"net_tx_bytes,omitempty"` // cumulative
 
 	// Syncs is the cumulative count of fsync + fdatasync calls since the
 	// counter attached; SyncsCounted says whether a counter was attached at all.

@@ -1,7 +1,9 @@
 package compose
 
 import (
+	"fmt"
 	"os"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -93,18 +95,34 @@ func TestNodesGetTheirBuildsImageAndSpecsFlags(t *testing.T) {
 
 func TestParseActors(t *testing.T) {
 	b := &Backend{opts: Options{WorkDir: "/w"}}
-	got, err := b.parseActors("aaa 0 alice\nbbb 0 btcd\nccc 0 sampler\n")
+	got, ports, err := b.parseActors("aaa 0 alice ports=49153,49154,\nbbb 0 btcd ports=49155,\nccc 0 sampler ports=\n")
 	if err != nil {
 		t.Fatal(err)
+	}
+	if len(ports) != 3 || !ports[49153] || !ports[49154] || !ports[49155] {
+		t.Fatalf("ports %v", ports)
 	}
 	want := []backend.Actor{{Name: "alice", Role: backend.RoleNode, ContainerID: "aaa", DataDir: "/w/alice"},
 		{Name: "btcd", Role: backend.RoleChain, ContainerID: "bbb", DataDir: "/w/btcd"},
 		{Name: "sampler", Role: backend.RoleSampler, ContainerID: "ccc"}}
-	if !slices.Equal(got, want) {
+	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("got %+v", got)
 	}
-	if _, err := b.parseActors("aaa alice"); err == nil {
+	if _, _, err := b.parseActors("aaa alice"); err == nil {
 		t.Fatal("a short line is an error")
+	}
+	// The proxies join only when the containers' processes are visible here.
+	if got := withProxy(want, []int{7, 8}); len(got) != 3 {
+		t.Fatalf("engine in another PID namespace: %+v", got)
+	}
+	visible := append([]backend.Actor(nil), want...)
+	visible[0].PID = 100
+	got = withProxy(visible, []int{7, 8})
+	if len(got) != 4 || got[3].Name != "docker-proxy" || got[3].Role != backend.RoleProxy || fmt.Sprint(got[3].PIDs) != "[7 8]" {
+		t.Fatalf("proxy actor: %+v", got)
+	}
+	if got := withProxy(visible, nil); len(got) != 3 {
+		t.Fatalf("no proxies (userland-proxy off): %+v", got)
 	}
 }
 

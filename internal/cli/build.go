@@ -15,6 +15,7 @@ import (
 	"github.com/lnbench/lnbench/imagebuild"
 	"github.com/lnbench/lnbench/nodebuild"
 	"github.com/lnbench/lnbench/pgo"
+	"github.com/lnbench/lnbench/runs"
 	"github.com/lnbench/lnbench/scenario"
 )
 
@@ -44,9 +45,13 @@ func buildCmd(stdout, stderr io.Writer) *cobra.Command {
 			"flavour; any change of source, toolchain or knob is a new build, nothing else is.\n" +
 			"--pgo-from DIR merges the profiling windows of an earlier run (all its nodes, or\n" +
 			"--pgo-actors) into one profile in the cache and builds with it.\n\n" +
-			"  --list                     cached builds: key, size, last use, node images, what they were built from\n" +
-			"  --prune [--unused-days N]  remove builds not used for N days (default 30) and their\n" +
-			"                             node images, except the current builds of the --version specs\n" +
+			"  --list                     cached builds: key, size, last use, node images, what they were built from,\n" +
+			"                             and which builds of a source tree a newer build superseded\n" +
+			"  --prune [--unused-days N]  remove builds not used for N days (default 30) and superseded\n" +
+			"                             source builds, with their node images, except the current builds\n" +
+			"                             of the --version specs and builds a live run may use\n" +
+			"A source tree's build removes the older builds of that tree and flavour (say which;\n" +
+			"" + keepOldBuildsEnv + "=1 keeps them).\n" +
 			"  --add-version VERSION      add a release folder images/lnd/VERSION (fresh go.mod,\n" +
 			"                             go get lnd@VERSION, go mod tidy)\n" +
 			"  --scenario FILE, --node SPEC  build what a scenario (or node spec) needs;\n" +
@@ -90,7 +95,7 @@ func buildCmd(stdout, stderr io.Writer) *cobra.Command {
 			}
 			for _, s := range specs {
 				start := time.Now()
-				r, err := nodebuild.Ensure(cmd.Context(), f.cache, s, stderr)
+				r, err := ensureBuild(cmd.Context(), f.cache, s, stderr)
 				if err != nil {
 					return err
 				}
@@ -115,7 +120,7 @@ func buildCmd(stdout, stderr io.Writer) *cobra.Command {
 	fl.StringVar(&f.flavour.LDFlags, "ldflags", "", "extra go build -ldflags")
 	fl.StringSliceVar(&f.flavour.Tags, "tags", nil, "extra build tags, added to "+strings.Join(nodebuild.Tags, ","))
 	fl.BoolVar(&f.list, "list", false, "list cached builds and exit")
-	fl.BoolVar(&f.prune, "prune", false, "remove cached builds not used for --unused-days, except the --version specs' current builds")
+	fl.BoolVar(&f.prune, "prune", false, "remove cached builds not used for --unused-days and superseded source builds, except the --version specs' current builds")
 	fl.IntVar(&f.unusedDays, "unused-days", 30, "with --prune: age of last use after which a build is removed (0: all but the kept ones)")
 	fl.BoolVar(&f.dryRun, "dry-run", false, "print each build's key and whether it is cached; build nothing")
 	fl.StringVar(&f.scenario, "scenario", "", "build every node spec a scenario file needs (its nodes: and topology-pinned specs)")
@@ -205,10 +210,17 @@ func listBuilds(ctx context.Context, stdout io.Writer, cache string) error {
 		return nil
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "KEY\tSIZE\tLAST USED\tBUILT\tTOOLCHAIN\tIMAGES\tFROM")
-	var total int64
+	fmt.Fprintln(tw, "KEY\tSIZE\tLAST USED\tBUILT\tTOOLCHAIN\tIMAGES\tSTATE\tFROM")
+	var total, staleSize int64
+	stale := 0
 	for _, e := range entries {
 		total += e.Size
+		state := "-"
+		if e.SupersededBy != "" {
+			state = "stale: superseded by " + e.SupersededBy
+			stale++
+			staleSize += e.Size
+		}
 		built := "?"
 		if !e.Manifest.BuiltAt.IsZero() {
 			built = fmt.Sprintf("%s ago in %.0fs", age(e.Manifest.BuiltAt), e.Manifest.BuildSeconds)
@@ -217,10 +229,13 @@ func listBuilds(ctx context.Context, stdout io.Writer, cache string) error {
 		if tags := imagebuild.ImagesOf(ctx, e.Manifest.Key); len(tags) > 0 {
 			images = strings.Join(tags, ",")
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s ago\t%s\t%s\t%s\t%s\n", e.Manifest.Key, megabytes(e.Size), age(e.LastUsed), built, toolchainOf(e.Manifest), images, e.Manifest.From())
+		fmt.Fprintf(tw, "%s\t%s\t%s ago\t%s\t%s\t%s\t%s\t%s\n", e.Manifest.Key, megabytes(e.Size), age(e.LastUsed), built, toolchainOf(e.Manifest), images, state, e.Manifest.From())
 	}
 	tw.Flush()
 	fmt.Fprintf(stdout, "%d builds, %s in %s\n", len(entries), megabytes(total), cache)
+	if stale > 0 {
+		fmt.Fprintf(stdout, "%d stale (a newer build of the same source tree and flavour superseded them), %s: `lnbench build --prune` removes them\n", stale, megabytes(staleSize))
+	}
 	return nil
 }
 
@@ -236,20 +251,106 @@ func pruneBuilds(ctx context.Context, stdout io.Writer, f buildFlags, keepSpecs 
 		}
 		keep[key] = true
 	}
+	inUse, kept := liveRunUse(runs.Root(), os.Getpid())
 	removed, err := nodebuild.Prune(f.cache, nodebuild.PruneRule{
-		UnusedFor: time.Duration(f.unusedDays) * 24 * time.Hour, Keep: keep, Now: time.Now()})
+		UnusedFor: time.Duration(f.unusedDays) * 24 * time.Hour, Keep: keep, Now: time.Now(),
+		Superseded: true, InUse: inUse})
 	var freed int64
 	for _, e := range removed {
 		freed += e.Size
-		fmt.Fprintf(stdout, "removed %s (%s, last used %s ago): %s\n", e.Manifest.Key, megabytes(e.Size), age(e.LastUsed), e.Manifest.From())
-		if tags, ierr := imagebuild.RemoveImagesOf(ctx, e.Manifest.Key); ierr != nil {
-			err = errors.Join(err, ierr)
-		} else if len(tags) > 0 {
-			fmt.Fprintf(stdout, "removed its images %s\n", strings.Join(tags, ", "))
+		why := fmt.Sprintf("last used %s ago", age(e.LastUsed))
+		if e.SupersededBy != "" {
+			why = "superseded by " + e.SupersededBy + ", " + why
 		}
+		fmt.Fprintf(stdout, "removed %s (%s, %s): %s\n", e.Manifest.Key, megabytes(e.Size), why, e.Manifest.From())
+		err = errors.Join(err, removeImagesOf(ctx, stdout, e.Manifest.Key))
+	}
+	for _, k := range *kept {
+		fmt.Fprintf(stdout, "kept %s: %s\n", k.entry.Manifest.Key, k.why)
 	}
 	fmt.Fprintf(stdout, "pruned %d builds, freed %s\n", len(removed), megabytes(freed))
 	return err
+}
+
+func removeImagesOf(ctx context.Context, log io.Writer, key string) error {
+	tags, err := imagebuild.RemoveImagesOf(ctx, key)
+	if err == nil && len(tags) > 0 {
+		fmt.Fprintf(log, "removed its images %s\n", strings.Join(tags, ", "))
+	}
+	return err
+}
+
+// keepOldBuildsEnv, set to 1, keeps the older builds of a source tree.
+const keepOldBuildsEnv = "LNBENCH_KEEP_OLD_BUILDS"
+
+// ensureBuild is nodebuild.Ensure, and for a source tree the removal of
+// the older builds of that tree and flavour (each edit of a tree leaves a
+// ~220 MB LND build): only the build the tree holds now stays, unless
+// LNBENCH_KEEP_OLD_BUILDS=1 or a live run may still use an older one.
+// What it removed or kept is said on log.
+func ensureBuild(ctx context.Context, cache string, spec nodebuild.Spec, log io.Writer) (nodebuild.Result, error) {
+	r, err := nodebuild.Ensure(ctx, cache, spec, log)
+	if err == nil && spec.IsSource() && os.Getenv(keepOldBuildsEnv) != "1" {
+		pruneOlderBuilds(ctx, cache, spec.SourceDir, r.Manifest.Key, runs.Root(), os.Getpid(), log)
+	}
+	return r, err
+}
+
+// pruneOlderBuilds removes the builds that key's build of tree supersedes
+// but those a live run under runsRoot (other than the harness self) may use,
+// saying what it removed and kept. A failure is said, not returned: the
+// build the caller asked for is there.
+func pruneOlderBuilds(ctx context.Context, cache, tree, key, runsRoot string, self int, log io.Writer) {
+	inUse, kept := liveRunUse(runsRoot, self)
+	removed, _, err := nodebuild.PruneSuperseded(cache, key, inUse)
+	for _, e := range removed {
+		fmt.Fprintf(log, "removed an older build of %s: %s (%s, built %s ago); %s=1 keeps them\n",
+			tree, e.Manifest.Key, megabytes(e.Size), age(builtOrUsed(e)), keepOldBuildsEnv)
+		if ierr := removeImagesOf(ctx, log, e.Manifest.Key); ierr != nil {
+			fmt.Fprintf(log, "its images stay: %v\n", ierr)
+		}
+	}
+	for _, k := range *kept {
+		fmt.Fprintf(log, "kept an older build of %s: %s: %s\n", tree, k.entry.Manifest.Key, k.why)
+	}
+	if err != nil {
+		fmt.Fprintf(log, "removing older builds of %s: %v\n", tree, err)
+	}
+}
+
+func builtOrUsed(e nodebuild.Entry) time.Time {
+	if !e.Manifest.BuiltAt.IsZero() {
+		return e.Manifest.BuiltAt
+	}
+	return e.LastUsed
+}
+
+type keptBuild struct {
+	entry nodebuild.Entry
+	why   string
+}
+
+// liveRunUse says which builds a live run (another lnbench harness whose
+// work folder is under root) may be using: those it could have located,
+// i.e. used since an hour before it started (its builds are located
+// before its id is taken, and a build of several specs takes minutes).
+// The harness self is not a live run of its own. kept collects what it
+// protected, with why.
+func liveRunUse(root string, self int) (func(nodebuild.Entry) bool, *[]keptBuild) {
+	kept := &[]keptBuild{}
+	live, _ := runs.Local(root)
+	return func(e nodebuild.Entry) bool {
+		for _, r := range live {
+			if !r.Alive || r.PID == self || r.Started.IsZero() {
+				continue
+			}
+			if e.LastUsed.After(r.Started.Add(-time.Hour)) {
+				*kept = append(*kept, keptBuild{e, fmt.Sprintf("run %s (pid %d, still running) may be using it; `lnbench build --prune` removes it later", r.ID, r.PID)})
+				return true
+			}
+		}
+		return false
+	}, kept
 }
 
 func addVersion(cmd *cobra.Command, stdout, stderr io.Writer, f buildFlags) error {

@@ -46,7 +46,7 @@ func imagesCmd(stdout, stderr io.Writer) *cobra.Command {
 				}
 			}
 			for _, s := range specs {
-				bins, err := nodebuild.Ensure(cmd.Context(), cache, s, stderr)
+				bins, err := ensureBuild(cmd.Context(), cache, s, stderr)
 				if err != nil {
 					return err
 				}

@@ -72,7 +72,7 @@ func ensureBuilds(ctx context.Context, images, cache string, s *scenario.Scenari
 			return out, fmt.Errorf("node spec %s: %w", sp.Label, err)
 		}
 		if err != nil {
-			r, err = nodebuild.Ensure(ctx, cache, bspecs[i], log)
+			r, err = ensureBuild(ctx, cache, bspecs[i], log)
 		}
 		if err != nil {
 			return out, fmt.Errorf("node spec %s: %w", sp.Label, err)
@@ -114,7 +114,7 @@ func (b *builds) ensureChainBuild(ctx context.Context, images, cache string, log
 	}
 	r, err := nodebuild.Locate(cache, spec)
 	if err != nil {
-		if r, err = nodebuild.Ensure(ctx, cache, spec, log); err != nil {
+		if r, err = ensureBuild(ctx, cache, spec, log); err != nil {
 			return fmt.Errorf("btcd (from %s): %w", text, err)
 		}
 	}

@@ -118,8 +118,12 @@ func readV1(dir func(controller string) string, s *usage.Sample) error {
 		s.MemLimitBytes = lim
 	}
 	blk := dir("blkio")
-	s.ReadBytes, s.WriteBytes = readBlkio(filepath.Join(blk, "blkio.throttle.io_service_bytes"))
-	s.ReadOps, s.WriteOps = readBlkio(filepath.Join(blk, "blkio.throttle.io_serviced"))
+	var devices bool
+	s.ReadBytes, s.WriteBytes, devices = readBlkio(filepath.Join(blk, "blkio.throttle.io_service_bytes"))
+	s.ReadOps, s.WriteOps, _ = readBlkio(filepath.Join(blk, "blkio.throttle.io_serviced"))
+	if devices {
+		s.IOSource = usage.IOCgroup
+	}
 	cpuDir := dir("cpu")
 	quota, qerr := readInt(filepath.Join(cpuDir, "cpu.cfs_quota_us"))
 	period, perr := readInt(filepath.Join(cpuDir, "cpu.cfs_period_us"))
@@ -133,11 +137,14 @@ func readV1(dir func(controller string) string, s *usage.Sample) error {
 }
 
 // readBlkio sums the Read and Write lines over devices of a v1 blkio file
-// ("8:0 Read 4096").
-func readBlkio(path string) (read, write int64) {
+// ("8:0 Read 4096"); devices says it listed any device. A file holding
+// only "Total 0" has counted nothing: on some kernels every cgroup's
+// throttle counters stay so (the root's too), and the caller falls back
+// to the processes' own counters.
+func readBlkio(path string) (read, write int64, devices bool) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return 0, 0
+		return 0, 0, false
 	}
 	for _, line := range strings.Split(string(data), "\n") {
 		f := strings.Fields(line)
@@ -148,11 +155,13 @@ func readBlkio(path string) (read, write int64) {
 		switch f[1] {
 		case "Read":
 			read += n
+			devices = true
 		case "Write":
 			write += n
+			devices = true
 		}
 	}
-	return read, write
+	return read, write, devices
 }
 
 // readV2 reads the unified hierarchy's cpu, memory and io files in dir.
@@ -182,6 +191,7 @@ func readV2(dir string, s *usage.Sample) error {
 			if len(f) < 2 {
 				continue
 			}
+			s.IOSource = usage.IOCgroup
 			for _, kv := range f[1:] {
 				k, v, _ := strings.Cut(kv, "=")
 				n, _ := strconv.ParseInt(v, 10, 64)

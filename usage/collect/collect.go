@@ -90,6 +90,8 @@ func (c *Collector) Sample(ctx context.Context, a backend.Actor) (usage.Sample, 
 				s = ds
 			}
 		}
+	case len(a.PIDs) > 0:
+		err = c.readProcs(a.PIDs, &s)
 	case a.PID > 0:
 		err = c.readProcTree(a.PID, a.Role != usage.RoleHarness, &s)
 	default:
@@ -97,6 +99,11 @@ func (c *Collector) Sample(ctx context.Context, a backend.Actor) (usage.Sample, 
 	}
 	if err != nil {
 		return s, fmt.Errorf("%s: %v", a.Name, err)
+	}
+	if s.IOSource == "" {
+		// The cgroup (or engine) listed no device: its counters may read
+		// zero whatever is written. Count the actor's processes instead.
+		c.readProcIO(c.Processes(a), &s)
 	}
 	if a.PID > 0 && s.NetRxBytes == 0 && s.NetTxBytes == 0 {
 		// Best effort: a process that just exited has no namespace left.

@@ -35,7 +35,7 @@ func TestCgroupV1(t *testing.T) {
 	want := usage.Sample{Time: t0, Actor: "bob", Role: "node", Source: usage.SourceCgroupV1,
 		CPUUserSeconds: 3.2 * 2.5 / 3, CPUSysSeconds: 3.2 - 3.2*2.5/3, CPULimit: 0.5, CPUPeriods: 1200, CPUThrottled: 480,
 		RSSBytes: 100<<20 - 4<<20, RSSPeakBytes: 150 << 20, MemLimitBytes: 512 << 20,
-		ReadBytes: 4096, WriteBytes: 1048576 + 8192, ReadOps: 1, WriteOps: 202}
+		ReadBytes: 4096, WriteBytes: 1048576 + 8192, ReadOps: 1, WriteOps: 202, IOSource: usage.IOCgroup}
 	if near(s.CPUUserSeconds, want.CPUUserSeconds) && near(s.CPUSysSeconds, want.CPUSysSeconds) {
 		s.CPUUserSeconds, s.CPUSysSeconds = want.CPUUserSeconds, want.CPUSysSeconds // float rounding
 	}
@@ -81,7 +81,7 @@ func TestCgroupV2(t *testing.T) {
 	want := usage.Sample{Time: t0, Actor: "btcd", Role: "chain", Source: usage.SourceCgroupV2,
 		CPUUserSeconds: 2, CPUSysSeconds: 1, CPULimit: 1.5, CPUPeriods: 3000, CPUThrottled: 150,
 		RSSBytes: 70<<20 - 2<<20, RSSPeakBytes: 90 << 20,
-		ReadBytes: 8192, WriteBytes: 2097152 + 4096, ReadOps: 2, WriteOps: 301}
+		ReadBytes: 8192, WriteBytes: 2097152 + 4096, ReadOps: 2, WriteOps: 301, IOSource: usage.IOCgroup}
 	if s != want {
 		t.Fatalf("v2:\n got %+v\nwant %+v", s, want)
 	}
@@ -102,7 +102,7 @@ func TestDockerStatsFallback(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := usage.Sample{Time: t0, Actor: "carol", Source: usage.SourceDockerStats, CPUUserSeconds: 2.5, CPUSysSeconds: 1,
-		RSSBytes: 100<<20 - 4<<20, RSSPeakBytes: 150 << 20, ReadBytes: 4096, WriteBytes: 1048576, ReadOps: 1, WriteOps: 200,
+		RSSBytes: 100<<20 - 4<<20, RSSPeakBytes: 150 << 20, ReadBytes: 4096, WriteBytes: 1048576, ReadOps: 1, WriteOps: 200, IOSource: usage.IOEngine,
 		NetRxBytes: 1000500, NetTxBytes: 250100}
 	if s != want {
 		t.Fatalf("fallback:\n got %+v\nwant %+v", s, want)
@@ -118,7 +118,7 @@ func TestProcTree(t *testing.T) {
 	// lnd (250+75 ticks) plus its child (50+25 ticks).
 	want := usage.Sample{Time: t0, Actor: "alice", Role: "node", Source: usage.SourceProc,
 		CPUUserSeconds: 3, CPUSysSeconds: 1, RSSBytes: (102400 + 512) * 1024, RSSPeakBytes: 204800 * 1024,
-		ReadBytes: 4096, WriteBytes: 8192 + 4096, ReadOps: 33, WriteOps: 44, NetRxBytes: 1000500, NetTxBytes: 250100}
+		ReadBytes: 4096, WriteBytes: 8192 + 4096, ReadOps: 33, WriteOps: 44, IOSource: usage.IOProc, NetRxBytes: 1000500, NetTxBytes: 250100}
 	if s != want {
 		t.Fatalf("proc:\n got %+v\nwant %+v", s, want)
 	}
@@ -180,5 +180,31 @@ func TestProcesses(t *testing.T) {
 		if got := fmt.Sprint(fixture(tc.cg).Processes(tc.a)); got != tc.want {
 			t.Errorf("%s %+v: %s, want %s", tc.cg, tc.a, got, tc.want)
 		}
+	}
+}
+
+// Where the cgroup's blkio counters list no device (on some kernels they
+// read "Total 0" for every cgroup, the root's too), the written bytes come
+// from the processes of the cgroup; where those are unreadable as well,
+// the sample says so instead of a zero that looks measured.
+func TestBlockIOFallsBackToProcesses(t *testing.T) {
+	s, err := fixture("v1").Sample(context.Background(), backend.Actor{Name: "bob", ContainerID: "zero", CgroupPath: "/docker/zero"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Source != usage.SourceCgroupV1 || s.IOSource != usage.IOProc || s.WriteBytes != 8192+4096 || s.ReadBytes != 4096 || s.WriteOps != 44 {
+		t.Fatalf("fallback to /proc/<pid>/io of pids 100, 101: %+v", s)
+	}
+	s, err = fixture("v1").Sample(context.Background(), backend.Actor{Name: "bob", ContainerID: "zeroblind", CgroupPath: "/docker/zeroblind"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.IOSource != usage.IONone || s.WriteBytes != 0 || !near(s.CPUSeconds(), 3.2) {
+		t.Fatalf("no source at all must say so (pid 200 has no io file): %+v", s)
+	}
+	// A process whose io is unreadable.
+	s, err = fixture("v1").Sample(context.Background(), backend.Actor{Name: "x", PID: 105})
+	if err != nil || s.IOSource != usage.IONone {
+		t.Fatalf("proc without io: %+v %v", s, err)
 	}
 }

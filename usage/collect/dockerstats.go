@@ -91,6 +91,9 @@ func parseEngineStats(r io.Reader) (usage.Sample, error) {
 	if st.MemoryStats.Limit < noLimit {
 		s.MemLimitBytes = st.MemoryStats.Limit
 	}
+	if len(st.BlkioStats.Bytes) > 0 {
+		s.IOSource = usage.IOEngine
+	}
 	for _, e := range st.BlkioStats.Bytes {
 		switch strings.ToLower(e.Op) {
 		case "read":

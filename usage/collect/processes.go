@@ -10,10 +10,14 @@ import (
 	"github.com/lnbench/lnbench/usage"
 )
 
-// Processes lists an actor's processes as the host sees them: every member
-// of its cgroup for a container, else the process and its descendants (the
-// harness alone: its children are the local nodes).
+// Processes lists an actor's processes as the host sees them: the listed
+// ones of a set (Actor.PIDs), every member of its cgroup for a container,
+// else the process and its descendants (the harness alone: its children
+// are the local nodes).
 func (c *Collector) Processes(a backend.Actor) []int {
+	if len(a.PIDs) > 0 {
+		return a.PIDs
+	}
 	if a.CgroupPath != "" || (a.ContainerID != "" && a.PID > 0) {
 		root := c.cgroupRoot()
 		var dir string
