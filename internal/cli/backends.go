@@ -68,7 +68,7 @@ func probeCompose(ctx context.Context) error {
 		return fmt.Errorf("no Docker engine answered (%v)", err)
 	}
 	if _, err := compose.DetectTool(ctx); err != nil {
-		return fmt.Errorf("Docker answered but %v", err)
+		return fmt.Errorf("the Docker engine answered but %v", err)
 	}
 	return nil
 }
