@@ -24,17 +24,7 @@ func (c *Collector) readProcs(pids []int, s *usage.Sample) error {
 			continue
 		}
 		read++
-		s.CPUUserSeconds += one.CPUUserSeconds
-		s.CPUSysSeconds += one.CPUSysSeconds
-		s.RSSBytes += one.RSSBytes
-		s.RSSPeakBytes = max(s.RSSPeakBytes, one.RSSPeakBytes)
-		s.ReadBytes += one.ReadBytes
-		s.WriteBytes += one.WriteBytes
-		s.ReadOps += one.ReadOps
-		s.WriteOps += one.WriteOps
-		if one.IOSource == usage.IOProc {
-			s.IOSource = usage.IOProc
-		}
+		addProc(s, one)
 	}
 	if read == 0 {
 		return first
@@ -62,17 +52,7 @@ func (c *Collector) readProcTree(pid int, withChildren bool, s *usage.Sample) er
 			}
 			continue // a child that exited between listing and reading
 		}
-		s.CPUUserSeconds += one.CPUUserSeconds
-		s.CPUSysSeconds += one.CPUSysSeconds
-		s.RSSBytes += one.RSSBytes
-		s.RSSPeakBytes = max(s.RSSPeakBytes, one.RSSPeakBytes)
-		s.ReadBytes += one.ReadBytes
-		s.WriteBytes += one.WriteBytes
-		s.ReadOps += one.ReadOps
-		s.WriteOps += one.WriteOps
-		if one.IOSource == usage.IOProc {
-			s.IOSource = usage.IOProc
-		}
+		addProc(s, one)
 	}
 	if s.IOSource == "" {
 		s.IOSource = usage.IONone // no process's io was readable
@@ -194,4 +174,21 @@ func readNetDev(path string) (rx, tx int64, err error) {
 		tx += t
 	}
 	return rx, tx, nil
+}
+
+// addProc adds one process's figures to an actor's sample: counters and
+// RSS summed, the peak the largest single process's, and proc-io as the
+// I/O source once any process's io was readable.
+func addProc(s *usage.Sample, one usage.Sample) {
+	s.CPUUserSeconds += one.CPUUserSeconds
+	s.CPUSysSeconds += one.CPUSysSeconds
+	s.RSSBytes += one.RSSBytes
+	s.RSSPeakBytes = max(s.RSSPeakBytes, one.RSSPeakBytes)
+	s.ReadBytes += one.ReadBytes
+	s.WriteBytes += one.WriteBytes
+	s.ReadOps += one.ReadOps
+	s.WriteOps += one.WriteOps
+	if one.IOSource == usage.IOProc {
+		s.IOSource = usage.IOProc
+	}
 }
