@@ -25,10 +25,10 @@ func TestBackendCapabilitiesRefuse(t *testing.T) {
 	}
 	split := scenario.Default()
 	split.Compare.CPUs = scenario.CPUsSplit
-	if err := refuseFaults(split, swarm); err == nil || !strings.Contains(err.Error(), "places networks on engines") {
+	if err := refuseCPUSets(split, swarm); err == nil || !strings.Contains(err.Error(), "places networks on engines") {
 		t.Errorf("split CPUs on swarm: %v", err)
 	}
-	if err := refuseFaults(split, local); err != nil {
+	if err := refuseCPUSets(split, local); err != nil {
 		t.Errorf("split CPUs on local: %v", err)
 	}
 	cln := scenario.Default()

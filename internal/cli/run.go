@@ -212,6 +212,9 @@ func executeScenario(cmd *cobra.Command, stdout, stderr io.Writer, s scenario.Sc
 	if err := refuseFaults(s, kind); err != nil {
 		return runner.Run{}, err
 	}
+	if err := refuseCPUSets(s, kind); err != nil {
+		return runner.Run{}, err
+	}
 	if err := refuseCLNBackend(s, kind); err != nil {
 		return runner.Run{}, err
 	}
@@ -343,13 +346,17 @@ func refuseLocalLimits(s scenario.Scenario) error {
 	return nil
 }
 
-// refuseFaults refuses faults the backend cannot inject: impairments need
-// a container's own interface (compose), and swarm injects none; nor does
-// swarm pin a duet's networks to CPU sets.
-func refuseFaults(s scenario.Scenario, kind backendKind) error {
+// refuseCPUSets refuses a duet split over CPU sets on a backend that pins none.
+func refuseCPUSets(s scenario.Scenario, kind backendKind) error {
 	if kind.noCPUSets != "" && s.Compare.CPUs == scenario.CPUsSplit {
 		return fmt.Errorf("compare.cpus split (--duet-cpus): %s and pins no CPU set; use --backend compose or local, or drop it", kind.noCPUSets)
 	}
+	return nil
+}
+
+// refuseFaults refuses faults the backend cannot inject: impairments need
+// a container's own interface (compose), and swarm injects none.
+func refuseFaults(s scenario.Scenario, kind backendKind) error {
 	for _, f := range s.Faults {
 		switch {
 		case !kind.faults:
