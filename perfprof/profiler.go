@@ -26,9 +26,10 @@ type Profiler struct {
 	gen  int // which arm's timer may stop the session
 }
 
-// tile is how close to the previous profile's end a request must come for
-// its profile to start there (back-to-back requests miss nothing); later
-// ones start at the request.
+// tile is how soon after the previous profile was handed back a request
+// must come for its profile to start where that one ended (back-to-back
+// requests miss nothing, however long perf script took); later ones start
+// at the request.
 const tile = 2.0 // seconds
 
 // Profile profiles root and its descendants for d. Processes forked
@@ -57,10 +58,11 @@ func (p *Profiler) Profile(ctx context.Context, root int, d time.Duration) (*pro
 		}
 	}
 	s := p.s
-	// The profile starts where the previous one ended when that was just
-	// now, else at the request, or when a new perf began sampling.
+	// The profile starts where the previous one ended when the client came
+	// straight back for it, else at the request, or when a new perf began
+	// sampling.
 	from := s.lastCut
-	if t0-from > tile {
+	if t0-s.served > tile {
 		from = t0 // perf ran idle since the last profile: not this one's time
 	}
 	wait := time.Duration((max(t0, from)+d.Seconds()-bootClock())*1e9) * time.Nanosecond
@@ -110,6 +112,7 @@ func (p *Profiler) Profile(ctx context.Context, root int, d time.Duration) (*pro
 	if exe, err := os.Readlink(filepath.Join(p.procRoot(), strconv.Itoa(root), "exe")); err == nil {
 		mainFirst(prof, exe)
 	}
+	s.served = bootClock()
 	return prof, nil
 }
 

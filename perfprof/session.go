@@ -28,6 +28,7 @@ type session struct {
 	started  float64      // boot-clock seconds when perf was started
 	attached map[int]bool // the -p list (children forked later are followed)
 	lastCut  float64      // boot-clock time of the last cut, or when sampling began
+	served   float64      // boot-clock time the last profile was handed back, or when sampling began
 	ctl, ack *os.File     // perf's control pipe (--control)
 	dumps    chan string  // files perf reports writing
 	exited   chan struct{}
@@ -138,6 +139,7 @@ func startSession(r Recorder, perf, mode string, root int, pids []int) (*session
 			return fail(fmt.Errorf("perf record's control pipe: %v", err))
 		}
 		s.lastCut = bootClock()
+		s.served = s.lastCut
 		return s, nil
 	case <-s.exited:
 		return fail(nil)
