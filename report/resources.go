@@ -327,7 +327,7 @@ func resourceTable(c cost.Case, storage string) (Table, []string, []string) {
 		}
 		l += ")"
 		if c.ProxyShare > 0 {
-			l = fmt.Sprintf("%s, of which docker-proxy %.2f%% (the userland proxy of the published ports, which carry only the harness's calls)", l, 100*c.ProxyShare)
+			l = fmt.Sprintf("%s, of which docker-proxy %.2f%% (the userland proxy of the published ports: the harness's calls to btcd and the sampler, and to nodes the host cannot route to)", l, 100*c.ProxyShare)
 		}
 		if c.HasSamplerShare {
 			l += fmt.Sprintf("; sampler %.2f%%", 100*c.SamplerShare)

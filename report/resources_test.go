@@ -322,7 +322,7 @@ func TestProxyRow(t *testing.T) {
 	var md, text bytes.Buffer
 	Markdown(&md, r)
 	Text(&text, r)
-	for _, want := range []string{"| harness | 0.61 |", "| docker-proxy | 0.61 |", "- Harness CPU: 2.93% of the nodes' CPU (goal ≤ 2%: over it), of which docker-proxy 1.46% (the userland proxy of the published ports, which carry only the harness's calls); sampler 0.39%."} {
+	for _, want := range []string{"| harness | 0.61 |", "| docker-proxy | 0.61 |", "- Harness CPU: 2.93% of the nodes' CPU (goal ≤ 2%: over it), of which docker-proxy 1.46% (the userland proxy of the published ports: the harness's calls to btcd and the sampler, and to nodes the host cannot route to); sampler 0.39%."} {
 		if !strings.Contains(md.String(), want) {
 			t.Errorf("markdown lacks %q", want)
 		}

@@ -12,14 +12,15 @@ import (
 )
 
 // waitCLN waits until lightningd answers getinfo through its container's
-// RPC bridge on the published port; a bridge alone (socat is up before
+// RPC bridge (harnessHost); a bridge alone (socat is up before
 // lightningd's socket) does not count.
 func (b *Backend) waitCLN(ctx context.Context, ep backend.NodeEndpoint) (backend.NodeEndpoint, error) {
+	var published string
 	_, err := b.waitReady(ctx, "node", ep.Name, func(id string) bool {
-		if ep.RPCHost == "" {
-			ep.RPCHost, _ = PublishedPort(ctx, id, composefile.ClnRPCPort)
-		}
-		return ep.RPCHost != "" && cln.Answers(ctx, ep.RPCHost)
+		ep.RPCHost = harnessHost(ctx, id, composefile.ClnRPCPort, &published, func(hostPort string) bool {
+			return cln.Answers(ctx, hostPort)
+		})
+		return ep.RPCHost != ""
 	})
 	if err != nil {
 		return backend.NodeEndpoint{}, err

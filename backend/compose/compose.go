@@ -480,20 +480,21 @@ func (b *Backend) chainNetwork() string {
 }
 
 // waitNode waits until the node answers on its published port and fills
-// in RPCHost: an lnd's gRPC over TLS once its credentials exist, a
-// lightningd's getinfo through the RPC bridge.
+// in RPCHost (harnessHost): an lnd's gRPC over TLS once its credentials
+// exist, a lightningd's getinfo through the RPC bridge.
 func (b *Backend) waitNode(ctx context.Context, ep backend.NodeEndpoint) (backend.NodeEndpoint, error) {
 	if ep.MacaroonPath == "" {
 		return b.waitCLN(ctx, ep)
 	}
+	var published string
 	_, err := b.waitReady(ctx, "node", ep.Name, func(id string) bool {
 		if !fileutil.NonEmpty(ep.MacaroonPath) || !fileutil.NonEmpty(ep.TLSCertPath) {
 			return false
 		}
-		if ep.RPCHost == "" {
-			ep.RPCHost, _ = PublishedPort(ctx, id, composefile.LndRPCPort)
-		}
-		return ep.RPCHost != "" && backend.TLSAnswers(ep.RPCHost, ep.TLSCertPath, "localhost")
+		ep.RPCHost = harnessHost(ctx, id, composefile.LndRPCPort, &published, func(hostPort string) bool {
+			return backend.TLSAnswers(hostPort, ep.TLSCertPath, "localhost")
+		})
+		return ep.RPCHost != ""
 	})
 	if err != nil {
 		return backend.NodeEndpoint{}, err

@@ -140,3 +140,13 @@ func TestNodeLimitsOverDefaults(t *testing.T) {
 		t.Fatalf("over a per-service limit: %+v (input changed: %+v)", got, in)
 	}
 }
+
+func TestParseAddrsKeepsIPv4(t *testing.T) {
+	got := parseAddrs("172.18.0.3 fd00::3  <no value> 10.0.9.4 \n")
+	if want := []string{"172.18.0.3", "10.0.9.4"}; !slices.Equal(got, want) {
+		t.Errorf("parseAddrs = %v, want %v", got, want)
+	}
+	if got := parseAddrs(" \n"); got != nil {
+		t.Errorf("no address: %v", got)
+	}
+}
