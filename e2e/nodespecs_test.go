@@ -63,7 +63,7 @@ func TestTwoSpecsOneRun(t *testing.T) {
 		t.Fatalf("nodes %+v baseline %q", rep.Nodes, rep.Scenario.Baseline)
 	}
 	for _, n := range rep.Nodes {
-		if n.Key == "" || n.GoVersion == "" || n.Profile != "tuned+bbolt" || n.Build != "lnd@"+n.Version ||
+		if n.Key == "" || n.GoVersion == "" || n.Profile != "default+bbolt" || n.Build != "lnd@"+n.Version ||
 			!slices.Contains(n.Flags, "--db.batch-commit-interval=10ms") || n.Baseline != (n.Label == "old") {
 			t.Errorf("node info %+v", n)
 		}

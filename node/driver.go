@@ -26,6 +26,8 @@ type Driver struct {
 	// Profile resolves a speed profile and database variant of a version
 	// into the node's database backend and the flags that follow Flags.
 	Profile func(profile, db, version string) (Profile, error)
+	// DefaultProfile is the profile of a spec whose scenario names none.
+	DefaultProfile string
 	// Footprint resolves a memory footprint (nodespec.Footprints) into
 	// flags after the profile's and environment variables; nil means the
 	// implementation has only its default.

@@ -115,7 +115,7 @@ func (f Flavour) check() error {
 // Speed profiles: named flag sets on top of the flags a private simnet needs.
 const (
 	ProfileDefault   = "default"   // the implementation's own defaults
-	ProfileTuned     = "tuned"     // the harness's speed flags (the scenario default)
+	ProfileTuned     = "tuned"     // the harness's speed flags (the default before 2026-11-26; CLN's default)
 	ProfileBottlepay = "bottlepay" // the published bottlepay benchmark settings
 )
 
@@ -150,7 +150,8 @@ type Spec struct {
 	// Build is the source as nodebuild.Parse reads it: lnd@v0.21.0-beta or lnd@src:/abs/path.
 	Build   string  `json:"build" yaml:"build"`
 	Flavour Flavour `json:"flavour" yaml:"-"`
-	// Profile is the speed profile; "" means the scenario's default (tuned).
+	// Profile is the speed profile; "" means the scenario's node.profile,
+	// else the implementation's default (LND: default, CLN: tuned).
 	Profile string `json:"profile,omitempty" yaml:"profile,omitempty"`
 	// DB is the database variant; "" means the scenario's node.db_backend.
 	DB string `json:"db,omitempty" yaml:"db,omitempty"`
@@ -417,20 +418,6 @@ func (s Spec) Text() string {
 	add("db", s.DB)
 	add("footprint", s.Footprint)
 	return out
-}
-
-// ProfileName is the profile and db variant as the report shows them, with
-// the scenario's defaults filled: e.g. "tuned+bbolt".
-func (s Spec) ProfileName(defaultDB string) string {
-	return s.SpeedProfile() + "+" + s.Database(defaultDB)
-}
-
-// SpeedProfile is the profile with the default (tuned) applied.
-func (s Spec) SpeedProfile() string {
-	if s.Profile == "" {
-		return ProfileTuned
-	}
-	return s.Profile
 }
 
 // Database is the db variant with the scenario's default applied.

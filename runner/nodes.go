@@ -34,7 +34,7 @@ func NodeSetup(ds node.Drivers, s scenario.Scenario, builds map[string]NodeBuild
 		if err != nil {
 			return nil, nil, fmt.Errorf("node spec %s: %w", sp.Label, err)
 		}
-		profile := firstOf(sp.Profile, s.Node.Profile, nodespec.ProfileTuned)
+		profile := firstOf(sp.Profile, s.Node.Profile, drv.DefaultProfile, nodespec.ProfileDefault)
 		db := firstOf(sp.DB, s.Node.DBBackend, nodespec.DBBbolt)
 		p := node.Profile{DBBackend: db}
 		if drv.Profile != nil {

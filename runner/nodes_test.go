@@ -27,10 +27,10 @@ func TestFootprintAddsFlagsAndEnv(t *testing.T) {
 	if !slices.Equal(small.Env, []string{"GOGC=50"}) || len(plain.Env) != 0 {
 		t.Errorf("env: small %v, default %v", small.Env, plain.Env)
 	}
-	if want := []string{"--profile=tuned", "--blockcachesize=1048576", "--caches.reject-cache-size=5000", "--caches.channel-cache-size=2000", "--extra"}; !slices.Equal(small.Args, want) {
+	if want := []string{"--profile=default", "--blockcachesize=1048576", "--caches.reject-cache-size=5000", "--caches.channel-cache-size=2000", "--extra"}; !slices.Equal(small.Args, want) {
 		t.Errorf("args %q, want %q", small.Args, want)
 	}
-	if infos[1].Profile != "tuned+bbolt+small" || !slices.Equal(infos[1].Env, []string{"GOGC=50"}) || infos[0].Profile != "tuned+bbolt" {
+	if infos[1].Profile != "default+bbolt+small" || !slices.Equal(infos[1].Env, []string{"GOGC=50"}) || infos[0].Profile != "default+bbolt" {
 		t.Errorf("infos %+v", infos)
 	}
 	// A driver without footprints refuses one, naming the spec.

@@ -246,7 +246,7 @@ func TestExecuteRunsAScenarioOnFakeNodes(t *testing.T) {
 		t.Fatalf("manifest %+v", m)
 	}
 	// The manifest records the driver's flags, then the scenario's.
-	if f := m.Nodes[0].Flags; !slices.Equal(f, []string{"--fake", "--db=bbolt", "--profile=tuned", "--extra"}) {
+	if f := m.Nodes[0].Flags; !slices.Equal(f, []string{"--fake", "--db=bbolt", "--profile=default", "--extra"}) {
 		t.Errorf("recorded flags %q", f)
 	}
 }
@@ -255,8 +255,8 @@ func TestNodeFlagsComeFromTheDriver(t *testing.T) {
 	s := smallScenario()
 	h := &harness{}
 	configs, infos, err := NodeSetup(h.fleet.Drivers("lnd"), s, nil)
-	if err != nil || len(infos) != 1 || !slices.Equal(infos[0].Flags, []string{"--fake", "--db=bbolt", "--profile=tuned", "--extra"}) ||
-		infos[0].Profile != "tuned+bbolt" || !slices.Equal(configs["v0.21.0-beta"].Args, []string{"--profile=tuned", "--extra"}) {
+	if err != nil || len(infos) != 1 || !slices.Equal(infos[0].Flags, []string{"--fake", "--db=bbolt", "--profile=default", "--extra"}) ||
+		infos[0].Profile != "default+bbolt" || !slices.Equal(configs["v0.21.0-beta"].Args, []string{"--profile=default", "--extra"}) {
 		t.Fatalf("configs %+v infos %+v, %v", configs, infos, err)
 	}
 	if _, _, err := NodeSetup(node.Drivers{}, s, nil); err == nil || !strings.Contains(err.Error(), `node spec v0.21.0-beta: implementation "lnd" has no node driver`) {

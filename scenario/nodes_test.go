@@ -197,7 +197,7 @@ func TestShippedProfilesScenario(t *testing.T) {
 	}
 	var got []string
 	for _, sp := range s.Specs() {
-		got = append(got, sp.Label+"="+sp.SpeedProfile())
+		got = append(got, sp.Label+"="+sp.Profile)
 	}
 	if strings.Join(got, " ") != "default=default tuned=tuned bottlepay=bottlepay" || s.Baseline != "default" || s.Design() != DesignDuet {
 		t.Errorf("specs %v, baseline %q, design %s", got, s.Baseline, s.Design())

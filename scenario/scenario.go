@@ -126,8 +126,9 @@ type file struct {
 var DefaultJob = Job{LaunchCount: 1, WarmupCount: 1, IterationCount: 10, InvocationCount: 1}
 
 // DefaultNode is LND at the pinned default version.
-// with the tuned profile on bbolt: the settings of the published figures.
-var DefaultNode = Node{Implementation: "lnd", Version: "v0.21.0-beta", DBBackend: "bbolt", Profile: nodespec.ProfileTuned}
+// on bbolt, each spec with its implementation's default profile (LND's own
+// settings).
+var DefaultNode = Node{Implementation: "lnd", Version: "v0.21.0-beta", DBBackend: "bbolt"}
 
 // Default is the seed's RunAlicePaysBob.
 func Default() Scenario {

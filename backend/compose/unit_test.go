@@ -61,7 +61,7 @@ func TestNodesGetTheirBuildsImageAndSpecsFlags(t *testing.T) {
 	}}
 	b, err := New(t.Context(), Options{RunID: "x", WorkDir: t.TempDir(), ArtifactsDir: t.TempDir(), Topology: topo,
 		NodeImages: map[string]string{"k21": "lnbench-node:21", "k20": "lnbench-node:20"}, ChainImage: "lnbench-node:20",
-		Configs: map[string]backend.NodeConfig{"new": {DBBackend: "bbolt", Args: []string{"--trickledelay=50"}},
+		Configs: map[string]backend.NodeConfig{"new": {DBBackend: "bbolt", Args: []string{"--db.batch-commit-interval=10ms"}},
 			"old": {DBBackend: "sqlite", Args: []string{"--channel-commit-batch-size=300"}}}})
 	if err != nil {
 		t.Fatal(err)
@@ -83,8 +83,8 @@ func TestNodesGetTheirBuildsImageAndSpecsFlags(t *testing.T) {
 	if alice.Image != "lnbench-node:21" || carol.Image != "lnbench-node:20" || btcd.Image != "lnbench-node:20" {
 		t.Errorf("images: alice %s, carol %s, btcd %s", alice.Image, carol.Image, btcd.Image)
 	}
-	if !slices.Contains(alice.Command, "--trickledelay=50") || !slices.Contains(carol.Command, "--db.backend=sqlite") ||
-		!slices.Contains(carol.Command, "--channel-commit-batch-size=300") || slices.Contains(carol.Command, "--trickledelay=50") {
+	if !slices.Contains(alice.Command, "--db.batch-commit-interval=10ms") || !slices.Contains(carol.Command, "--db.backend=sqlite") ||
+		!slices.Contains(carol.Command, "--channel-commit-batch-size=300") || slices.Contains(carol.Command, "--db.batch-commit-interval=10ms") {
 		t.Errorf("commands:\nalice %v\ncarol %v", alice.Command, carol.Command)
 	}
 	if _, err := New(t.Context(), Options{RunID: "x", WorkDir: t.TempDir(), ArtifactsDir: t.TempDir(), Topology: topo,

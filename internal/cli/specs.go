@@ -162,8 +162,10 @@ const nodeSpecHelp = `Node specs (the node under test as a dimension: cases = sp
   --node mine=lnd@src:../lnd                          a local source tree, labelled "mine"
   --node lnd@v0.21.0-beta+pgo=cpu.pgo+goamd64=v3      build knobs: pgo, goamd64, gcflags, ldflags, tags
   --node lnd@v0.21.0-beta+profile=bottlepay+db=sqlite-native
-      config profiles: tuned (default: the harness's speed flags), default (LND's own
-      defaults), bottlepay (channel-commit-interval=100ms, channel-commit-batch-size=300);
+      config profiles: default (LND's own settings; CLN's default is tuned), tuned
+      (db.batch-commit-interval=10ms, caches.rpc-graph-cache-duration=100ms; CLN:
+      max-concurrent-htlcs=483), bottlepay (channel-commit-interval=100ms,
+      channel-commit-batch-size=300);
       db variants: bbolt, sqlite, sqlite-native (--db.use-native-sql)
   --node lnd@v0.21.0-beta+footprint=small             less memory, same payment path (GOGC=50, small caches)
   --baseline LABEL                                    the spec the others are compared with

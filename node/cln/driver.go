@@ -12,6 +12,7 @@ import (
 
 	"github.com/lnbench/lnbench/internal/wait"
 	"github.com/lnbench/lnbench/node"
+	"github.com/lnbench/lnbench/nodespec"
 )
 
 // defaultFinalCltv is CLN's invoice default (--cltv-final), for routes
@@ -44,6 +45,9 @@ func NodeDriver() node.Driver {
 		},
 		Flags:   Flags,
 		Profile: Profile,
+		// CLN accepts 30 HTLCs in flight from a peer, LND 483: tuned lifts
+		// CLN's to LND's, so the implementations meet the same limit.
+		DefaultProfile: nodespec.ProfileTuned,
 	}
 }
 

@@ -14,8 +14,8 @@ import (
 var TunedFlags = []string{"--max-concurrent-htlcs=483"}
 
 // Profile resolves a config profile. CLN has one database here (sqlite3,
-// its default); `default` is CLN's own settings, `tuned` (the scenario
-// default, as for LND) adds TunedFlags. The harness's needs (HarnessFlags)
+// its default); `default` is CLN's own settings, `tuned` (CLN's default
+// profile in a scenario, NodeDriver) adds TunedFlags. The harness's needs (HarnessFlags)
 // stay outside profiles.
 func Profile(profile, db, version string) (node.Profile, error) {
 	if db != "" && db != nodespec.DBBbolt && db != "sqlite" {

@@ -18,6 +18,7 @@ import (
 	"google.golang.org/grpc/metadata"
 
 	"github.com/lnbench/lnbench/node"
+	"github.com/lnbench/lnbench/nodespec"
 )
 
 // keysendRecord is the TLV type carrying a keysend preimage.
@@ -47,9 +48,10 @@ func NodeDriver() node.Driver {
 			}
 			return d, nil
 		},
-		Flags:     HarnessFlags,
-		Profile:   Profile,
-		Footprint: Footprint,
+		Flags:          HarnessFlags,
+		Profile:        Profile,
+		DefaultProfile: nodespec.ProfileDefault,
+		Footprint:      Footprint,
 	}
 }
 
