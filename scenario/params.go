@@ -25,6 +25,10 @@ type ParamSpec struct {
 	Doc     string
 	// Text, when set, makes the param a free-form string checked by it.
 	Text func(string) error
+	// For the reference (ParamRows): Unset is what an unset param means
+	// when Default is "", Values the valid values of a Text param, and See
+	// a markdown link to where the param is explained.
+	Unset, Values, See string
 }
 
 // Payment modes: how the payee's side of a payment is made.
@@ -48,19 +52,19 @@ var Known = []ParamSpec{
 	{Name: "TotalPayments", Min: 1, Default: "100", Doc: "payments per iteration"},
 	{Name: "CarolsCount", Min: 0, Topology: true, Doc: "intermediate hops (AlicePaysBobViaCarol)"},
 	{Name: "AliceCount", Min: 1, Topology: true, Doc: "payers (AlicesPayBob)"},
-	{Name: "Mode", Choices: PaymentModes, Default: ModeInvoice, Doc: "payment mode"},
+	{Name: "Mode", Choices: PaymentModes, Default: ModeInvoice, Doc: "payment mode; `xpay` and `sendpay` need CLN payers", See: "[Load shapes](#load-shapes-and-payment-modes)"},
 	{Name: "AmountSat", Min: 1, Default: "100", Doc: "satoshis per payment"},
-	{Name: "Rate", Min: 1, Doc: "open loop: payments started per second on schedule (Concurrency is then unused)"},
-	{Name: "RatePerPair", Min: 1, Doc: "open loop: payments started per second for each payer/payee pair (total = RatePerPair × pairs); excludes Rate"},
-	{Name: "Graph", Topology: true, Text: checkGraph, Doc: "generated graph: " + strings.Join(topology.Shapes, "|") + " or an lncli describegraph .json file (replaces topology)"},
-	{Name: "NodeCount", Min: 2, Topology: true, Doc: "nodes of a generated graph"},
-	{Name: "Seed", Min: 0, Topology: true, Doc: "seed of the generated graph and of random pairs"},
-	{Name: "Degree", Min: 1, Topology: true, Doc: "random: mean degree; scalefree: edges per new node"},
-	{Name: "Pairs", Min: 1, Topology: true, Doc: "random payer/payee pairs at least two hops apart (generated graphs default to min(NodeCount, 20))"},
-	{Name: "PushPercent", Min: 0, Topology: true, Doc: "percent of each generated channel pushed to the far side (default 50)"},
-	{Name: "Capacity", Topology: true, Text: checkCapacity, Doc: "generated channel sizes: fixed:SAT, uniform:MIN:MAX or lognormal:MEDIAN:SIGMA"},
-	{Name: "ResourceSampling", Choices: []string{"on", "off"}, Default: "on", Doc: "per-actor resource samples (resources.jsonl) and sync counting; off measures their cost"},
-	{Name: "Storage", Choices: Storages, Default: StorageDisk, Network: true, Doc: "where node data dirs live: disk or tmpfs (RAM)"},
+	{Name: "Rate", Min: 1, Unset: "unset (closed loop)", Doc: "open loop: payments started per second on schedule (Concurrency is then unused)"},
+	{Name: "RatePerPair", Min: 1, Unset: "unset", Doc: "open loop: payments started per second for each payer/payee pair (total = RatePerPair × pairs); excludes Rate"},
+	{Name: "Graph", Topology: true, Text: checkGraph, Values: "`" + strings.Join(topology.Shapes, "`, `") + "` or a `.json` file", Doc: "generated graph, or an lncli describegraph .json file (replaces topology)", See: "[Generated graphs](#generated-graphs)"},
+	{Name: "NodeCount", Min: 2, Topology: true, Unset: "10", Doc: "nodes of a generated graph"},
+	{Name: "Seed", Min: 0, Topology: true, Unset: "1", Doc: "seed of the generated graph and of random pairs"},
+	{Name: "Degree", Min: 1, Topology: true, Unset: "3", Doc: "random: mean degree; scalefree: edges per new node"},
+	{Name: "Pairs", Min: 1, Topology: true, Unset: "min(NodeCount, 20)", Doc: "random payer/payee pairs at least two hops apart"},
+	{Name: "PushPercent", Min: 0, Topology: true, Unset: "50", Doc: "percent of each generated channel pushed to the far side"},
+	{Name: "Capacity", Topology: true, Text: checkCapacity, Unset: "`fixed:10000000`", Values: "`fixed:SAT`, `uniform:MIN:MAX`, `lognormal:MEDIAN:SIGMA`", Doc: "generated channel sizes"},
+	{Name: "ResourceSampling", Choices: []string{"on", "off"}, Default: "on", Doc: "per-actor resource samples (resources.jsonl) and sync counting; off measures their cost", See: "[resources.md](resources.md)"},
+	{Name: "Storage", Choices: Storages, Default: StorageDisk, Network: true, Doc: "where node data dirs live: disk or tmpfs (RAM)", See: "[resources.md](resources.md)"},
 }
 
 func checkGraph(v string) error {
