@@ -19,6 +19,9 @@ type caseExec struct {
 	cf    *caseFaults
 	t     load.Target
 	sink  func(result.Record) error
+	// records are the case's records when a sweep judges it (observeSweep),
+	// kept here rather than read back from payments.jsonl.
+	records []result.Record
 	batch func(context.Context, load.Batch, *load.Prepared) (load.BatchResult, error)
 	// tag names the network in progress lines when several run together.
 	tag string
@@ -37,8 +40,12 @@ func newCaseExec(opts Options, ln *liveNetwork, cr caseRun, w *result.Writer, cf
 		t.Pairs = append(t.Pairs, load.Pair{Payer: net.Nodes[p.Payer], Payee: net.Nodes[p.Payee], PayeePubKey: net.PubKeys[p.Payee]})
 	}
 	e := &caseExec{opts: opts, ln: ln, cr: cr, cf: cf, t: t}
+	keep := opts.Scenario.Sweep != nil
 	e.sink = func(r result.Record) error {
 		err := w.Write(r)
+		if keep {
+			e.records = append(e.records, r)
+		}
 		if cf != nil && r.Phase == result.Measure {
 			cf.payment()
 		}

@@ -137,8 +137,8 @@ func runPair(ctx context.Context, opts Options, run Run, pair []networkPlan, w *
 		if err != nil {
 			return err
 		}
-		for _, cr := range crs {
-			observeSweep(sw, cr.c, w.Path(), s)
+		for k, cr := range crs {
+			observeSweep(sw, cr.c, execs[k].records, s)
 		}
 	}
 	return nil

@@ -38,20 +38,24 @@ func runNetwork(ctx context.Context, opts Options, run Run, p networkPlan, w *re
 		caseCtx := ln.watch.ctx
 		ln.rs.startCase(caseCtx, c.c)
 		restoreProcs := limitProcs()
-		err := runCase(caseCtx, opts, ln, c, w, cf)
+		recs, err := runCase(caseCtx, opts, ln, c, w, cf)
 		restoreProcs()
 		ln.rs.endCase(caseCtx)
 		if err := ln.watch.explain(err); err != nil {
 			return err
 		}
-		observeSweep(sw, c.c, w.Path(), s)
+		observeSweep(sw, c.c, recs, s)
 	}
 	return nil
 }
 
-func runCase(ctx context.Context, opts Options, ln *liveNetwork, cr caseRun, w *result.Writer, cf *caseFaults) error {
+// runCase runs the case's iterations; records are what the sweep judges
+// (none when the scenario has no sweep).
+func runCase(ctx context.Context, opts Options, ln *liveNetwork, cr caseRun, w *result.Writer, cf *caseFaults) (records []result.Record, err error) {
 	if cf != nil {
 		defer cf.finish()
 	}
-	return newCaseExec(opts, ln, cr, w, cf).runAll(ctx)
+	e := newCaseExec(opts, ln, cr, w, cf)
+	err = e.runAll(ctx)
+	return e.records, err
 }
