@@ -13,16 +13,16 @@ import (
 // per call, so that a design can schedule the iterations of several
 // networks: one after another, alternating, or at the same moment.
 type caseExec struct {
-	opts  Options
-	ln    *liveNetwork
-	cr    caseRun
-	cf    *caseFaults
-	t     load.Target
-	sink  func(result.Record) error
+	opts Options
+	ln   *liveNetwork
+	cr   caseRun
+	cf   *caseFaults
+	t    load.Target
+	sink func(result.Record) error
 	// records are the case's records when a sweep judges it (observeSweep),
 	// kept here rather than read back from payments.jsonl.
 	records []result.Record
-	batch func(context.Context, load.Batch, *load.Prepared) (load.BatchResult, error)
+	batch   func(context.Context, load.Batch, *load.Prepared) (load.BatchResult, error)
 	// tag names the network in progress lines when several run together.
 	tag string
 }
