@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -59,7 +58,7 @@ func (c *Collector) procCgroups(pid int) map[string]string {
 	if pid <= 0 {
 		return nil
 	}
-	data, err := os.ReadFile(filepath.Join(c.procRoot(), strconv.Itoa(pid), "cgroup"))
+	data, err := readFile(filepath.Join(c.procRoot(), strconv.Itoa(pid), "cgroup"))
 	if err != nil {
 		return nil
 	}
@@ -142,7 +141,7 @@ func readV1(dir func(controller string) string, s *usage.Sample) error {
 // throttle counters stay so (the root's too), and the caller falls back
 // to the processes' own counters.
 func readBlkio(path string) (read, write int64, devices bool) {
-	data, err := os.ReadFile(path)
+	data, err := readFile(path)
 	if err != nil {
 		return 0, 0, false
 	}
@@ -185,7 +184,7 @@ func readV2(dir string, s *usage.Sample) error {
 	if lim, err := readInt(filepath.Join(dir, "memory.max")); err == nil && lim < noLimit {
 		s.MemLimitBytes = lim // "max" does not parse: no limit
 	}
-	if data, err := os.ReadFile(filepath.Join(dir, "io.stat")); err == nil {
+	if data, err := readFile(filepath.Join(dir, "io.stat")); err == nil {
 		for _, line := range strings.Split(string(data), "\n") {
 			f := strings.Fields(line) // "8:0 rbytes=… wbytes=… rios=… wios=…"
 			if len(f) < 2 {
@@ -208,7 +207,7 @@ func readV2(dir string, s *usage.Sample) error {
 			}
 		}
 	}
-	if data, err := os.ReadFile(filepath.Join(dir, "cpu.max")); err == nil {
+	if data, err := readFile(filepath.Join(dir, "cpu.max")); err == nil {
 		f := strings.Fields(string(data))
 		if len(f) == 2 && f[0] != "max" {
 			q, _ := strconv.ParseFloat(f[0], 64)
@@ -222,7 +221,7 @@ func readV2(dir string, s *usage.Sample) error {
 }
 
 func readInt(path string) (int64, error) {
-	data, err := os.ReadFile(path)
+	data, err := readFile(path)
 	if err != nil {
 		return 0, err
 	}
@@ -239,13 +238,12 @@ func readKV(path string) (map[string]int64, error) { return readPairs(path, " ")
 // readPairs reads "key<sep>value [unit]" lines into numbers; lines
 // without sep or a number are skipped.
 func readPairs(path, sep string) (map[string]int64, error) {
-	f, err := os.Open(path)
+	data, err := readFile(path)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
 	out := map[string]int64{}
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(bytes.NewReader(data))
 	for sc.Scan() {
 		k, v, ok := strings.Cut(sc.Text(), sep)
 		if !ok {

@@ -85,7 +85,7 @@ func (c *Collector) readProcIO(pids []int, s *usage.Sample) {
 // block-request count per process.
 func (c *Collector) readProc(pid int, s *usage.Sample) error {
 	dir := filepath.Join(c.procRoot(), strconv.Itoa(pid))
-	stat, err := os.ReadFile(filepath.Join(dir, "stat"))
+	stat, err := readFile(filepath.Join(dir, "stat"))
 	if err != nil {
 		return err
 	}
@@ -134,7 +134,7 @@ func (c *Collector) descendants(pid int) []int {
 		queue = queue[1:]
 		tasks, _ := os.ReadDir(filepath.Join(c.procRoot(), strconv.Itoa(p), "task"))
 		for _, t := range tasks {
-			data, err := os.ReadFile(filepath.Join(c.procRoot(), strconv.Itoa(p), "task", t.Name(), "children"))
+			data, err := readFile(filepath.Join(c.procRoot(), strconv.Itoa(p), "task", t.Name(), "children"))
 			if err != nil {
 				continue
 			}
@@ -152,7 +152,7 @@ func (c *Collector) descendants(pid int) []int {
 // readNetDev sums received and sent bytes over every interface but the
 // loopback of a /proc/<pid>/net/dev file (the process's network namespace).
 func readNetDev(path string) (rx, tx int64, err error) {
-	data, err := os.ReadFile(path)
+	data, err := readFile(path)
 	if err != nil {
 		return 0, 0, err
 	}

@@ -1,7 +1,6 @@
 package collect
 
 import (
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -48,7 +47,7 @@ func (c *Collector) Processes(a backend.Actor) []int {
 }
 
 func readPids(path string) []int {
-	data, err := os.ReadFile(path)
+	data, err := readFile(path)
 	if err != nil {
 		return nil
 	}
