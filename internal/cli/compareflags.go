@@ -86,7 +86,7 @@ func parseEffect(text string) (float64, error) {
 var launchSpread = map[string]float64{
 	scenario.DesignSequential:  0.356,
 	scenario.DesignInterleaved: 0.120,
-	scenario.DesignDuet:        0.044,
+	scenario.DesignDuet:        0.024,
 }
 
 // launchesWhy is the plan line's reason for a comparison's default launch

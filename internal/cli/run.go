@@ -32,6 +32,7 @@ type runFlags struct {
 	params       []string
 	jobs         []string // --job Name=value: job settings over the file's
 	quick        bool
+	plan         bool // print the plan and stop: nothing built or started
 	backend      string
 	artifacts    string
 	cache        string
@@ -71,6 +72,7 @@ func runCmd(stdout, stderr io.Writer) *cobra.Command {
 	fl.BoolVar(&f.quick, "quick", false, "smoke run: 1 warm-up + 3 iterations per case on one reused network")
 	addBackendFlag(fl, &f)
 	addYesFlag(fl, &f)
+	fl.BoolVar(&f.plan, "plan", false, "print the run's plan (cases, launches, networks, design, estimated time, what a comparison can detect) and stop: nothing is built or started")
 	fl.BoolVar(&f.reuse, "reuse-network", false, "run cases that share a topology on one network instead of a fresh one each")
 	fl.BoolVar(&f.build, "build", true, "build missing node binaries (always: every spec the scenario needs is built)")
 	_ = fl.MarkHidden("build")
@@ -190,8 +192,10 @@ func executeScenario(cmd *cobra.Command, stdout, stderr io.Writer, s scenario.Sc
 	if err != nil {
 		return runner.Run{}, err
 	}
-	if err := confirmLong(est, f.yes, cmd.InOrStdin(), stderr); err != nil {
-		return runner.Run{}, err
+	if !f.plan {
+		if err := confirmLong(est, f.yes, cmd.InOrStdin(), stderr); err != nil {
+			return runner.Run{}, err
+		}
 	}
 	if s.Compare.Fallback != "" {
 		fmt.Fprintln(stderr, "design: "+s.Compare.Fallback)
@@ -218,6 +222,11 @@ func executeScenario(cmd *cobra.Command, stdout, stderr io.Writer, s scenario.Sc
 	if err := refuseCLNBackend(s, kind); err != nil {
 		return runner.Run{}, err
 	}
+	if f.plan {
+		printPlan(stderr, s, networks, est, warn, backendName)
+		fmt.Fprintln(stderr, "plan only (--plan): nothing built or started")
+		return runner.Run{}, nil
+	}
 	images, err := findImages(f.images)
 	if err != nil {
 		return runner.Run{}, err
@@ -236,15 +245,7 @@ func executeScenario(cmd *cobra.Command, stdout, stderr io.Writer, s scenario.Sc
 	if err != nil {
 		return runner.Run{}, err
 	}
-	cases := s.Cases()
-	fmt.Fprintf(stderr, "%s: %d case(s) × %d launch(es) on %d network(s), %s each, backend %s, estimated ~%v\n",
-		s.Name, len(cases), s.Job.LaunchCount, networks, s.Job.Describe(), backendName, est.Round(10*time.Second))
-	if why := launchesWhy(s); why != "" {
-		fmt.Fprintln(stderr, why)
-	}
-	if warn != "" {
-		fmt.Fprintln(stderr, warn)
-	}
+	printPlan(stderr, s, networks, est, warn, backendName)
 	// Images are built once per run, before its folder exists: a failed
 	// build leaves no empty run behind.
 	if kind.images {
@@ -386,4 +387,17 @@ func checkNetem(ctx context.Context, s scenario.Scenario, image string) error {
 		}
 	}
 	return nil
+}
+
+// printPlan is the run's plan line: what runs, how often, where, for how
+// long, and what a comparison's launch count can detect.
+func printPlan(stderr io.Writer, s scenario.Scenario, networks int, est time.Duration, warn, backendName string) {
+	fmt.Fprintf(stderr, "%s: %d case(s) × %d launch(es) on %d network(s), %s each, backend %s, estimated ~%v\n",
+		s.Name, len(s.Cases()), s.Job.LaunchCount, networks, s.Job.Describe(), backendName, est.Round(10*time.Second))
+	if why := launchesWhy(s); why != "" {
+		fmt.Fprintln(stderr, why)
+	}
+	if warn != "" {
+		fmt.Fprintln(stderr, warn)
+	}
 }
