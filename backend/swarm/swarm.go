@@ -121,15 +121,8 @@ func New(ctx context.Context, opts Options) (*Backend, error) {
 	spec := composefile.Spec{RunID: opts.RunID, Network: opts.Network, Project: b.stack, WorkDir: opts.WorkDir, User: "0:0",
 		ChainImage: opts.ChainImage, Limits: opts.Limits, DefaultLimits: opts.DefaultLimits, Pprof: opts.Pprof,
 		Sampler: opts.Sampler, SamplerArgs: opts.SamplerArgs, Fragments: frags}
-	for _, n := range opts.Topology.Nodes {
-		node, err := composefile.NodeOf(n, opts.NodeImages, opts.Configs, backend.NodeConfig{DBBackend: opts.DBBackend, Args: opts.NodeArgs})
-		if err != nil {
-			return nil, err
-		}
-		if spec.ChainImage == "" {
-			spec.ChainImage = node.Image
-		}
-		spec.Nodes = append(spec.Nodes, node)
+	if err := spec.AddNodes(opts.Topology.Nodes, opts.NodeImages, opts.Configs, backend.NodeConfig{DBBackend: opts.DBBackend, Args: opts.NodeArgs}); err != nil {
+		return nil, err
 	}
 	chainDir := filepath.Join(opts.WorkDir, composefile.ChainService)
 	if err := os.MkdirAll(chainDir, 0o700); err != nil {
@@ -161,6 +154,11 @@ func writeChainCert(certPath, keyPath string, engines []Engine) error {
 		return err
 	}
 	return os.WriteFile(keyPath, key, 0o600)
+}
+
+// docker runs the docker CLI against one engine of the cluster.
+func (b *Backend) docker(ctx context.Context, host string, args ...string) (string, error) {
+	return b.opts.Cluster.docker(ctx, host, args...)
 }
 
 func (b *Backend) Name() string  { return "swarm" }
@@ -223,7 +221,7 @@ func (b *Backend) deploy(ctx context.Context, service string, more ...string) er
 	if err != nil {
 		return err
 	}
-	_, err = dockerEnv(ctx, b.opts.Cluster.Manager.Host, []string{"LNBENCH_RPCPASS=" + pass},
+	_, err = b.opts.Cluster.dockerEnv(ctx, b.opts.Cluster.Manager.Host, []string{"LNBENCH_RPCPASS=" + pass},
 		"stack", "deploy", "--resolve-image", "never", "-c", part, b.stack)
 	if err != nil {
 		return fmt.Errorf("deploying %s: %w", service, err)
@@ -239,7 +237,7 @@ type task struct {
 
 // taskOf reads the newest task of a service from the manager.
 func (b *Backend) taskOf(ctx context.Context, service string) (task, error) {
-	ids, err := docker(ctx, b.opts.Cluster.Manager.Host, "service", "ps", "-q", "--no-trunc", b.stack+"_"+service)
+	ids, err := b.docker(ctx, b.opts.Cluster.Manager.Host, "service", "ps", "-q", "--no-trunc", b.stack+"_"+service)
 	if err != nil {
 		return task{}, err
 	}
@@ -248,7 +246,7 @@ func (b *Backend) taskOf(ctx context.Context, service string) (task, error) {
 		return task{}, nil
 	}
 	// service ps lists the newest task first.
-	out, err := docker(ctx, b.opts.Cluster.Manager.Host, "inspect", "--format",
+	out, err := b.docker(ctx, b.opts.Cluster.Manager.Host, "inspect", "--format",
 		"{{.Status.State}}|{{.Status.Err}}|{{.Status.ContainerStatus.ContainerID}}|{{.NodeID}}|{{range .Status.PortStatus.Ports}}{{.TargetPort}}:{{.PublishedPort}} {{end}}", f[0])
 	if err != nil {
 		return task{}, err
@@ -290,7 +288,7 @@ func (b *Backend) nodeNames(ctx context.Context) map[string]string {
 		return m
 	}
 	m := map[string]string{}
-	out, err := docker(ctx, host, "node", "ls", "--format", "{{.ID}} {{.Hostname}}")
+	out, err := b.docker(ctx, host, "node", "ls", "--format", "{{.ID}} {{.Hostname}}")
 	if err == nil {
 		for _, line := range strings.Split(out, "\n") {
 			if f := strings.Fields(line); len(f) == 2 {
@@ -366,11 +364,11 @@ func (b *Backend) logTail(t task, n int) string {
 
 // copyOut copies one file out of a task's container (running or stopped)
 // through its engine.
-func copyOut(ctx context.Context, e Engine, container, src, dst string) error {
+func (b *Backend) copyOut(ctx context.Context, e Engine, container, src, dst string) error {
 	if err := os.MkdirAll(filepath.Dir(dst), 0o700); err != nil {
 		return err
 	}
-	_, err := docker(ctx, e.Host, "cp", container+":"+src, dst)
+	_, err := b.docker(ctx, e.Host, "cp", container+":"+src, dst)
 	return err
 }
 
@@ -417,7 +415,7 @@ func (b *Backend) StartNode(ctx context.Context, spec backend.NodeSpec) (backend
 		return backend.NodeEndpoint{}, fmt.Errorf("node %s: start the chain first", spec.Name)
 	}
 	n := b.spec.Nodes[i]
-	n.DBBackend, n.ExtraArgs = spec.DBBackend, append([]string(nil), spec.ExtraArgs...)
+	n.Refresh(spec) // deploy writes the stack file anew
 	b.spec.Nodes[i] = n
 	cfg := b.spec.LndConfig(n)
 	b.mu.Unlock()
@@ -447,8 +445,8 @@ func (b *Backend) StartNode(ctx context.Context, spec backend.NodeSpec) (backend
 				return false
 			}
 			lastCopy = time.Now()
-			if copyOut(ctx, e, t.Container, "/data/tls.cert", ep.TLSCertPath) != nil ||
-				copyOut(ctx, e, t.Container, "/data/data/chain/bitcoin/simnet/admin.macaroon", ep.MacaroonPath) != nil {
+			if b.copyOut(ctx, e, t.Container, "/data/tls.cert", ep.TLSCertPath) != nil ||
+				b.copyOut(ctx, e, t.Container, "/data/data/chain/bitcoin/simnet/admin.macaroon", ep.MacaroonPath) != nil {
 				os.Remove(ep.MacaroonPath)
 				return false
 			}
@@ -483,7 +481,7 @@ func (b *Backend) StopNode(ctx context.Context, name string) error {
 	if err != nil {
 		return err
 	}
-	_, err = docker(ctx, e.Host, "stop", "-t", "15", t.Container)
+	_, err = b.docker(ctx, e.Host, "stop", "-t", "15", t.Container)
 	return err
 }
 
@@ -527,12 +525,12 @@ func (b *Backend) CollectLogs(ctx context.Context, dir string) error {
 		if name == composefile.ChainService {
 			src = "/data/logs/simnet/btcd.log"
 		}
-		if err := copyOut(ctx, e, t.Container, src, filepath.Join(dst, filepath.Base(src))); err != nil {
+		if err := b.copyOut(ctx, e, t.Container, src, filepath.Join(dst, filepath.Base(src))); err != nil {
 			errs = append(errs, fmt.Errorf("%s: %v", name, err))
 		}
 		if name != composefile.ChainService {
 			// Windows of a `docker exec … sample-loop.sh` in the node.
-			if err := copyArtifacts(ctx, e, t.Container, b.opts.ArtifactsDir); err != nil {
+			if err := b.copyArtifacts(ctx, e, t.Container, b.opts.ArtifactsDir); err != nil {
 				errs = append(errs, fmt.Errorf("%s: traces: %v", name, err))
 			}
 		}
@@ -558,7 +556,7 @@ func containerLogs(ctx context.Context, e Engine, id, path string) error {
 // by this run's (and network's) label. It reports an error only if
 // something labelled is left.
 func (b *Backend) Teardown(ctx context.Context) error {
-	_, rmErr := docker(ctx, b.opts.Cluster.Manager.Host, "stack", "rm", b.stack)
+	_, rmErr := b.docker(ctx, b.opts.Cluster.Manager.Host, "stack", "rm", b.stack)
 	filters := []string{"label=" + backend.Label + "=" + b.opts.RunID}
 	if b.opts.Network != "" {
 		filters = append(filters, "label="+composefile.NetworkLabel+"="+b.opts.Network)
@@ -581,7 +579,7 @@ func (b *Backend) WatchEvery() time.Duration { return 3 * time.Second }
 func (b *Backend) Dead(ctx context.Context) []backend.Death {
 	m := b.opts.Cluster.Manager
 	var out []backend.Death
-	nodes, err := docker(ctx, m.Host, "node", "ls", "--format", "{{.Hostname}} {{.Status}}")
+	nodes, err := b.docker(ctx, m.Host, "node", "ls", "--format", "{{.Hostname}} {{.Status}}")
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil
@@ -603,7 +601,7 @@ func (b *Backend) Dead(ctx context.Context) []backend.Death {
 			}
 		}
 	}
-	ps, err := docker(ctx, m.Host, "stack", "ps", b.stack, "--format", "{{.Name}}|{{.CurrentState}}")
+	ps, err := b.docker(ctx, m.Host, "stack", "ps", b.stack, "--format", "{{.Name}}|{{.CurrentState}}")
 	if err != nil {
 		return out
 	}
@@ -636,7 +634,7 @@ func (b *Backend) taskDeath(ctx context.Context, svc string, t task, state strin
 		d.Reason += ": " + t.Err
 	}
 	if e, err := b.engineOf(t); err == nil && t.Container != "" {
-		if out, err := docker(ctx, e.Host, "inspect", t.Container); err == nil {
+		if out, err := b.docker(ctx, e.Host, "inspect", t.Container); err == nil {
 			if c, err := backend.DeathFromInspect(svc, []byte(out)); err == nil {
 				d.ExitCode, d.Signal, d.OOM, d.MemoryLimit = c.ExitCode, c.Signal, c.OOM, c.MemoryLimit
 			}
