@@ -187,7 +187,7 @@ sampling: {mode: iteration}
 		if cerr == nil {
 			if left, err := swarm.Leftovers(context.Background(), c, "label=lnbench.run="+runID); err != nil || len(left) > 0 {
 				t.Errorf("left on the engines after the run: %v %v", left, err)
-				swarm.Down(context.Background(), c, runID)
+				swarm.Down(context.Background(), c, runID, os.Stderr)
 			}
 		}
 	})

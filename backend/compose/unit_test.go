@@ -61,7 +61,7 @@ func TestNodesGetTheirBuildsImageAndSpecsFlags(t *testing.T) {
 	}}
 	b, err := New(t.Context(), Options{RunID: "x", WorkDir: t.TempDir(), ArtifactsDir: t.TempDir(), Topology: topo,
 		DefaultLimits: composefile.Limits{CPUs: 1, Memory: "1g"},
-		NodeImages: map[string]string{"k21": "lnbench-node:21", "k20": "lnbench-node:20"}, ChainImage: "lnbench-node:20",
+		NodeImages:    map[string]string{"k21": "lnbench-node:21", "k20": "lnbench-node:20"}, ChainImage: "lnbench-node:20",
 		Configs: map[string]backend.NodeConfig{"new": {DBBackend: "bbolt", Args: []string{"--trickledelay=50"}},
 			"old": {DBBackend: "sqlite", Args: []string{"--channel-commit-batch-size=300"}}}})
 	if err != nil {

@@ -93,8 +93,13 @@ func healthy(ctx context.Context, url string) bool {
 // the compose sidecar writes them through its bind mount.
 func (b *Backend) CollectTraces(ctx context.Context) error {
 	var errs []error
+	down := b.lostEngines(ctx)
 	for _, s := range b.samplers() {
 		if !slices.Contains(b.startedServices(), s.Service) {
+			continue
+		}
+		if err := b.unreachable(down, s.Service); err != nil {
+			errs = append(errs, fmt.Errorf("%s: its windows are lost: %v", s.Service, err))
 			continue
 		}
 		t, err := b.taskOf(ctx, s.Service)

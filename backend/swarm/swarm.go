@@ -498,44 +498,88 @@ func (b *Backend) startedServices() []string {
 // copies lnd.log / btcd.log out of it, and records the engine that ran it
 // in dir/<name>/engine.txt.
 func (b *Backend) CollectLogs(ctx context.Context, dir string) error {
+	down := b.lostEngines(ctx)
 	var errs []error
 	for _, name := range b.startedServices() {
-		t, err := b.taskOf(ctx, name)
-		if err != nil || t.Container == "" {
-			errs = append(errs, fmt.Errorf("%s: no container (%v)", name, err))
+		if err := b.unreachable(down, name); err != nil {
+			errs = append(errs, fmt.Errorf("%s: no logs: %v", name, err))
 			continue
 		}
-		e, err := b.engineOf(t)
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		dst := filepath.Join(dir, name)
-		if err := os.MkdirAll(dst, 0o755); err != nil {
-			return err
-		}
-		os.WriteFile(filepath.Join(dst, "engine.txt"), []byte(fmt.Sprintf("%s %s task %s container %s\n", e.Name, e.Addr, t.ID, t.Container)), 0o644)
-		if err := containerLogs(ctx, e, t.Container, filepath.Join(dst, "container.log")); err != nil {
-			errs = append(errs, fmt.Errorf("%s: %v", name, err))
-		}
-		if b.isSampler(name) {
-			continue // its windows were copied out when it stopped (CollectTraces)
-		}
-		src := "/data/logs/bitcoin/simnet/lnd.log"
-		if name == composefile.ChainService {
-			src = "/data/logs/simnet/btcd.log"
-		}
-		if err := b.copyOut(ctx, e, t.Container, src, filepath.Join(dst, filepath.Base(src))); err != nil {
-			errs = append(errs, fmt.Errorf("%s: %v", name, err))
-		}
-		if name != composefile.ChainService {
-			// Windows of a `docker exec … sample-loop.sh` in the node.
-			if err := b.copyArtifacts(ctx, e, t.Container, b.opts.ArtifactsDir); err != nil {
-				errs = append(errs, fmt.Errorf("%s: traces: %v", name, err))
-			}
-		}
+		// Each service's questions are bounded: one slow engine does not
+		// take the time of the others' logs or of the teardown.
+		sctx, cancel := context.WithTimeout(ctx, 2*callTimeout)
+		errs = append(errs, b.collectLogs(sctx, dir, name)...)
+		cancel()
 	}
 	return errors.Join(errs...)
+}
+
+// lostEngines asks every engine at once whether it answers: the names of
+// those that do not, with why.
+func (b *Backend) lostEngines(ctx context.Context) map[string]string {
+	_, lost := b.opts.Cluster.probe(ctx, b.opts.Cluster.Engines)
+	out := map[string]string{}
+	for _, l := range lost {
+		out[l.Engine.Name] = l.Err
+	}
+	return out
+}
+
+// unreachable says why a service's container cannot be reached when its
+// engine, or the manager that knows its task, is among the lost ones.
+func (b *Backend) unreachable(lost map[string]string, service string) error {
+	m := b.opts.Cluster.Manager.Name
+	if why, ok := lost[m]; ok {
+		return fmt.Errorf("the swarm manager %s does not answer (%s)", m, why)
+	}
+	eng := b.placement[service]
+	for _, sm := range b.samplers() {
+		if sm.Service == service {
+			eng = sm.Engine
+		}
+	}
+	if why, ok := lost[eng]; ok {
+		return fmt.Errorf("its engine %s does not answer (%s)", eng, why)
+	}
+	return nil
+}
+
+// collectLogs copies one service's logs (and a node's traces) into dir.
+func (b *Backend) collectLogs(ctx context.Context, dir, name string) []error {
+	t, err := b.taskOf(ctx, name)
+	if err != nil || t.Container == "" {
+		return []error{fmt.Errorf("%s: no container (%v)", name, err)}
+	}
+	e, err := b.engineOf(t)
+	if err != nil {
+		return []error{err}
+	}
+	dst := filepath.Join(dir, name)
+	if err := os.MkdirAll(dst, 0o755); err != nil {
+		return []error{err}
+	}
+	var errs []error
+	os.WriteFile(filepath.Join(dst, "engine.txt"), []byte(fmt.Sprintf("%s %s task %s container %s\n", e.Name, e.Addr, t.ID, t.Container)), 0o644)
+	if err := containerLogs(ctx, e, t.Container, filepath.Join(dst, "container.log")); err != nil {
+		errs = append(errs, fmt.Errorf("%s: %v", name, err))
+	}
+	if b.isSampler(name) {
+		return errs // its windows were copied out when it stopped (CollectTraces)
+	}
+	src := "/data/logs/bitcoin/simnet/lnd.log"
+	if name == composefile.ChainService {
+		src = "/data/logs/simnet/btcd.log"
+	}
+	if err := b.copyOut(ctx, e, t.Container, src, filepath.Join(dst, filepath.Base(src))); err != nil {
+		errs = append(errs, fmt.Errorf("%s: %v", name, err))
+	}
+	if name != composefile.ChainService {
+		// Windows of a `docker exec … sample-loop.sh` in the node.
+		if err := b.copyArtifacts(ctx, e, t.Container, b.opts.ArtifactsDir); err != nil {
+			errs = append(errs, fmt.Errorf("%s: traces: %v", name, err))
+		}
+	}
+	return errs
 }
 
 func containerLogs(ctx context.Context, e Engine, id, path string) error {
@@ -553,17 +597,55 @@ func containerLogs(ctx context.Context, e Engine, id, path string) error {
 }
 
 // Teardown removes the stack through the manager, then sweeps every engine
-// by this run's (and network's) label. It reports an error only if
-// something labelled is left.
+// that answers by this run's (and network's) label, saying on the log
+// what it does and waits for. It ends in bounded time (see Sweep) and
+// returns an error only if something labelled is left: what, on which
+// engine, and the engines that did not answer with the services that ran
+// there (their containers and volumes stay on them).
 func (b *Backend) Teardown(ctx context.Context) error {
-	_, rmErr := b.docker(ctx, b.opts.Cluster.Manager.Host, "stack", "rm", b.stack)
+	start := time.Now()
+	log := b.opts.Log
+	m := b.opts.Cluster.Manager
+	fmt.Fprintf(log, "swarm: tearing down stack %s (manager %s)\n", b.stack, m.Name)
+	var rmErr error
+	if up, _ := b.opts.Cluster.probe(ctx, []Engine{m}); len(up) == 1 {
+		rctx, cancel := context.WithTimeout(ctx, callTimeout)
+		_, rmErr = b.docker(rctx, m.Host, "stack", "rm", b.stack)
+		cancel()
+	}
 	filters := []string{"label=" + backend.Label + "=" + b.opts.RunID}
 	if b.opts.Network != "" {
 		filters = append(filters, "label="+composefile.NetworkLabel+"="+b.opts.Network)
 	}
-	if _, err := Sweep(ctx, b.opts.Cluster, filters...); err != nil {
-		return fmt.Errorf("teardown of stack %s (stack rm: %v): %w; remove the rest with `lnbench down --backend swarm %s`", b.stack, rmErr, err, b.opts.RunID)
+	r, err := Sweep(ctx, b.opts.Cluster, log, filters...)
+	took := time.Since(start).Seconds()
+	if err != nil {
+		var le *LeftError
+		if errors.As(err, &le) {
+			started := b.startedServices()
+			for i, l := range le.Lost {
+				for _, svc := range b.servicesOn(l.Engine.Name) {
+					if slices.Contains(started, svc) {
+						le.Lost[i].Services = append(le.Lost[i].Services, svc)
+					}
+				}
+				for _, sm := range b.samplers() {
+					if sm.Engine == l.Engine.Name && slices.Contains(started, sm.Service) {
+						le.Lost[i].Services = append(le.Lost[i].Services, sm.Service)
+					}
+				}
+			}
+		}
+		if rmErr != nil {
+			err = fmt.Errorf("%w (stack rm: %s)", err, lines.First(rmErr.Error()))
+		}
+		again := ""
+		if errors.As(err, &le) && len(le.Lost) > 0 {
+			again = " once " + strings.Join(le.Unreachable(), ", ") + " answers again"
+		}
+		return fmt.Errorf("teardown of stack %s ended after %.0f s having removed %s: %w; remove the rest with `lnbench down --backend swarm %s`%s", b.stack, took, r, err, b.opts.RunID, again)
 	}
+	fmt.Fprintf(log, "swarm: stack %s torn down in %.1f s (removed %s)\n", b.stack, took, r)
 	return nil
 }
 
