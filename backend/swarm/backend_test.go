@@ -3,7 +3,9 @@ package swarm
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -128,3 +130,59 @@ func TestStartNodeRefreshesEnv(t *testing.T) {
 		t.Errorf("the artifacts' stack file has GOGC=%s, want 50", got)
 	}
 }
+
+// Actors lists each running service's container with the engine that runs
+// it (the collector asks that engine when the cgroup is not readable
+// here), its role, and names the services that are not running.
+func TestActorsOnTheirEngines(t *testing.T) {
+	topo := topology.Topology{Name: "actors", Nodes: []topology.Node{
+		{Name: "alice", Implementation: "lnd", Build: "k", Placement: "lnbe-1"},
+		{Name: "bob", Implementation: "lnd", Build: "k", Placement: "lnbe-3"},
+		{Name: "carol", Implementation: "lnd", Build: "k", Placement: "lnbe-2"}}}
+	f := &fakeDocker{}
+	node := map[string]string{"alice": "n1", "bob": "n3", "btcd": "n1"}
+	f.answer = func(host string, args []string) (string, error) {
+		switch {
+		case args[0] == "node" && args[1] == "ls":
+			return "n1 lnbe-1\nn2 lnbe-2\nn3 lnbe-3", nil
+		case args[0] == "service" && args[1] == "ps":
+			svc := args[len(args)-1][strings.LastIndexByte(args[len(args)-1], '_')+1:]
+			return "task-" + svc, nil
+		case args[0] == "inspect" && strings.HasPrefix(args[len(args)-1], "task-"):
+			svc := strings.TrimPrefix(args[len(args)-1], "task-")
+			if svc == "carol" {
+				return "failed|task: non-zero exit (1)|c-carol|n2|", nil
+			}
+			return "running||c-" + svc + "|" + node[svc] + "|10009:30001 ", nil
+		case args[0] == "inspect":
+			var out []string
+			for _, id := range args[3:] {
+				out = append(out, id+" 999999999")
+			}
+			return strings.Join(out, "\n"), nil
+		}
+		return "", fmt.Errorf("fake: unexpected %v", args)
+	}
+	b, err := New(t.Context(), Options{RunID: "r1", WorkDir: t.TempDir(), ArtifactsDir: t.TempDir(), Topology: topo,
+		NodeImages: map[string]string{"k": "img:1"}, Cluster: threeEngines(f)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.started = []string{"alice", "bob", "btcd", "carol"}
+	actors, err := b.Actors(t.Context())
+	if err == nil || !strings.Contains(err.Error(), `carol: no running task ("failed"`) {
+		t.Errorf("err %v", err)
+	}
+	want := []backend.Actor{
+		{Name: "alice", Role: backend.RoleNode, ContainerID: "c-alice", Engine: "fake://1"},
+		{Name: "bob", Role: backend.RoleNode, ContainerID: "c-bob", Engine: "fake://3"},
+		{Name: "btcd", Role: backend.RoleChain, ContainerID: "c-btcd", Engine: "fake://1"}}
+	if !reflect.DeepEqual(actors, want) {
+		t.Errorf("actors\n %+v\nwant\n %+v", actors, want)
+	}
+	if n := len(f.called("fake://1 inspect --format {{.Id}} {{.State.Pid}}")); n != 1 {
+		t.Errorf("%d inspects on lnbe-1, want one for its two containers", n)
+	}
+}
+
+var _ backend.ActorLister = (*Backend)(nil)
