@@ -19,6 +19,7 @@ import (
 
 	"github.com/lnbench/lnbench/backend/swarm"
 	"github.com/lnbench/lnbench/result"
+	"github.com/lnbench/lnbench/usage"
 )
 
 // testbedUp starts n Docker engines in one swarm with
@@ -411,7 +412,7 @@ payee: bob
 	}
 	text := out.String()
 	for _, want := range []string{"swarm: tearing down stack", "swarm: engine lnbe-3 (" + es[2].Host + ") does not answer",
-		"the containers and volumes of bob (lnbench.run=" + runID + ") stay there",
+		"the containers and volumes of bob (lnbench.run=" + runID + " and lnbench.network=",
 		"remove the rest with `lnbench down --backend swarm " + runID + "` once lnbe-3 answers again"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the run's output lacks %q", want)
@@ -419,6 +420,23 @@ payee: bob
 	}
 	if recs, err := result.ReadFile(filepath.Join(run, "payments.jsonl")); err != nil || len(recs) < 50 {
 		t.Errorf("payments.jsonl after the loss: %d records, %v", len(recs), err)
+	}
+	// Each engine's actors were sampled (the test bed's engines share this
+	// host's PID namespace: their cgroups are read here).
+	if samples, err := usage.Load(filepath.Join(run, usage.FileName)); err != nil {
+		t.Errorf("resources: %v", err)
+	} else {
+		cpu, source := map[string]float64{}, map[string]string{}
+		for _, s := range samples {
+			cpu[s.Actor] = max(cpu[s.Actor], s.CPUSeconds())
+			source[s.Actor] = s.Source
+		}
+		t.Logf("MEASURED resource samples: CPU seconds %v, sources %v", cpu, source)
+		for _, a := range []string{"alice", "carol1", "bob", "btcd", usage.RoleHost} {
+			if cpu[a] <= 0 {
+				t.Errorf("%s: no CPU sampled on the swarm (%d samples in all)", a, len(samples))
+			}
+		}
 	}
 	if md, err := os.ReadFile(filepath.Join(run, "summary.md")); err != nil || !strings.Contains(string(md), "the containers and volumes of bob") {
 		t.Errorf("summary.md does not say what the teardown left (%v)", err)

@@ -111,8 +111,8 @@ func openNetwork(ctx context.Context, opts Options, run Run, p networkPlan, fw *
 // collects the logs and tears the network down. It runs even after Ctrl-C,
 // so it works on fresh contexts: the logs get at most teardownTimeout, and
 // the teardown its own teardownTimeout, so a lost engine cannot starve the
-// removal. A teardown that leaves something is said at once, recorded in
-// the manifest's warnings and returned (the run then exits non-zero).
+// removal. A teardown that leaves something is recorded in the manifest's
+// warnings and returned: the run's error carries it, and it exits non-zero.
 func (ln *liveNetwork) close(opts Options, run Run, rec *runrecord.Manifest) (err error) {
 	ln.watch.stop() // teardown stops every actor: no death to report
 	if ln.rs != nil {
@@ -135,7 +135,6 @@ func (ln *liveNetwork) close(opts Options, run Run, rec *runrecord.Manifest) (er
 	defer tcancel()
 	if err = ln.be.Teardown(tctx); err != nil {
 		err = &teardownError{network: ln.plan.name, err: err}
-		fmt.Fprintf(opts.Log, "%v\n", err)
 		rec.Warnings = append(rec.Warnings, err.Error())
 	}
 	os.RemoveAll(ln.spec.WorkDir) // holds keys and macaroons: never left behind
