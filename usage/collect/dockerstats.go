@@ -64,6 +64,11 @@ func DockerStats(ctx context.Context, host, containerID string) (usage.Sample, e
 	}
 	resp, err := engineClient(host).Do(req)
 	if err != nil {
+		if ctx.Err() != nil {
+			// The sampling was stopped (its context's cause is no engine's
+			// answer, e.g. a node's death that ended the phase).
+			return usage.Sample{}, fmt.Errorf("docker stats: %v", ctx.Err())
+		}
 		return usage.Sample{}, fmt.Errorf("docker stats: %v", err)
 	}
 	defer resp.Body.Close()
