@@ -17,8 +17,12 @@ const (
 type Actor struct {
 	Name string
 	Role string // RoleNode, RoleChain or RoleSampler
-	// ContainerID is the full container id (compose); "" for processes.
+	// ContainerID is the full container id (compose, swarm); "" for processes.
 	ContainerID string
+	// Engine is the DOCKER_HOST of the engine running the container when
+	// it is not this machine's default one (swarm): its stats API is asked
+	// when the container's cgroup is not readable here.
+	Engine string
 	// PID is the process (local) or the container's init process, as seen
 	// from the host's PID namespace; 0 when unknown.
 	PID int

@@ -16,6 +16,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -434,6 +435,62 @@ func encode(buf *bytes.Buffer, f File) ([]byte, error) {
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// AddNodes appends the topology's nodes to the spec, each as NodeOf
+// describes it, with a node's own cpus/memory (topology `cpus:`,
+// `memory:`) over the run's limits field by field; btcd runs the first
+// node's image when the spec names none. The compose and swarm backends
+// build their specs with it, so both apply a node's own limits.
+func (s *Spec) AddNodes(nodes []topology.Node, images map[string]string, configs map[string]backend.NodeConfig, def backend.NodeConfig) error {
+	for _, n := range nodes {
+		node, err := NodeOf(n, images, configs, def)
+		if err != nil {
+			return err
+		}
+		if s.ChainImage == "" {
+			s.ChainImage = node.Image
+		}
+		s.Nodes = append(s.Nodes, node)
+		if own := n.Limits(); !own.Zero() {
+			s.Limits = withNodeLimits(s.Limits, n.Name, own, s.DefaultLimits)
+		}
+	}
+	return nil
+}
+
+// withNodeLimits returns limits (copied) with a topology node's own limits
+// over the run's defaults, field by field.
+func withNodeLimits(limits map[string]Limits, name string, own, def Limits) map[string]Limits {
+	out := map[string]Limits{}
+	for k, v := range limits {
+		out[k] = v
+	}
+	l, ok := out[name]
+	if !ok {
+		l = def
+	}
+	if own.CPUs > 0 {
+		l.CPUs = own.CPUs
+	}
+	if own.Memory != "" {
+		l.Memory = own.Memory
+	}
+	out[name] = l
+	return out
+}
+
+// Refresh sets what a start asks of the node (database backend, flags,
+// environment) and says whether that changed it: the backend then
+// rewrites its file before starting the node.
+func (n *Node) Refresh(spec backend.NodeSpec) bool {
+	if n.DBBackend == spec.DBBackend && slices.Equal(n.ExtraArgs, spec.ExtraArgs) && slices.Equal(n.Env, spec.Env) {
+		return false
+	}
+	n.DBBackend = spec.DBBackend
+	n.ExtraArgs = append([]string(nil), spec.ExtraArgs...)
+	n.Env = append([]string(nil), spec.Env...)
+	return true
 }
 
 // NodeOf is the service description of topology node n: its image (by its

@@ -42,7 +42,7 @@ func noLeftovers(t *testing.T, engines, runID string) {
 	}
 	if left, err := swarm.Leftovers(context.Background(), c, "label=lnbench.run="+runID); err != nil || len(left) > 0 {
 		t.Errorf("left on the engines: %v %v", left, err)
-		swarm.Down(context.Background(), c, runID)
+		swarm.Down(context.Background(), c, runID, os.Stderr)
 	}
 }
 

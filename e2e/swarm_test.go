@@ -19,6 +19,7 @@ import (
 
 	"github.com/lnbench/lnbench/backend/swarm"
 	"github.com/lnbench/lnbench/result"
+	"github.com/lnbench/lnbench/usage"
 )
 
 // testbedUp starts n Docker engines in one swarm with
@@ -187,7 +188,7 @@ sampling: {mode: iteration}
 		if cerr == nil {
 			if left, err := swarm.Leftovers(context.Background(), c, "label=lnbench.run="+runID); err != nil || len(left) > 0 {
 				t.Errorf("left on the engines after the run: %v %v", left, err)
-				swarm.Down(context.Background(), c, runID)
+				swarm.Down(context.Background(), c, runID, os.Stderr)
 			}
 		}
 	})
@@ -290,14 +291,33 @@ func mustEngines(t *testing.T, path string) []swarm.Engine {
 	return es
 }
 
-// TestSwarmEngineLost cuts bob's engine off the swarm mid-run (its link
-// to the test bed's bridge goes down, as a lost host would) and checks that
-// the watchdog ends the run with one line naming the engine, that what was
-// measured is in the artifacts, and that the run returns.
+// TestSwarmEngineLost stops bob's engine mid-run (its dockerd, SIGTERM,
+// as a host going down) and checks that the run's error names the lost
+// engine within 30 s; that the teardown says what it does, ends in bounded
+// time and lists what it left where (bob's container and volumes on
+// lnbe-3), and the run exits non-zero; that what was measured is in the
+// artifacts and nothing of the run stays on the engines that answer. Then
+// `lnbench down` removes what it reaches (a volume left on lnbe-2 on
+// purpose) and fails naming lnbe-3; once lnbe-3's dockerd runs again, the
+// same down removes the rest. carol1 carries its own cpus and memory
+// (topology), checked on its container (issue 19).
 func TestSwarmEngineLost(t *testing.T) {
 	bin := composeSetup(t)
 	engines, _ := testbedUp(t, 3)
-	topo := swarmTopology(t, "LostEngine")
+	es := mustEngines(t, engines)
+	state := filepath.Dir(engines)
+	topo := filepath.Join(t.TempDir(), "topology.yml")
+	if err := os.WriteFile(topo, []byte(`name: LostEngine
+nodes:
+  - {name: alice, placement: lnbe-1}
+  - {name: carol1, placement: lnbe-2, cpus: 0.8, memory: 700m}
+  - {name: bob, placement: lnbe-3}
+channels: [{from: alice, to: carol1}, {from: carol1, to: bob}]
+payers: [alice]
+payee: bob
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	scen := composeScenarioFile(t, fmt.Sprintf("name: %s\ntopology: %s\nparams: {Concurrency: [5], TotalPayments: [20000]}\njob: {WarmupCount: 0, IterationCount: 1}\n",
 		composeUniqueName("SwarmLost"), topo))
 	arts := t.TempDir()
@@ -311,11 +331,8 @@ func TestSwarmEngineLost(t *testing.T) {
 	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
-	t.Cleanup(func() {
-		cmd.Process.Kill()
-		exec.Command("ip", "link", "set", "lnbe-v3", "up").Run()
-	})
-	// Wait for measured payments, then cut bob's engine off.
+	t.Cleanup(func() { cmd.Process.Kill() })
+	// Wait for measured payments, then stop bob's engine.
 	deadline := time.Now().Add(8 * time.Minute)
 	for {
 		if time.Now().After(deadline) {
@@ -323,7 +340,7 @@ func TestSwarmEngineLost(t *testing.T) {
 		}
 		select {
 		case err := <-done:
-			t.Fatalf("run ended before the engine was cut: %v\n%s", err, out.String())
+			t.Fatalf("run ended before the engine was stopped: %v\n%s", err, out.String())
 		default:
 		}
 		if m, _ := filepath.Glob(filepath.Join(arts, "*", "payments.jsonl")); len(m) == 1 {
@@ -333,28 +350,155 @@ func TestSwarmEngineLost(t *testing.T) {
 		}
 		time.Sleep(time.Second)
 	}
-	cut := time.Now()
-	if b, err := exec.Command("ip", "link", "set", "lnbe-v3", "down").CombinedOutput(); err != nil {
-		t.Fatalf("cutting lnbe-3 off: %v %s", err, b)
-	}
-	var err error
-	select {
-	case err = <-done:
-	case <-time.After(4 * time.Minute):
-		t.Fatalf("the run did not end within 4 minutes of losing an engine:\n%s", out.String())
-	}
-	t.Logf("run ended %v after the engine was cut off: %v\n%s", time.Since(cut).Round(time.Second), err, out.String())
-	if err == nil {
-		t.Fatal("the run succeeded with an engine lost")
-	}
-	if !strings.Contains(out.String(), "swarm node lnbe-3 is") {
-		t.Errorf("the run's error does not name the lost engine lnbe-3")
-	}
 	run := onlyRunDir(t, arts)
+	runID := filepath.Base(run)
+	label := "label=lnbench.run=" + runID
+
+	// carol1's own limits reached its container on lnbe-2.
+	if ps, err := exec.Command("docker", "-H", es[1].Host, "ps", "--filter", label, "--format", `{{.ID}} {{.Label "com.docker.swarm.service.name"}}`).Output(); err != nil {
+		t.Errorf("docker ps on lnbe-2: %v", err)
+	} else {
+		id := ""
+		for _, line := range strings.Split(string(ps), "\n") {
+			if f := strings.Fields(line); len(f) == 2 && strings.HasSuffix(f[1], "_carol1") {
+				id = f[0]
+			}
+		}
+		hc, err := exec.Command("docker", "-H", es[1].Host, "inspect", "--format", "{{.HostConfig.Memory}} {{.HostConfig.NanoCpus}}", id).Output()
+		if got := strings.TrimSpace(string(hc)); err != nil || got != fmt.Sprintf("%d %d", 700<<20, 800_000_000) {
+			t.Errorf("carol1's container (%q on lnbe-2): memory and nano CPUs %q (%v), want 700 MiB and 0.8 CPUs from the topology", id, got, err)
+		}
+	}
+
+	pidText, err := os.ReadFile(filepath.Join(state, "lnbe-3", "docker.pid"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(pidText)))
+	cmdline, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+	if err != nil || pid == 0 {
+		t.Fatalf("lnbe-3's dockerd (pid %q): %v", pidText, err)
+	}
+	stopped := time.Now()
+	if err := syscall.Kill(pid, syscall.SIGTERM); err != nil {
+		t.Fatalf("stopping lnbe-3's dockerd: %v", err)
+	}
+	var named time.Duration
+	var runErr error
+	ended := false
+	for limit := time.After(5 * time.Minute); !ended; {
+		select {
+		case runErr = <-done:
+			ended = true
+		case <-limit:
+			t.Fatalf("the run did not end within 5 minutes of losing an engine:\n%s", out.String())
+		case <-time.After(200 * time.Millisecond):
+		}
+		if named == 0 && strings.Contains(out.String(), "swarm node lnbe-3 is") {
+			named = time.Since(stopped)
+		}
+	}
+	took := time.Since(stopped)
+	t.Logf("run output:\n%s", out.String())
+	t.Logf("MEASURED engine lnbe-3 stopped: the run named it after %.1f s and ended after %.1f s (%v)", named.Seconds(), took.Seconds(), runErr)
+	if runErr == nil {
+		t.Error("the run succeeded with an engine lost")
+	}
+	if named == 0 || named > 30*time.Second {
+		t.Errorf("the run named the lost engine lnbe-3 after %v, want within 30 s", named)
+	}
+	if took-named > 3*time.Minute {
+		t.Errorf("teardown took %v after the error", took-named)
+	}
+	text := out.String()
+	for _, want := range []string{"swarm: tearing down stack", "swarm: engine lnbe-3 (" + es[2].Host + ") does not answer",
+		"the containers and volumes of bob (lnbench.run=" + runID + " and lnbench.network=",
+		"remove the rest with `lnbench down --backend swarm " + runID + "` once lnbe-3 answers again"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the run's output lacks %q", want)
+		}
+	}
 	if recs, err := result.ReadFile(filepath.Join(run, "payments.jsonl")); err != nil || len(recs) < 50 {
 		t.Errorf("payments.jsonl after the loss: %d records, %v", len(recs), err)
 	}
-	if _, err := os.Stat(filepath.Join(run, "summary.md")); err != nil {
-		t.Errorf("no report after the loss: %v", err)
+	// Each engine's actors were sampled (the test bed's engines share this
+	// host's PID namespace: their cgroups are read here).
+	if samples, err := usage.Load(filepath.Join(run, usage.FileName)); err != nil {
+		t.Errorf("resources: %v", err)
+	} else {
+		cpu, source := map[string]float64{}, map[string]string{}
+		for _, s := range samples {
+			cpu[s.Actor] = max(cpu[s.Actor], s.CPUSeconds())
+			source[s.Actor] = s.Source
+		}
+		t.Logf("MEASURED resource samples: CPU seconds %v, sources %v", cpu, source)
+		for _, a := range []string{"alice", "carol1", "bob", "btcd", usage.RoleHost} {
+			if cpu[a] <= 0 {
+				t.Errorf("%s: no CPU sampled on the swarm (%d samples in all)", a, len(samples))
+			}
+		}
+	}
+	if md, err := os.ReadFile(filepath.Join(run, "summary.md")); err != nil || !strings.Contains(string(md), "the containers and volumes of bob") {
+		t.Errorf("summary.md does not say what the teardown left (%v)", err)
+	}
+	reachable := swarm.Cluster{Engines: es[:2], Manager: es[0]}
+	if left, err := swarm.Leftovers(context.Background(), reachable, label); err != nil || len(left) > 0 {
+		t.Errorf("left on the engines that answer: %v %v", left, err)
+	}
+
+	// down removes what it reaches and names the engine it cannot.
+	if b, err := exec.Command("docker", "-H", es[1].Host, "volume", "create", "--label", "lnbench.run="+runID, "lnbench-e2e-leftover").CombinedOutput(); err != nil {
+		t.Fatalf("volume create on lnbe-2: %v %s", err, b)
+	}
+	start := time.Now()
+	downOut, err := lnbenchRun(t, bin, 3*time.Minute, nil, "down", "--backend", "swarm", "--swarm-engines", engines, runID)
+	t.Logf("MEASURED lnbench down with lnbe-3 stopped (%.1f s, %v):\n%s", time.Since(start).Seconds(), err, downOut)
+	if err == nil {
+		t.Error("down succeeded with an engine that does not answer")
+	}
+	for _, want := range []string{"swarm of lnbe-1, lnbe-2: removed 0 service(s), 0 container(s), 0 network(s), 1 volume(s)",
+		"engine lnbe-3 (" + es[2].Host + ") does not answer", "whatever carries lnbench.run=" + runID + " there (containers, networks, volumes) stays",
+		"again once lnbe-3 answers"} {
+		if !strings.Contains(downOut, want) {
+			t.Errorf("down's output lacks %q", want)
+		}
+	}
+	if left, err := swarm.Leftovers(context.Background(), reachable, label); err != nil || len(left) > 0 {
+		t.Errorf("left on the engines that answer after down: %v %v", left, err)
+	}
+
+	// lnbe-3 comes back (the same dockerd command line, in its namespace):
+	// the same down removes what stayed there.
+	args := strings.Split(strings.TrimRight(string(cmdline), "\x00"), "\x00")
+	logf, err := os.OpenFile(filepath.Join(state, "lnbe-3", "dockerd.log"), os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer logf.Close()
+	again := exec.Command("nsenter", append([]string{"--net=/var/run/netns/lnbe-3", "unshare", "--uts", "sh", "-c", `hostname "$0" && exec "$@"`, "lnbe-3"}, args...)...)
+	again.Stdout, again.Stderr = logf, logf
+	again.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := again.Start(); err != nil {
+		t.Fatalf("starting lnbe-3's dockerd again: %v", err)
+	}
+	go again.Wait() // testbed down stops it by its pidfile
+	for deadline := time.Now().Add(90 * time.Second); ; time.Sleep(500 * time.Millisecond) {
+		if exec.Command("docker", "-H", es[2].Host, "version").Run() == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("lnbe-3's dockerd did not answer again within 90 s")
+		}
+	}
+	back := swarm.Cluster{Engines: es[2:], Manager: es[0]}
+	stayed, _ := swarm.Leftovers(context.Background(), back, label)
+	t.Logf("on lnbe-3 once it answers again: %v", stayed)
+	downOut, err = lnbenchRun(t, bin, 3*time.Minute, nil, "down", "--backend", "swarm", "--swarm-engines", engines, runID)
+	t.Logf("lnbench down with lnbe-3 back (%v):\n%s", err, downOut)
+	if err != nil {
+		t.Errorf("down once every engine answers: %v", err)
+	}
+	if left, err := swarm.Leftovers(context.Background(), swarm.Cluster{Engines: es, Manager: es[0]}, label); err != nil || len(left) > 0 {
+		t.Errorf("left after the second down: %v %v", left, err)
 	}
 }

@@ -48,10 +48,18 @@ func TestTestbedEngines(t *testing.T) {
 
 	state := filepath.Join(t.TempDir(), "engines")
 	script := filepath.Join(repoRoot(t), "scripts", "testbed-engines.sh")
+	// A descriptor the caller passes down (as `flock LOCK script` would):
+	// the engines must not keep it, nor the script's own lock.
+	inherited, err := os.Create(filepath.Join(t.TempDir(), "inherited"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer inherited.Close()
 	testbed := func(args ...string) (string, error) {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 		defer cancel()
 		cmd := exec.CommandContext(ctx, script, args...)
+		cmd.ExtraFiles = []*os.File{inherited}
 		cmd.Env = append(os.Environ(), "LNBENCH_ENGINES_DIR="+state)
 		var stdout, stderr bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -95,6 +103,25 @@ func TestTestbedEngines(t *testing.T) {
 			t.Errorf("engine %d (%s): swarm state %q, err %v; want active", i+1, sock, state, err)
 		}
 	}
+	// The script's lock ends with the script: no engine holds it, nor the
+	// caller's descriptor.
+	if out, err := exec.Command("flock", "-n", testbedLock, "true").CombinedOutput(); err != nil {
+		t.Errorf("the testbed's lock %s is still held after up returned: %v %s", testbedLock, err, out)
+	}
+	for i := 1; i <= 3; i++ {
+		pid, _ := os.ReadFile(filepath.Join(state, fmt.Sprintf("lnbe-%d", i), "docker.pid"))
+		fds, err := os.ReadDir(filepath.Join("/proc", strings.TrimSpace(string(pid)), "fd"))
+		if err != nil || len(pid) == 0 {
+			t.Errorf("engine %d's dockerd (pid %q): %v", i, pid, err)
+			continue
+		}
+		for _, fd := range fds {
+			target, _ := os.Readlink(filepath.Join("/proc", strings.TrimSpace(string(pid)), "fd", fd.Name()))
+			if target == testbedLock || target == inherited.Name() {
+				t.Errorf("engine %d's dockerd holds fd %s → %s", i, fd.Name(), target)
+			}
+		}
+	}
 	if seen := testbedLeftovers(state); len(seen) < 5 {
 		// netns, links, firewall rule, processes, state dir: the check below would be blind.
 		t.Errorf("the leftover check sees only %q while the testbed is up", seen)
@@ -113,6 +140,9 @@ func TestTestbedEngines(t *testing.T) {
 		t.Errorf("second down: %v (want success)", err)
 	}
 }
+
+// testbedLock is the lock scripts/testbed-engines.sh holds while it runs.
+const testbedLock = "/run/lock/lnbench-testbed-engines.lock"
 
 // testbedLeftovers lists what a testbed created that is still on the host.
 func testbedLeftovers(state string) []string {

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -54,9 +55,7 @@ func openNetwork(ctx context.Context, opts Options, run Run, p networkPlan, fw *
 	defer func() {
 		if err != nil {
 			err = ln.watch.explain(err)
-			if cerr := ln.close(opts, run, rec); cerr != nil {
-				fmt.Fprintf(opts.Log, "tearing down %s: %v\n", p.name, cerr)
-			}
+			err = withTeardown(err, ln.close(opts, run, rec))
 			ln = nil
 		}
 	}()
@@ -110,7 +109,10 @@ func openNetwork(ctx context.Context, opts Options, run Run, p networkPlan, fw *
 
 // close stops the samplers, records the nodes' configs and forwards,
 // collects the logs and tears the network down. It runs even after Ctrl-C,
-// so it works on a fresh context.
+// so it works on fresh contexts: the logs get at most teardownTimeout, and
+// the teardown its own teardownTimeout, so a lost engine cannot starve the
+// removal. A teardown that leaves something is recorded in the manifest's
+// warnings and returned: the run's error carries it, and it exits non-zero.
 func (ln *liveNetwork) close(opts Options, run Run, rec *runrecord.Manifest) (err error) {
 	ln.watch.stop() // teardown stops every actor: no death to report
 	if ln.rs != nil {
@@ -118,21 +120,51 @@ func (ln *liveNetwork) close(opts Options, run Run, rec *runrecord.Manifest) (er
 	}
 	ln.cw.close()
 	ln.prof.Stop()
-	tctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	lctx, cancel := context.WithTimeout(context.Background(), teardownTimeout)
 	defer cancel()
 	dir := filepath.Join(run.Dir, "nodes", sanitize(ln.plan.name))
 	if ln.net != nil {
 		writeNodeConfigs(dir, ln.spec.WorkDir, ln.net)
-		rec.Forwards = append(rec.Forwards, forwards(tctx, ln.plan.name, ln.net)...)
+		rec.Forwards = append(rec.Forwards, forwards(lctx, ln.plan.name, ln.net)...)
 		ln.net.Close()
 	}
-	if lerr := ln.be.CollectLogs(tctx, dir); lerr != nil {
+	if lerr := ln.be.CollectLogs(lctx, dir); lerr != nil {
 		fmt.Fprintf(opts.Log, "collecting logs: %v\n", lerr)
 	}
-	err = ln.be.Teardown(tctx)
+	tctx, tcancel := context.WithTimeout(context.Background(), teardownTimeout)
+	defer tcancel()
+	if err = ln.be.Teardown(tctx); err != nil {
+		err = &teardownError{network: ln.plan.name, err: err}
+		rec.Warnings = append(rec.Warnings, err.Error())
+	}
 	os.RemoveAll(ln.spec.WorkDir) // holds keys and macaroons: never left behind
 	if ln.storage == scenario.StorageTmpfs {
 		os.Remove(filepath.Dir(ln.spec.WorkDir)) // the run's tmpfs folder, once empty
 	}
 	return err
+}
+
+// teardownTimeout bounds a network's log collection, and its teardown.
+const teardownTimeout = 2 * time.Minute
+
+// teardownError is a network's teardown that left something behind.
+type teardownError struct {
+	network string
+	err     error
+}
+
+func (e *teardownError) Error() string { return "tearing down " + e.network + ": " + e.err.Error() }
+func (e *teardownError) Unwrap() error { return e.err }
+
+// withTeardown adds a teardown's failure to the error that ended the
+// network (or is the error when nothing else failed): neither hides the
+// other.
+func withTeardown(err, terr error) error {
+	switch {
+	case terr == nil:
+		return err
+	case err == nil:
+		return terr
+	}
+	return errors.Join(err, terr)
 }

@@ -65,9 +65,7 @@ func runPair(ctx context.Context, opts Options, run Run, pair []networkPlan, w *
 	var live []*liveNetwork
 	defer func() {
 		for _, ln := range live {
-			if terr := ln.close(opts, run, rec); terr != nil && err == nil {
-				err = terr
-			}
+			err = withTeardown(err, ln.close(opts, run, rec))
 		}
 	}()
 	var sets [][]int

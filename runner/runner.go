@@ -378,7 +378,11 @@ func forwards(ctx context.Context, name string, net *network.Network) []runrecor
 		if len(net.Topology.Pairs) == 0 && net.Topology.Endpoint(n) {
 			continue
 		}
-		if c, err := net.Nodes[n].ForwardedCount(ctx); err == nil {
+		// A node that cannot answer (its engine lost) costs at most this.
+		nctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		c, err := net.Nodes[n].ForwardedCount(nctx)
+		cancel()
+		if err == nil {
 			out = append(out, runrecord.Forward{Network: name, Node: n, Count: c})
 		}
 	}

@@ -19,11 +19,7 @@ func runNetwork(ctx context.Context, opts Options, run Run, p networkPlan, w *re
 	if err != nil {
 		return err
 	}
-	defer func() {
-		if terr := ln.close(opts, run, rec); terr != nil && err == nil {
-			err = terr
-		}
-	}()
+	defer func() { err = withTeardown(err, ln.close(opts, run, rec)) }()
 	for _, c := range p.cases {
 		if skipSwept(sw, rec, c) {
 			continue

@@ -171,10 +171,11 @@ func (r *resourceSampler) snapshot(ctx context.Context, dataDirs bool) {
 	caseID, phase, iter := r.caseID, r.phase, r.iter
 	r.mu.Unlock()
 	// The host's busy CPU, read just before the actors so the two cover
-	// the same instants; only when the backend lists its actors (local,
-	// compose): a swarm's nodes run on other machines than this /proc/stat.
+	// the same instants; only when the backend lists its actors and they
+	// all run here (local, compose, a swarm of this machine's engines): a
+	// swarm's nodes on other machines are not in this /proc/stat.
 	var host []usage.Sample
-	if r.lister != nil {
+	if r.lister != nil && onThisHost(actors) {
 		if h, err := collect.Default.Host(); err == nil {
 			host = []usage.Sample{h}
 		} else {
@@ -282,6 +283,18 @@ func (r *resourceSampler) stop() {
 		<-r.done
 		r.w.Close()
 	})
+}
+
+// onThisHost tells whether every actor runs on this host: a process, or a
+// container whose processes are visible here. An actor on another engine
+// (backend.Actor.Engine) whose processes are not may be on another machine.
+func onThisHost(actors []backend.Actor) bool {
+	for _, a := range actors {
+		if a.Engine != "" && a.PID == 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // diskUsage is what `du -s` reports for dir: allocated blocks, in bytes.

@@ -54,3 +54,19 @@ func TestResourceSamplerWritesTheHost(t *testing.T) {
 		t.Errorf("host busy %g s < harness %g s", h.CPUSeconds(), harness[len(harness)-1].CPUSeconds())
 	}
 }
+
+// The host's CPU is sampled only when every actor runs here: a swarm's
+// container on another engine whose processes are not visible here may be
+// on another machine; one whose are (the test bed's engines) is not.
+func TestOnThisHost(t *testing.T) {
+	local := backend.Actor{Name: "alice", PID: 10}
+	visible := backend.Actor{Name: "bob", ContainerID: "c1", Engine: "unix:///e/lnbe-2/docker.sock", PID: 11, CgroupPath: "/docker/c1"}
+	remote := backend.Actor{Name: "carol", ContainerID: "c2", Engine: "ssh://root@node3"}
+	compose := backend.Actor{Name: "dave", ContainerID: "c3"} // this machine's engine, rootless
+	if !onThisHost([]backend.Actor{local, visible, compose}) {
+		t.Error("actors of this host: no host sample")
+	}
+	if onThisHost([]backend.Actor{local, visible, remote}) {
+		t.Error("an actor on another machine: the host's CPU would be sampled as if it ran here")
+	}
+}

@@ -4,12 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/lnbench/lnbench/backend"
+	"github.com/lnbench/lnbench/node"
 	"github.com/lnbench/lnbench/scenario"
 )
 
@@ -171,5 +174,65 @@ func TestStartDeathGathersTheOthers(t *testing.T) {
 	}
 	if !strings.Contains(err.Error(), "alice died: OOM-killed at its memory limit of 128 MiB (exit code 137)") {
 		t.Errorf("alice's death as her backend said it: %v", err)
+	}
+}
+
+// TestTeardownFailureAfterADeath: a teardown that leaves something after
+// a death (a swarm engine lost) is not hidden behind the death: the run's
+// error carries both, in setup and in a case, and the manifest's
+// warnings say what was left.
+func TestTeardownFailureAfterADeath(t *testing.T) {
+	for _, phase := range []string{"setup", "case"} {
+		t.Run(phase, func(t *testing.T) {
+			h := &harness{ticks: make(chan time.Time)}
+			var once sync.Once
+			kill := func() { once.Do(func() { h.fleet.Backends()[0].Kill("bob") }) }
+			if phase == "setup" {
+				// The phase fails before any tick: the failure asks.
+				h.fleet.Hooks.WaitReady = func(ctx context.Context, name string) error {
+					if name == "bob" {
+						kill()
+						return errors.New("connection refused")
+					}
+					return nil
+				}
+			} else {
+				// After the route probes, payments hang on the dead node
+				// until the watch's tick.
+				var paid atomic.Int32
+				h.fleet.Hooks.Pay = func(ctx context.Context, payer string, amt int64) (node.PaymentResult, error) {
+					if paid.Add(1) <= 4 {
+						return node.PaymentResult{Succeeded: true, Hops: 1}, nil
+					}
+					kill()
+					select {
+					case h.ticks <- time.Now():
+					case <-ctx.Done():
+					}
+					<-ctx.Done()
+					return node.PaymentResult{}, ctx.Err()
+				}
+			}
+			h.fleet.Hooks.Teardown = func(context.Context) error {
+				return errors.New("engine lnbe-3 does not answer: the containers and volumes of bob stay there")
+			}
+			s := smallScenario()
+			run, _, err := execute(t, h.options(s, t))
+			t.Log(err)
+			var de *backend.DeadError
+			if !errors.As(err, &de) || de.Deaths[0].Actor != "bob" {
+				t.Fatalf("run ended with %v, want bob's death", err)
+			}
+			if in := map[string]string{"setup": "setup nodes: bob died", "case": "iteration 1: bob died"}[phase]; !strings.Contains(err.Error(), in) {
+				t.Errorf("error %q: want the death in %q", err, in)
+			}
+			want := "tearing down launch1/Concurrency=1/TotalPayments=6: engine lnbe-3 does not answer: the containers and volumes of bob stay there"
+			if !strings.Contains(err.Error(), want) {
+				t.Errorf("error %q lacks the teardown's %q", err, want)
+			}
+			if w := manifest(t, run).Warnings; !slices.Contains(w, want) {
+				t.Errorf("manifest warnings %q lack %q", w, want)
+			}
+		})
 	}
 }

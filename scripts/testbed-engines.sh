@@ -19,6 +19,12 @@
 # hostname lnbe-i and node label lnbench.engine=lnbe-i, for placement.
 # `up` prints, and $LNBENCH_ENGINES_DIR/engines keeps, one line per engine:
 # name address socket.
+#
+# One up, down or load runs at a time on this machine (the bridge, the
+# namespaces and the firewall rule are the host's): each holds the lock
+# /run/lock/lnbench-testbed-engines.lock while it runs. The engines do not
+# inherit it, nor any other descriptor above 2 of this script or its
+# caller: the lock ends with the script, never with a dockerd.
 set -euo pipefail
 
 prefix=lnbe
@@ -34,6 +40,29 @@ max_engines=50
 die() { echo "testbed-engines: $*" >&2; exit 1; }
 say() { echo "testbed-engines: $*" >&2; }
 
+lock_file=/run/lock/lnbench-testbed-engines.lock
+lock_wait=300 # seconds
+
+take_lock() {
+  mkdir -p "$(dirname "$lock_file")"
+  exec {lock_fd}>"$lock_file"
+  if ! flock -n "$lock_fd"; then
+    say "waiting for another testbed-engines.sh (lock $lock_file, up to ${lock_wait}s)"
+    flock -w "$lock_wait" "$lock_fd" || die "another testbed-engines.sh still holds $lock_file after ${lock_wait}s"
+  fi
+}
+
+# close_fds closes every descriptor above 2 of this (sub)shell: what a
+# dockerd started from it would otherwise hold for its whole life (the
+# lock's, the script file's, any of the caller's).
+close_fds() {
+  local fd
+  for fd in /proc/$BASHPID/fd/*; do
+    fd=${fd##*/}
+    if [ "$fd" -gt 2 ]; then eval "exec $fd>&-" 2>/dev/null || true; fi
+  done
+}
+
 engine_addr() { echo "$subnet_prefix.$((10 + $1))"; }
 engine_dir() { echo "$state/$prefix-$1"; }
 engine_sock() { echo "unix://$(engine_dir "$1")/docker.sock"; }
@@ -45,7 +74,7 @@ engines_file="$state/engines"
 need_tools() {
   [ "$(id -u)" -eq 0 ] || die "must run as root (it creates network namespaces, a bridge and a firewall rule)"
   local t
-  for t in dockerd docker nsenter unshare ip iptables findmnt; do
+  for t in dockerd docker nsenter unshare ip iptables findmnt flock; do
     command -v "$t" >/dev/null 2>&1 || die "$t is not installed"
   done
   docker info >/dev/null 2>&1 || die "the host's Docker engine does not answer (\`docker info\`); the DOCKER-USER chain it creates is needed"
@@ -80,16 +109,19 @@ start_engine() {
   echo '{}' >"$dir/daemon.json"
   # nsenter, not `ip netns exec`: that remounts /sys and hides the cgroup mounts.
   # Its own UTS namespace gives each swarm node its own hostname (lnbe-i).
-  setsid nsenter --net="/var/run/netns/$ns" unshare --uts \
-    sh -c 'hostname "$0" && exec "$@"' "$ns" dockerd \
-    --config-file "$dir/daemon.json" \
-    --data-root "$dir/data" --exec-root "$dir/exec" \
-    -H "$(engine_sock "$i")" --pidfile "$dir/docker.pid" \
-    --storage-driver vfs --bridge none --iptables=false \
-    --default-address-pool "base=$local_pool,size=24" \
-    --containerd-namespace "$ns" --containerd-plugins-namespace "$ns-plugins" \
-    --label "lnbench.testbed=$ns" \
-    </dev/null >"$dir/dockerd.log" 2>&1 &
+  # The subshell drops every inherited descriptor above 2 first (close_fds).
+  (
+    close_fds
+    exec setsid nsenter --net="/var/run/netns/$ns" unshare --uts \
+      sh -c 'hostname "$0" && exec "$@"' "$ns" dockerd \
+      --config-file "$dir/daemon.json" \
+      --data-root "$dir/data" --exec-root "$dir/exec" \
+      -H "$(engine_sock "$i")" --pidfile "$dir/docker.pid" \
+      --storage-driver vfs --bridge none --iptables=false \
+      --default-address-pool "base=$local_pool,size=24" \
+      --containerd-namespace "$ns" --containerd-plugins-namespace "$ns-plugins" \
+      --label "lnbench.testbed=$ns"
+  ) </dev/null >"$dir/dockerd.log" 2>&1 &
 }
 
 wait_engine() {
@@ -305,9 +337,9 @@ cmd_down() {
 }
 
 case "${1:-}" in
-up) shift; cmd_up "$@" ;;
-down) cmd_down ;;
+up) shift; take_lock; cmd_up "$@" ;;
+down) take_lock; cmd_down ;;
 status) cmd_status ;;
-load) shift; cmd_load "$@" ;;
+load) shift; take_lock; cmd_load "$@" ;;
 *) die "usage: $0 up N | status | load IMAGE... | down" ;;
 esac

@@ -151,18 +151,8 @@ func New(ctx context.Context, opts Options) (*Backend, error) {
 			return nil, fmt.Errorf("artifacts folder: %v", err)
 		}
 	}
-	for _, n := range opts.Topology.Nodes {
-		node, err := composefile.NodeOf(n, opts.NodeImages, opts.Configs, backend.NodeConfig{DBBackend: opts.DBBackend, Args: opts.NodeArgs})
-		if err != nil {
-			return nil, err
-		}
-		if spec.ChainImage == "" {
-			spec.ChainImage = node.Image
-		}
-		spec.Nodes = append(spec.Nodes, node)
-		if !n.Limits().Zero() {
-			spec.Limits = withNodeLimits(spec.Limits, n.Name, n.Limits(), opts.DefaultLimits)
-		}
+	if err := spec.AddNodes(opts.Topology.Nodes, opts.NodeImages, opts.Configs, backend.NodeConfig{DBBackend: opts.DBBackend, Args: opts.NodeArgs}); err != nil {
+		return nil, err
 	}
 	if slices.ContainsFunc(spec.Nodes, composefile.Node.IsCLN) {
 		if spec.PerfSeccomp, err = writePerfSeccomp(opts.ArtifactsDir); err != nil {
@@ -436,8 +426,7 @@ func (b *Backend) StartNode(ctx context.Context, spec backend.NodeSpec) (backend
 		return backend.NodeEndpoint{}, fmt.Errorf("node %s: asked to start %s, but the compose file runs it as %q", spec.Name, impl, n.Implementation)
 	}
 	var err error
-	if n.DBBackend != spec.DBBackend || !slices.Equal(n.ExtraArgs, spec.ExtraArgs) || !slices.Equal(n.Env, spec.Env) {
-		n.DBBackend, n.ExtraArgs, n.Env = spec.DBBackend, append([]string(nil), spec.ExtraArgs...), append([]string(nil), spec.Env...)
+	if n.Refresh(spec) {
 		b.spec.Nodes[i] = n
 		err = b.writeFile()
 	}
@@ -663,25 +652,4 @@ func (b *Backend) death(ctx context.Context, service, id string, n int) backend.
 	}
 	d.LogTail = backend.TailLines(b.logTail(ctx, id, n))
 	return d
-}
-
-// withNodeLimits returns limits (copied) with a topology node's own limits
-// over the run's defaults, field by field.
-func withNodeLimits(limits map[string]composefile.Limits, name string, own, def composefile.Limits) map[string]composefile.Limits {
-	out := map[string]composefile.Limits{}
-	for k, v := range limits {
-		out[k] = v
-	}
-	l, ok := out[name]
-	if !ok {
-		l = def
-	}
-	if own.CPUs > 0 {
-		l.CPUs = own.CPUs
-	}
-	if own.Memory != "" {
-		l.Memory = own.Memory
-	}
-	out[name] = l
-	return out
 }

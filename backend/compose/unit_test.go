@@ -49,18 +49,19 @@ func TestNewNeedsImagesAndArtifacts(t *testing.T) {
 	}
 }
 
-// Each node runs its build's image and its spec's flags; btcd runs the
-// chain image given.
+// Each node runs its build's image and its spec's flags, with its own
+// cpus/memory over the run's limits; btcd runs the chain image given.
 func TestNodesGetTheirBuildsImageAndSpecsFlags(t *testing.T) {
 	if _, err := DetectTool(t.Context()); err != nil {
 		t.Skipf("no compose tool: %v", err)
 	}
 	topo := topology.Topology{Name: "mixed", Nodes: []topology.Node{
 		{Name: "alice", Implementation: "lnd", Version: "v0.21.0-beta", Spec: "new", Build: "k21"},
-		{Name: "carol", Implementation: "lnd", Version: "v0.20.2-beta", Spec: "old", Build: "k20"},
+		{Name: "carol", Implementation: "lnd", Version: "v0.20.2-beta", Spec: "old", Build: "k20", Memory: "400m"},
 	}}
 	b, err := New(t.Context(), Options{RunID: "x", WorkDir: t.TempDir(), ArtifactsDir: t.TempDir(), Topology: topo,
-		NodeImages: map[string]string{"k21": "lnbench-node:21", "k20": "lnbench-node:20"}, ChainImage: "lnbench-node:20",
+		DefaultLimits: composefile.Limits{CPUs: 1, Memory: "1g"},
+		NodeImages:    map[string]string{"k21": "lnbench-node:21", "k20": "lnbench-node:20"}, ChainImage: "lnbench-node:20",
 		Configs: map[string]backend.NodeConfig{"new": {DBBackend: "bbolt", Args: []string{"--db.batch-commit-interval=10ms"}},
 			"old": {DBBackend: "sqlite", Args: []string{"--channel-commit-batch-size=300"}}}})
 	if err != nil {
@@ -72,8 +73,10 @@ func TestNodesGetTheirBuildsImageAndSpecsFlags(t *testing.T) {
 	}
 	var file struct {
 		Services map[string]struct {
-			Image   string   `yaml:"image"`
-			Command []string `yaml:"command"`
+			Image    string   `yaml:"image"`
+			Command  []string `yaml:"command"`
+			CPUs     float64  `yaml:"cpus"`
+			MemLimit string   `yaml:"mem_limit"`
 		} `yaml:"services"`
 	}
 	if err := yaml.Unmarshal(data, &file); err != nil {
@@ -86,6 +89,9 @@ func TestNodesGetTheirBuildsImageAndSpecsFlags(t *testing.T) {
 	if !slices.Contains(alice.Command, "--db.batch-commit-interval=10ms") || !slices.Contains(carol.Command, "--db.backend=sqlite") ||
 		!slices.Contains(carol.Command, "--channel-commit-batch-size=300") || slices.Contains(carol.Command, "--db.batch-commit-interval=10ms") {
 		t.Errorf("commands:\nalice %v\ncarol %v", alice.Command, carol.Command)
+	}
+	if alice.CPUs != 1 || alice.MemLimit != "1g" || carol.CPUs != 1 || carol.MemLimit != "400m" {
+		t.Errorf("limits: alice %v/%s (want the run's 1/1g), carol %v/%s (want her own memory 400m)", alice.CPUs, alice.MemLimit, carol.CPUs, carol.MemLimit)
 	}
 	if _, err := New(t.Context(), Options{RunID: "x", WorkDir: t.TempDir(), ArtifactsDir: t.TempDir(), Topology: topo,
 		NodeImages: map[string]string{"k21": "lnbench-node:21"}}); err == nil || !strings.Contains(err.Error(), "node carol: no image for lnd v0.20.2-beta (build k20)") {
@@ -127,19 +133,6 @@ func TestParseActors(t *testing.T) {
 }
 
 var _ backend.ActorLister = (*Backend)(nil)
-
-func TestNodeLimitsOverDefaults(t *testing.T) {
-	def := composefile.Limits{CPUs: 1, Memory: "1g"}
-	got := withNodeLimits(nil, "bob", composefile.Limits{CPUs: 0.5, Memory: ""}, def)
-	if got["bob"] != (composefile.Limits{CPUs: 0.5, Memory: "1g"}) || len(got) != 1 {
-		t.Fatalf("bob: %+v", got)
-	}
-	in := map[string]composefile.Limits{"bob": composefile.Limits{CPUs: 2, Memory: "2g"}}
-	got = withNodeLimits(in, "bob", composefile.Limits{CPUs: 0, Memory: "512m"}, def)
-	if got["bob"] != (composefile.Limits{CPUs: 2, Memory: "512m"}) || in["bob"] != (composefile.Limits{CPUs: 2, Memory: "2g"}) {
-		t.Fatalf("over a per-service limit: %+v (input changed: %+v)", got, in)
-	}
-}
 
 func TestParseAddrsKeepsIPv4(t *testing.T) {
 	got := parseAddrs("172.18.0.3 fd00::3  <no value> 10.0.9.4 \n")

@@ -101,6 +101,25 @@ type Cluster struct {
 	Nodes   []string
 	// NodeLabels are each node's labels, for placement by label.
 	NodeLabels map[string]map[string]string
+	// Run runs the docker CLI against one engine; nil is the docker
+	// command itself (tests put a fake here).
+	Run Runner
+}
+
+// Runner runs one docker command against the engine at host (its
+// DOCKER_HOST) with env added to the environment, and returns its stdout
+// trimmed; the error carries the command and the last lines of stderr.
+type Runner func(ctx context.Context, host string, env []string, args ...string) (string, error)
+
+func (c Cluster) docker(ctx context.Context, host string, args ...string) (string, error) {
+	return c.dockerEnv(ctx, host, nil, args...)
+}
+
+func (c Cluster) dockerEnv(ctx context.Context, host string, env []string, args ...string) (string, error) {
+	if c.Run != nil {
+		return c.Run(ctx, host, env, args...)
+	}
+	return dockerEnv(ctx, host, env, args...)
 }
 
 // Engine returns the engine of a swarm node's hostname.

@@ -93,8 +93,13 @@ func healthy(ctx context.Context, url string) bool {
 // the compose sidecar writes them through its bind mount.
 func (b *Backend) CollectTraces(ctx context.Context) error {
 	var errs []error
+	down := b.lostEngines(ctx)
 	for _, s := range b.samplers() {
 		if !slices.Contains(b.startedServices(), s.Service) {
+			continue
+		}
+		if err := b.unreachable(down, s.Service); err != nil {
+			errs = append(errs, fmt.Errorf("%s: its windows are lost: %v", s.Service, err))
 			continue
 		}
 		t, err := b.taskOf(ctx, s.Service)
@@ -107,10 +112,10 @@ func (b *Backend) CollectTraces(ctx context.Context) error {
 			errs = append(errs, err)
 			continue
 		}
-		if _, err := docker(ctx, e.Host, "stop", "-t", "5", t.Container); err != nil {
+		if _, err := b.docker(ctx, e.Host, "stop", "-t", "5", t.Container); err != nil {
 			errs = append(errs, fmt.Errorf("%s: %v", s.Service, err))
 		}
-		if err := copyArtifacts(ctx, e, t.Container, b.opts.ArtifactsDir); err != nil {
+		if err := b.copyArtifacts(ctx, e, t.Container, b.opts.ArtifactsDir); err != nil {
 			errs = append(errs, fmt.Errorf("%s: %v", s.Service, err))
 		}
 	}
@@ -120,13 +125,13 @@ func (b *Backend) CollectTraces(ctx context.Context) error {
 // copyArtifacts copies a container's /artifacts (windows of the sampler or
 // of sample-loop.sh) into dst: files are added under their relative path
 // and traces.jsonl is appended to dst's index.
-func copyArtifacts(ctx context.Context, e Engine, container, dst string) error {
+func (b *Backend) copyArtifacts(ctx context.Context, e Engine, container, dst string) error {
 	tmp, err := os.MkdirTemp("", "lnbench-swarm-traces-")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	if _, err := docker(ctx, e.Host, "cp", container+":"+composefile.ContainerArtifacts+"/.", tmp); err != nil {
+	if _, err := b.docker(ctx, e.Host, "cp", container+":"+composefile.ContainerArtifacts+"/.", tmp); err != nil {
 		return err
 	}
 	return mergeArtifacts(tmp, dst)

@@ -121,15 +121,8 @@ func New(ctx context.Context, opts Options) (*Backend, error) {
 	spec := composefile.Spec{RunID: opts.RunID, Network: opts.Network, Project: b.stack, WorkDir: opts.WorkDir, User: "0:0",
 		ChainImage: opts.ChainImage, Limits: opts.Limits, DefaultLimits: opts.DefaultLimits, Pprof: opts.Pprof,
 		Sampler: opts.Sampler, SamplerArgs: opts.SamplerArgs, Fragments: frags}
-	for _, n := range opts.Topology.Nodes {
-		node, err := composefile.NodeOf(n, opts.NodeImages, opts.Configs, backend.NodeConfig{DBBackend: opts.DBBackend, Args: opts.NodeArgs})
-		if err != nil {
-			return nil, err
-		}
-		if spec.ChainImage == "" {
-			spec.ChainImage = node.Image
-		}
-		spec.Nodes = append(spec.Nodes, node)
+	if err := spec.AddNodes(opts.Topology.Nodes, opts.NodeImages, opts.Configs, backend.NodeConfig{DBBackend: opts.DBBackend, Args: opts.NodeArgs}); err != nil {
+		return nil, err
 	}
 	chainDir := filepath.Join(opts.WorkDir, composefile.ChainService)
 	if err := os.MkdirAll(chainDir, 0o700); err != nil {
@@ -161,6 +154,11 @@ func writeChainCert(certPath, keyPath string, engines []Engine) error {
 		return err
 	}
 	return os.WriteFile(keyPath, key, 0o600)
+}
+
+// docker runs the docker CLI against one engine of the cluster.
+func (b *Backend) docker(ctx context.Context, host string, args ...string) (string, error) {
+	return b.opts.Cluster.docker(ctx, host, args...)
 }
 
 func (b *Backend) Name() string  { return "swarm" }
@@ -223,7 +221,7 @@ func (b *Backend) deploy(ctx context.Context, service string, more ...string) er
 	if err != nil {
 		return err
 	}
-	_, err = dockerEnv(ctx, b.opts.Cluster.Manager.Host, []string{"LNBENCH_RPCPASS=" + pass},
+	_, err = b.opts.Cluster.dockerEnv(ctx, b.opts.Cluster.Manager.Host, []string{"LNBENCH_RPCPASS=" + pass},
 		"stack", "deploy", "--resolve-image", "never", "-c", part, b.stack)
 	if err != nil {
 		return fmt.Errorf("deploying %s: %w", service, err)
@@ -239,7 +237,7 @@ type task struct {
 
 // taskOf reads the newest task of a service from the manager.
 func (b *Backend) taskOf(ctx context.Context, service string) (task, error) {
-	ids, err := docker(ctx, b.opts.Cluster.Manager.Host, "service", "ps", "-q", "--no-trunc", b.stack+"_"+service)
+	ids, err := b.docker(ctx, b.opts.Cluster.Manager.Host, "service", "ps", "-q", "--no-trunc", b.stack+"_"+service)
 	if err != nil {
 		return task{}, err
 	}
@@ -248,7 +246,7 @@ func (b *Backend) taskOf(ctx context.Context, service string) (task, error) {
 		return task{}, nil
 	}
 	// service ps lists the newest task first.
-	out, err := docker(ctx, b.opts.Cluster.Manager.Host, "inspect", "--format",
+	out, err := b.docker(ctx, b.opts.Cluster.Manager.Host, "inspect", "--format",
 		"{{.Status.State}}|{{.Status.Err}}|{{.Status.ContainerStatus.ContainerID}}|{{.NodeID}}|{{range .Status.PortStatus.Ports}}{{.TargetPort}}:{{.PublishedPort}} {{end}}", f[0])
 	if err != nil {
 		return task{}, err
@@ -290,7 +288,7 @@ func (b *Backend) nodeNames(ctx context.Context) map[string]string {
 		return m
 	}
 	m := map[string]string{}
-	out, err := docker(ctx, host, "node", "ls", "--format", "{{.ID}} {{.Hostname}}")
+	out, err := b.docker(ctx, host, "node", "ls", "--format", "{{.ID}} {{.Hostname}}")
 	if err == nil {
 		for _, line := range strings.Split(out, "\n") {
 			if f := strings.Fields(line); len(f) == 2 {
@@ -366,11 +364,11 @@ func (b *Backend) logTail(t task, n int) string {
 
 // copyOut copies one file out of a task's container (running or stopped)
 // through its engine.
-func copyOut(ctx context.Context, e Engine, container, src, dst string) error {
+func (b *Backend) copyOut(ctx context.Context, e Engine, container, src, dst string) error {
 	if err := os.MkdirAll(filepath.Dir(dst), 0o700); err != nil {
 		return err
 	}
-	_, err := docker(ctx, e.Host, "cp", container+":"+src, dst)
+	_, err := b.docker(ctx, e.Host, "cp", container+":"+src, dst)
 	return err
 }
 
@@ -417,7 +415,7 @@ func (b *Backend) StartNode(ctx context.Context, spec backend.NodeSpec) (backend
 		return backend.NodeEndpoint{}, fmt.Errorf("node %s: start the chain first", spec.Name)
 	}
 	n := b.spec.Nodes[i]
-	n.DBBackend, n.ExtraArgs = spec.DBBackend, append([]string(nil), spec.ExtraArgs...)
+	n.Refresh(spec) // deploy writes the stack file anew
 	b.spec.Nodes[i] = n
 	cfg := b.spec.LndConfig(n)
 	b.mu.Unlock()
@@ -447,8 +445,8 @@ func (b *Backend) StartNode(ctx context.Context, spec backend.NodeSpec) (backend
 				return false
 			}
 			lastCopy = time.Now()
-			if copyOut(ctx, e, t.Container, "/data/tls.cert", ep.TLSCertPath) != nil ||
-				copyOut(ctx, e, t.Container, "/data/data/chain/bitcoin/simnet/admin.macaroon", ep.MacaroonPath) != nil {
+			if b.copyOut(ctx, e, t.Container, "/data/tls.cert", ep.TLSCertPath) != nil ||
+				b.copyOut(ctx, e, t.Container, "/data/data/chain/bitcoin/simnet/admin.macaroon", ep.MacaroonPath) != nil {
 				os.Remove(ep.MacaroonPath)
 				return false
 			}
@@ -483,7 +481,7 @@ func (b *Backend) StopNode(ctx context.Context, name string) error {
 	if err != nil {
 		return err
 	}
-	_, err = docker(ctx, e.Host, "stop", "-t", "15", t.Container)
+	_, err = b.docker(ctx, e.Host, "stop", "-t", "15", t.Container)
 	return err
 }
 
@@ -500,44 +498,88 @@ func (b *Backend) startedServices() []string {
 // copies lnd.log / btcd.log out of it, and records the engine that ran it
 // in dir/<name>/engine.txt.
 func (b *Backend) CollectLogs(ctx context.Context, dir string) error {
+	down := b.lostEngines(ctx)
 	var errs []error
 	for _, name := range b.startedServices() {
-		t, err := b.taskOf(ctx, name)
-		if err != nil || t.Container == "" {
-			errs = append(errs, fmt.Errorf("%s: no container (%v)", name, err))
+		if err := b.unreachable(down, name); err != nil {
+			errs = append(errs, fmt.Errorf("%s: no logs: %v", name, err))
 			continue
 		}
-		e, err := b.engineOf(t)
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		dst := filepath.Join(dir, name)
-		if err := os.MkdirAll(dst, 0o755); err != nil {
-			return err
-		}
-		os.WriteFile(filepath.Join(dst, "engine.txt"), []byte(fmt.Sprintf("%s %s task %s container %s\n", e.Name, e.Addr, t.ID, t.Container)), 0o644)
-		if err := containerLogs(ctx, e, t.Container, filepath.Join(dst, "container.log")); err != nil {
-			errs = append(errs, fmt.Errorf("%s: %v", name, err))
-		}
-		if b.isSampler(name) {
-			continue // its windows were copied out when it stopped (CollectTraces)
-		}
-		src := "/data/logs/bitcoin/simnet/lnd.log"
-		if name == composefile.ChainService {
-			src = "/data/logs/simnet/btcd.log"
-		}
-		if err := copyOut(ctx, e, t.Container, src, filepath.Join(dst, filepath.Base(src))); err != nil {
-			errs = append(errs, fmt.Errorf("%s: %v", name, err))
-		}
-		if name != composefile.ChainService {
-			// Windows of a `docker exec … sample-loop.sh` in the node.
-			if err := copyArtifacts(ctx, e, t.Container, b.opts.ArtifactsDir); err != nil {
-				errs = append(errs, fmt.Errorf("%s: traces: %v", name, err))
-			}
-		}
+		// Each service's questions are bounded: one slow engine does not
+		// take the time of the others' logs or of the teardown.
+		sctx, cancel := context.WithTimeout(ctx, 2*callTimeout)
+		errs = append(errs, b.collectLogs(sctx, dir, name)...)
+		cancel()
 	}
 	return errors.Join(errs...)
+}
+
+// lostEngines asks every engine at once whether it answers: the names of
+// those that do not, with why.
+func (b *Backend) lostEngines(ctx context.Context) map[string]string {
+	_, lost := b.opts.Cluster.probe(ctx, b.opts.Cluster.Engines)
+	out := map[string]string{}
+	for _, l := range lost {
+		out[l.Engine.Name] = l.Err
+	}
+	return out
+}
+
+// unreachable says why a service's container cannot be reached when its
+// engine, or the manager that knows its task, is among the lost ones.
+func (b *Backend) unreachable(lost map[string]string, service string) error {
+	m := b.opts.Cluster.Manager.Name
+	if why, ok := lost[m]; ok {
+		return fmt.Errorf("the swarm manager %s does not answer (%s)", m, why)
+	}
+	eng := b.placement[service]
+	for _, sm := range b.samplers() {
+		if sm.Service == service {
+			eng = sm.Engine
+		}
+	}
+	if why, ok := lost[eng]; ok {
+		return fmt.Errorf("its engine %s does not answer (%s)", eng, why)
+	}
+	return nil
+}
+
+// collectLogs copies one service's logs (and a node's traces) into dir.
+func (b *Backend) collectLogs(ctx context.Context, dir, name string) []error {
+	t, err := b.taskOf(ctx, name)
+	if err != nil || t.Container == "" {
+		return []error{fmt.Errorf("%s: no container (%v)", name, err)}
+	}
+	e, err := b.engineOf(t)
+	if err != nil {
+		return []error{err}
+	}
+	dst := filepath.Join(dir, name)
+	if err := os.MkdirAll(dst, 0o755); err != nil {
+		return []error{err}
+	}
+	var errs []error
+	os.WriteFile(filepath.Join(dst, "engine.txt"), []byte(fmt.Sprintf("%s %s task %s container %s\n", e.Name, e.Addr, t.ID, t.Container)), 0o644)
+	if err := containerLogs(ctx, e, t.Container, filepath.Join(dst, "container.log")); err != nil {
+		errs = append(errs, fmt.Errorf("%s: %v", name, err))
+	}
+	if b.isSampler(name) {
+		return errs // its windows were copied out when it stopped (CollectTraces)
+	}
+	src := "/data/logs/bitcoin/simnet/lnd.log"
+	if name == composefile.ChainService {
+		src = "/data/logs/simnet/btcd.log"
+	}
+	if err := b.copyOut(ctx, e, t.Container, src, filepath.Join(dst, filepath.Base(src))); err != nil {
+		errs = append(errs, fmt.Errorf("%s: %v", name, err))
+	}
+	if name != composefile.ChainService {
+		// Windows of a `docker exec … sample-loop.sh` in the node.
+		if err := b.copyArtifacts(ctx, e, t.Container, b.opts.ArtifactsDir); err != nil {
+			errs = append(errs, fmt.Errorf("%s: traces: %v", name, err))
+		}
+	}
+	return errs
 }
 
 func containerLogs(ctx context.Context, e Engine, id, path string) error {
@@ -555,17 +597,55 @@ func containerLogs(ctx context.Context, e Engine, id, path string) error {
 }
 
 // Teardown removes the stack through the manager, then sweeps every engine
-// by this run's (and network's) label. It reports an error only if
-// something labelled is left.
+// that answers by this run's (and network's) label, saying on the log
+// what it does and waits for. It ends in bounded time (see Sweep) and
+// returns an error only if something labelled is left: what, on which
+// engine, and the engines that did not answer with the services that ran
+// there (their containers and volumes stay on them).
 func (b *Backend) Teardown(ctx context.Context) error {
-	_, rmErr := docker(ctx, b.opts.Cluster.Manager.Host, "stack", "rm", b.stack)
+	start := time.Now()
+	log := b.opts.Log
+	m := b.opts.Cluster.Manager
+	fmt.Fprintf(log, "swarm: tearing down stack %s (manager %s)\n", b.stack, m.Name)
+	var rmErr error
+	if up, _ := b.opts.Cluster.probe(ctx, []Engine{m}); len(up) == 1 {
+		rctx, cancel := context.WithTimeout(ctx, callTimeout)
+		_, rmErr = b.docker(rctx, m.Host, "stack", "rm", b.stack)
+		cancel()
+	}
 	filters := []string{"label=" + backend.Label + "=" + b.opts.RunID}
 	if b.opts.Network != "" {
 		filters = append(filters, "label="+composefile.NetworkLabel+"="+b.opts.Network)
 	}
-	if _, err := Sweep(ctx, b.opts.Cluster, filters...); err != nil {
-		return fmt.Errorf("teardown of stack %s (stack rm: %v): %w; remove the rest with `lnbench down --backend swarm %s`", b.stack, rmErr, err, b.opts.RunID)
+	r, err := Sweep(ctx, b.opts.Cluster, log, filters...)
+	took := time.Since(start).Seconds()
+	if err != nil {
+		var le *LeftError
+		if errors.As(err, &le) {
+			started := b.startedServices()
+			for i, l := range le.Lost {
+				for _, svc := range b.servicesOn(l.Engine.Name) {
+					if slices.Contains(started, svc) {
+						le.Lost[i].Services = append(le.Lost[i].Services, svc)
+					}
+				}
+				for _, sm := range b.samplers() {
+					if sm.Engine == l.Engine.Name && slices.Contains(started, sm.Service) {
+						le.Lost[i].Services = append(le.Lost[i].Services, sm.Service)
+					}
+				}
+			}
+		}
+		if rmErr != nil {
+			err = fmt.Errorf("%w (stack rm: %s)", err, lines.First(rmErr.Error()))
+		}
+		again := ""
+		if errors.As(err, &le) && len(le.Lost) > 0 {
+			again = " once " + strings.Join(le.Unreachable(), ", ") + " answers again"
+		}
+		return fmt.Errorf("teardown of stack %s ended after %.0f s having removed %s: %w; remove the rest with `lnbench down --backend swarm %s`%s", b.stack, took, r, err, b.opts.RunID, again)
 	}
+	fmt.Fprintf(log, "swarm: stack %s torn down in %.1f s (removed %s)\n", b.stack, took, r)
 	return nil
 }
 
@@ -581,7 +661,7 @@ func (b *Backend) WatchEvery() time.Duration { return 3 * time.Second }
 func (b *Backend) Dead(ctx context.Context) []backend.Death {
 	m := b.opts.Cluster.Manager
 	var out []backend.Death
-	nodes, err := docker(ctx, m.Host, "node", "ls", "--format", "{{.Hostname}} {{.Status}}")
+	nodes, err := b.docker(ctx, m.Host, "node", "ls", "--format", "{{.Hostname}} {{.Status}}")
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil
@@ -603,7 +683,7 @@ func (b *Backend) Dead(ctx context.Context) []backend.Death {
 			}
 		}
 	}
-	ps, err := docker(ctx, m.Host, "stack", "ps", b.stack, "--format", "{{.Name}}|{{.CurrentState}}")
+	ps, err := b.docker(ctx, m.Host, "stack", "ps", b.stack, "--format", "{{.Name}}|{{.CurrentState}}")
 	if err != nil {
 		return out
 	}
@@ -636,7 +716,7 @@ func (b *Backend) taskDeath(ctx context.Context, svc string, t task, state strin
 		d.Reason += ": " + t.Err
 	}
 	if e, err := b.engineOf(t); err == nil && t.Container != "" {
-		if out, err := docker(ctx, e.Host, "inspect", t.Container); err == nil {
+		if out, err := b.docker(ctx, e.Host, "inspect", t.Container); err == nil {
 			if c, err := backend.DeathFromInspect(svc, []byte(out)); err == nil {
 				d.ExitCode, d.Signal, d.OOM, d.MemoryLimit = c.ExitCode, c.Signal, c.OOM, c.MemoryLimit
 			}

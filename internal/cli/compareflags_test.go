@@ -39,7 +39,7 @@ func TestCompareFlagsAndDefaultLaunches(t *testing.T) {
 	if s.Job.LaunchCount != scenario.DefaultCompareLaunches || s.Compare != (scenario.Compare{Order: scenario.OrderShuffled, Seed: 7, UntilKnown: true, Effect: 0.03}) {
 		t.Errorf("LaunchCount %d, compare %+v", s.Job.LaunchCount, s.Compare)
 	}
-	if why := launchesWhy(s); !strings.Contains(why, "LaunchCount=6 per spec, the default of a comparison") || !strings.Contains(why, "in the duet design 6 launch pairs detect ≈6%") {
+	if why := launchesWhy(s); !strings.Contains(why, "LaunchCount=6 per spec, the default of a comparison") || !strings.Contains(why, "in the duet design 6 launch pairs detect ≈3%") {
 		t.Errorf("plan line reason: %q", why)
 	}
 	f = base

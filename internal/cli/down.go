@@ -40,10 +40,23 @@ func localEngine(ctx context.Context) runEngine {
 }
 
 func downCmd(stdout, stderr io.Writer) *cobra.Command {
-	return downCmdWith(stdout, localEngine)
+	return downCmdWith(downEnv{stdout: stdout, stderr: stderr, engineOf: localEngine})
 }
 
-func downCmdWith(stdout io.Writer, engineOf func(context.Context) runEngine) *cobra.Command {
+// downEnv is what down works with: its output, the local engine (compose)
+// and how it reaches the engines of a swarm.
+type downEnv struct {
+	stdout, stderr io.Writer
+	engineOf       func(context.Context) runEngine
+	// swarmRun runs docker against a swarm's engines; nil is the docker CLI.
+	swarmRun swarm.Runner
+}
+
+func downCmdWith(env downEnv) *cobra.Command {
+	stdout, engineOf := env.stdout, env.engineOf
+	if env.stderr == nil {
+		env.stderr = io.Discard
+	}
 	var all bool
 	var backendName, enginesFile string
 	cmd := &cobra.Command{
@@ -61,7 +74,7 @@ func downCmdWith(stdout io.Writer, engineOf func(context.Context) runEngine) *co
 			ctx := cmd.Context()
 			switch kind := backendKinds[backendName]; {
 			case kind.engines:
-				return downSwarm(ctx, stdout, enginesFile, args)
+				return downSwarm(ctx, env, enginesFile, args)
 			case !kind.images:
 				return fmt.Errorf("--backend %q: use compose (this engine) or swarm (every engine of the engines file)", backendName)
 			}
@@ -90,13 +103,15 @@ func downCmdWith(stdout io.Writer, engineOf func(context.Context) runEngine) *co
 	return cmd
 }
 
-// downSwarm removes a run's stack and sweeps every engine of the swarm.
-func downSwarm(ctx context.Context, stdout io.Writer, enginesFile string, args []string) error {
+// downSwarm removes a run's stack and sweeps every engine of the swarm
+// that answers; the error names the engines that do not.
+func downSwarm(ctx context.Context, env downEnv, enginesFile string, args []string) error {
+	stdout := env.stdout
 	id, what := "", "every run"
 	if len(args) == 1 {
 		id, what = args[0], "run "+args[0]
 	}
-	msg, err := swarmDown(ctx, enginesFile, id)
+	msg, err := swarmDown(ctx, enginesFile, id, env.swarmRun, env.stderr)
 	errs := []error{err}
 	// The work folder `lnbench up --backend swarm` keeps (btcd's RPC key,
 	// the nodes' macaroons and TLS certificates copied out).

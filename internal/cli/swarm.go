@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -141,8 +142,11 @@ func startSwarmSampler(ctx context.Context, be *swarm.Backend, log io.Writer) (s
 	return s, nil
 }
 
-// swarmDown removes a run's stack objects and sweeps every engine.
-func swarmDown(ctx context.Context, file, id string) (string, error) {
+// swarmDown removes a run's stack objects (id "" is every run's) through a
+// manager that answers and sweeps every engine of the engines file that
+// answers, saying on log what it waits for. Engines that do not answer
+// are skipped: the error names each, and what may remain on it.
+func swarmDown(ctx context.Context, file, id string, run swarm.Runner, log io.Writer) (string, error) {
 	if file == "" {
 		file = swarm.DefaultEnginesFile()
 	}
@@ -150,10 +154,28 @@ func swarmDown(ctx context.Context, file, id string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	c, err := swarm.Check(ctx, engines)
-	if err != nil {
-		return "", err
+	r, err := swarm.Down(ctx, swarm.Cluster{Engines: engines, Run: run}, id, log)
+	var reached []string
+	var le *swarm.LeftError
+	errors.As(err, &le)
+	for _, e := range engines {
+		if le == nil || !slices.Contains(le.Unreachable(), e.Name) {
+			reached = append(reached, e.Name)
+		}
 	}
-	r, err := swarm.Down(ctx, c, id)
-	return fmt.Sprintf("swarm of %s: removed %s", strings.Join(c.Nodes, ", "), r), err
+	if len(reached) == 0 {
+		return "", fmt.Errorf("%v; no engine of %s answers", err, file)
+	}
+	msg := fmt.Sprintf("swarm of %s: removed %s", strings.Join(reached, ", "), r)
+	if le != nil && len(le.Lost) > 0 {
+		again := "lnbench down --backend swarm --all"
+		if id != "" {
+			again = "lnbench down --backend swarm " + id
+		}
+		if file != swarm.DefaultEnginesFile() {
+			again = strings.Replace(again, "--backend swarm", "--backend swarm --swarm-engines "+file, 1)
+		}
+		err = fmt.Errorf("%w; run `%s` again once %s answers", err, again, strings.Join(le.Unreachable(), ", "))
+	}
+	return msg, err
 }

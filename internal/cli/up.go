@@ -175,7 +175,9 @@ func up(ctx context.Context, stdout, stderr io.Writer, args []string, f runFlags
 		if err != nil { // nothing half-started stays behind
 			tctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 			defer cancel()
-			be.Teardown(tctx)
+			if terr := be.Teardown(tctx); terr != nil {
+				fmt.Fprintf(stderr, "tearing down: %v\n", terr)
+			}
 			os.RemoveAll(work)
 		}
 	}()

@@ -27,6 +27,8 @@ type Hooks struct {
 	WaitActiveChannels func(ctx context.Context, nodeName string) error
 	// Pay decides a payment's outcome.
 	Pay func(ctx context.Context, payer string, amountSat int64) (node.PaymentResult, error)
+	// Teardown is what a network's Teardown returns (nil: it succeeds).
+	Teardown func(ctx context.Context) error
 }
 
 // Fleet holds every fake network of a test and dials their nodes.
@@ -201,6 +203,9 @@ func (b *Backend) Teardown(ctx context.Context) error {
 	defer b.mu.Unlock()
 	b.tornDown++
 	b.logf("teardown")
+	if h := b.fleet.Hooks.Teardown; h != nil {
+		return h(ctx)
+	}
 	return nil
 }
 

@@ -25,8 +25,10 @@ type Collector struct {
 	CgroupRoot string // default /sys/fs/cgroup
 	ProcRoot   string // default /proc
 	// DockerStats is the fallback for containers whose cgroup is not
-	// readable; nil means the engine API (see DockerStats).
-	DockerStats func(ctx context.Context, containerID string) (usage.Sample, error)
+	// readable: the stats of a container on the engine at host (an
+	// actor's Engine, "" for the default one); nil means the engine API
+	// (see DockerStats).
+	DockerStats func(ctx context.Context, host, containerID string) (usage.Sample, error)
 	// HTTP reaches pprof endpoints; nil means a client with a 2 s timeout.
 	HTTP *http.Client
 	// Now stamps samples; nil means time.Now.
@@ -85,7 +87,7 @@ func (c *Collector) Sample(ctx context.Context, a backend.Actor) (usage.Sample, 
 				stats = DockerStats
 			}
 			var ds usage.Sample
-			if ds, err = stats(ctx, a.ContainerID); err == nil {
+			if ds, err = stats(ctx, a.Engine, a.ContainerID); err == nil {
 				ds.Time, ds.Actor, ds.Role = s.Time, s.Actor, s.Role
 				s = ds
 			}

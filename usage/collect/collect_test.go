@@ -19,7 +19,7 @@ var t0 = time.Date(2026, 11, 23, 18, 0, 0, 0, time.UTC)
 
 func fixture(cg string) *Collector {
 	return &Collector{CgroupRoot: "testdata/" + cg, ProcRoot: "testdata/proc", Now: func() time.Time { return t0 },
-		DockerStats: func(context.Context, string) (usage.Sample, error) {
+		DockerStats: func(context.Context, string, string) (usage.Sample, error) {
 			return usage.Sample{}, errors.New("no engine in unit tests")
 		}}
 }
@@ -89,7 +89,7 @@ func TestCgroupV2(t *testing.T) {
 
 func TestDockerStatsFallback(t *testing.T) {
 	c := fixture("v1")
-	c.DockerStats = func(_ context.Context, id string) (usage.Sample, error) {
+	c.DockerStats = func(_ context.Context, _, id string) (usage.Sample, error) {
 		f, err := os.Open("testdata/engine-stats.json")
 		if err != nil {
 			return usage.Sample{}, err

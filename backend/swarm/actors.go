@@ -1,0 +1,80 @@
+package swarm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/lnbench/lnbench/backend"
+	"github.com/lnbench/lnbench/composefile"
+)
+
+// Actors lists the running containers of the network's services, each
+// with the engine that runs it (backend.Actor.Engine): one question to the
+// manager per service for its task, and one `docker inspect` per engine
+// for the containers' init processes. PID and CgroupPath are set when the
+// engine shares this host's PID namespace (checked against /proc: the
+// test bed's engines do), so their cgroups are read as compose's are;
+// elsewhere the collector asks each container's own engine (its stats
+// API). Services whose task is not running are left out and named in the
+// error; the others are still listed.
+func (b *Backend) Actors(ctx context.Context) ([]backend.Actor, error) {
+	var actors []backend.Actor
+	var errs []error
+	byEngine := map[string][]int{} // engine host → indexes into actors
+	for _, name := range b.startedServices() {
+		t, err := b.taskOf(ctx, name)
+		if err != nil || t.State != "running" || t.Container == "" {
+			errs = append(errs, fmt.Errorf("%s: no running task (%q, %v)", name, t.State, err))
+			continue
+		}
+		e, err := b.engineOf(t)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		a := backend.Actor{Name: name, Role: backend.RoleNode, ContainerID: t.Container, Engine: e.Host}
+		switch {
+		case name == composefile.ChainService:
+			a.Role = backend.RoleChain
+		case b.isSampler(name):
+			a.Role = backend.RoleSampler
+		}
+		byEngine[e.Host] = append(byEngine[e.Host], len(actors))
+		actors = append(actors, a)
+	}
+	for host, idx := range byEngine {
+		args := []string{"inspect", "--format", "{{.Id}} {{.State.Pid}}"}
+		for _, i := range idx {
+			args = append(args, actors[i].ContainerID)
+		}
+		out, err := b.docker(ctx, host, args...)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		pids := parsePids(out)
+		for _, i := range idx {
+			a := &actors[i]
+			if cg := backend.CgroupOf(pids[a.ContainerID], a.ContainerID); cg != "" {
+				a.PID, a.CgroupPath = pids[a.ContainerID], cg
+			}
+		}
+	}
+	return actors, errors.Join(errs...)
+}
+
+// parsePids reads "<container id> <pid>" lines.
+func parsePids(out string) map[string]int {
+	m := map[string]int{}
+	for _, line := range strings.Split(out, "\n") {
+		if f := strings.Fields(line); len(f) == 2 {
+			if pid, err := strconv.Atoi(f[1]); err == nil {
+				m[f[0]] = pid
+			}
+		}
+	}
+	return m
+}
