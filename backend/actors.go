@@ -2,21 +2,10 @@ package backend
 
 import "context"
 
-// Actor roles, as package usage names them.
-const (
-	RoleNode    = "node"
-	RoleChain   = "chain"
-	RoleSampler = "sampler"
-	// RoleProxy is Docker's userland proxy behind a network's published
-	// ports (ProxyActor): the harness's calls into the containers pass
-	// through it, so its CPU is counted in the harness's share.
-	RoleProxy = "proxy"
-)
-
 // Actor is one measurable service of a run: a container or a process tree.
 type Actor struct {
 	Name string
-	Role string // RoleNode, RoleChain or RoleSampler
+	Role string // usage.RoleNode, usage.RoleChain, usage.RoleSampler or usage.RoleProxy
 	// ContainerID is the full container id (compose, swarm); "" for processes.
 	ContainerID string
 	// Engine is the DOCKER_HOST of the engine running the container when

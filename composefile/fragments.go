@@ -14,22 +14,23 @@ import (
 
 	"github.com/lnbench/lnbench/backend"
 	fragments "github.com/lnbench/lnbench/docker-fragments"
+	"github.com/lnbench/lnbench/usage"
 )
 
-// Roles and the fragment file each one is read from.
+// Fragment roles are the actor roles of package usage with the node role
+// split by implementation: usage.RoleChain, RoleLND, RoleCLN and
+// usage.RoleSampler.
 const (
-	RoleChain   = "chain"
-	RoleLND     = "lnd"
-	RoleCLN     = "cln"
-	RoleSampler = "sampler"
+	RoleLND = "lnd"
+	RoleCLN = "cln"
 )
 
-// FragmentFiles maps a role to its file in docker-fragments/.
+// FragmentFiles maps a fragment role to its file in docker-fragments/.
 var FragmentFiles = map[string]string{
-	RoleChain:   "chain.yml",
-	RoleLND:     "actor-lnd.yml",
-	RoleCLN:     "actor-cln.yml",
-	RoleSampler: "sampler.yml",
+	usage.RoleChain:   "chain.yml",
+	RoleLND:           "actor-lnd.yml",
+	RoleCLN:           "actor-cln.yml",
+	usage.RoleSampler: "sampler.yml",
 }
 
 // Fragment is one role's service template.

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/lnbench/lnbench/usage"
 )
 
 func TestLoadEmbeddedFragments(t *testing.T) {
@@ -15,9 +17,9 @@ func TestLoadEmbeddedFragments(t *testing.T) {
 		name      string
 		published []int
 	}{
-		RoleChain:   {"btcd", []int{BtcdRPCPort}},
-		RoleLND:     {"lnd", []int{LndRPCPort}},
-		RoleSampler: {"sampler", []int{SamplerControlPort}},
+		usage.RoleChain:   {"btcd", []int{BtcdRPCPort}},
+		RoleLND:           {"lnd", []int{LndRPCPort}},
+		usage.RoleSampler: {"sampler", []int{SamplerControlPort}},
 	}
 	for role, w := range want {
 		got, ok := f[role]
@@ -52,8 +54,8 @@ func TestLoadFragmentsFromFolder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f[RoleChain].Service.Entrypoint[0] != "x" || f[RoleChain].Published[0] != 1 {
-		t.Errorf("chain: %+v", f[RoleChain])
+	if f[usage.RoleChain].Service.Entrypoint[0] != "x" || f[usage.RoleChain].Published[0] != 1 {
+		t.Errorf("chain: %+v", f[usage.RoleChain])
 	}
 	delete(fsys, "sampler.yml")
 	if _, err := LoadFragments(fsys); err == nil || !strings.Contains(err.Error(), "sampler.yml") {

@@ -27,6 +27,7 @@ import (
 	"github.com/lnbench/lnbench/node/lnd"
 	"github.com/lnbench/lnbench/resources"
 	"github.com/lnbench/lnbench/topology"
+	"github.com/lnbench/lnbench/usage"
 )
 
 // Names and ports inside the compose network.
@@ -190,13 +191,13 @@ func (s Spec) validate() error {
 	if err := s.DefaultLimits.Validate(); err != nil {
 		return fmt.Errorf("compose: default limits: %v", err)
 	}
-	for _, role := range []string{RoleChain, RoleLND, RoleCLN} {
+	for _, role := range []string{usage.RoleChain, RoleLND, RoleCLN} {
 		if _, ok := s.Fragments[role]; !ok {
 			return fmt.Errorf("compose: fragment %s is not loaded", FragmentFiles[role])
 		}
 	}
-	if !s.Fragments[RoleChain].publishes(BtcdRPCPort) {
-		return fmt.Errorf("compose: %s must publish btcd's RPC port as \"127.0.0.1::%d\"", FragmentFiles[RoleChain], BtcdRPCPort)
+	if !s.Fragments[usage.RoleChain].publishes(BtcdRPCPort) {
+		return fmt.Errorf("compose: %s must publish btcd's RPC port as \"127.0.0.1::%d\"", FragmentFiles[usage.RoleChain], BtcdRPCPort)
 	}
 	if !s.Fragments[RoleLND].publishes(LndRPCPort) {
 		return fmt.Errorf("compose: %s must publish lnd's gRPC port as \"127.0.0.1::%d\"", FragmentFiles[RoleLND], LndRPCPort)
@@ -226,12 +227,12 @@ func (s Spec) checkSampler(what string) error {
 	if !s.Pprof {
 		return fmt.Errorf("%s: the sampler needs the nodes' pprof endpoints; enable Pprof too", what)
 	}
-	f, ok := s.Fragments[RoleSampler]
+	f, ok := s.Fragments[usage.RoleSampler]
 	if !ok {
-		return fmt.Errorf("%s: fragment %s is not loaded", what, FragmentFiles[RoleSampler])
+		return fmt.Errorf("%s: fragment %s is not loaded", what, FragmentFiles[usage.RoleSampler])
 	}
 	if len(f.Published) != 1 || !f.publishes(SamplerControlPort) {
-		return fmt.Errorf("%s: %s must publish only its control port as \"127.0.0.1::%d\" (pprof stays inside the network)", what, FragmentFiles[RoleSampler], SamplerControlPort)
+		return fmt.Errorf("%s: %s must publish only its control port as \"127.0.0.1::%d\" (pprof stays inside the network)", what, FragmentFiles[usage.RoleSampler], SamplerControlPort)
 	}
 	return nil
 }
@@ -307,7 +308,7 @@ func (s Spec) Build() (File, error) {
 		Services: map[string]Service{},
 	}
 
-	chain := s.Fragments[RoleChain].Service.clone()
+	chain := s.Fragments[usage.RoleChain].Service.clone()
 	chain.Image = s.ChainImage
 	chain.Command = s.BtcdConfig().Args()
 	chain.Hostname = ChainService
@@ -364,7 +365,7 @@ func (s Spec) Build() (File, error) {
 	}
 
 	if s.Sampler {
-		svc := s.Fragments[RoleSampler].Service.clone()
+		svc := s.Fragments[usage.RoleSampler].Service.clone()
 		svc.Image = s.ChainImage
 		svc.Hostname = SamplerService
 		svc.User = Quoted(s.User)

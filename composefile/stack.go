@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/lnbench/lnbench/backend"
+	"github.com/lnbench/lnbench/usage"
 )
 
 // A stack file is the compose file of the same network turned into what
@@ -255,7 +256,7 @@ func StackSamplers(s Spec, st Stack) []StackSampler {
 // the run's image (with lnbench in it), the control port published on its
 // engine, and one --target per node placed there.
 func (s Spec) samplerService(sm StackSampler) Service {
-	svc := s.Fragments[RoleSampler].Service.clone()
+	svc := s.Fragments[usage.RoleSampler].Service.clone()
 	svc.Image = s.ChainImage
 	svc.Hostname = sm.Service
 	svc.Networks = []string{NetworkName}

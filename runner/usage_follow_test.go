@@ -40,7 +40,7 @@ func sleeper(t *testing.T) *exec.Cmd {
 // keeps sampling it instead of failing on the old pid.
 func TestResourceSamplerFollowsARestartedActor(t *testing.T) {
 	old := sleeper(t)
-	be := &actorsOf{actors: []backend.Actor{{Name: "bob", Role: backend.RoleNode, PID: old.Process.Pid}}}
+	be := &actorsOf{actors: []backend.Actor{{Name: "bob", Role: usage.RoleNode, PID: old.Process.Pid}}}
 	var log bytes.Buffer
 	path := filepath.Join(t.TempDir(), usage.FileName)
 	rs, err := newResourceSampler(path, "net", be, &log, func(string) {})
@@ -54,7 +54,7 @@ func TestResourceSamplerFollowsARestartedActor(t *testing.T) {
 	old.Wait()
 	fresh := sleeper(t)
 	be.mu.Lock()
-	be.actors = []backend.Actor{{Name: "bob", Role: backend.RoleNode, PID: fresh.Process.Pid}}
+	be.actors = []backend.Actor{{Name: "bob", Role: usage.RoleNode, PID: fresh.Process.Pid}}
 	be.mu.Unlock()
 	rs.follow(ctx, "bob")
 	rs.iteration(ctx, "measure", 0)

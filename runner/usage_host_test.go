@@ -15,7 +15,7 @@ import (
 // carries the host pseudo-actor, tagged like the actors, its busy CPU
 // never below what the harness alone used.
 func TestResourceSamplerWritesTheHost(t *testing.T) {
-	be := &actorsOf{actors: []backend.Actor{{Name: "bob", Role: backend.RoleNode, PID: sleeper(t).Process.Pid}}}
+	be := &actorsOf{actors: []backend.Actor{{Name: "bob", Role: usage.RoleNode, PID: sleeper(t).Process.Pid}}}
 	var log bytes.Buffer
 	path := filepath.Join(t.TempDir(), usage.FileName)
 	rs, err := newResourceSampler(path, "net", be, &log, func(string) {})

@@ -14,7 +14,9 @@ import (
 // FileName is the stream's name in the artifacts folder.
 const FileName = "resources.jsonl"
 
-// Actor roles.
+// Actor roles: the Role of a sample and of the backend.Actor it was read
+// from, defined here once (backends, the compose file's fragments and the
+// cost analysis all name them so). The values are the stream's JSON.
 const (
 	RoleNode    = "node"
 	RoleChain   = "chain"
@@ -25,10 +27,10 @@ const (
 	// Streams written before it have none; nothing else changes.
 	RoleHost = "host"
 	// RoleProxy is Docker's userland proxy (docker-proxy) behind the
-	// published ports of a compose network: one row, "docker-proxy", whose
-	// CPU package cost counts in the harness's share (it carries only the
-	// harness's calls: the nodes reach each other and btcd over the
-	// compose network, not the published ports).
+	// published ports of a compose network: one row, "docker-proxy"
+	// (backend.ProxyActor), whose CPU package cost counts in the harness's
+	// share (it carries only the harness's calls: the nodes reach each
+	// other and btcd over the compose network, not the published ports).
 	RoleProxy = "proxy"
 )
 

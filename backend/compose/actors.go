@@ -9,6 +9,7 @@ import (
 
 	"github.com/lnbench/lnbench/backend"
 	"github.com/lnbench/lnbench/composefile"
+	"github.com/lnbench/lnbench/usage"
 )
 
 // Actors lists the project's running containers: one `docker ps` and one
@@ -63,7 +64,7 @@ func withProxy(actors []backend.Actor, pids []int) []backend.Actor {
 	if !visible || len(pids) == 0 {
 		return actors
 	}
-	return append(actors, backend.Actor{Name: backend.ProxyActor, Role: backend.RoleProxy, PIDs: pids})
+	return append(actors, backend.Actor{Name: backend.ProxyActor, Role: usage.RoleProxy, PIDs: pids})
 }
 
 // parseActors reads the inspect lines into actors and the set of their
@@ -85,12 +86,12 @@ func (b *Backend) parseActors(inspect string) ([]backend.Actor, map[int]bool, er
 			return nil, nil, fmt.Errorf("docker inspect: unexpected %q", line)
 		}
 		pid, _ := strconv.Atoi(f[1])
-		a := backend.Actor{Name: f[2], Role: backend.RoleNode, ContainerID: f[0], DataDir: filepath.Join(b.opts.WorkDir, f[2])}
+		a := backend.Actor{Name: f[2], Role: usage.RoleNode, ContainerID: f[0], DataDir: filepath.Join(b.opts.WorkDir, f[2])}
 		switch f[2] {
 		case composefile.ChainService:
-			a.Role = backend.RoleChain
+			a.Role = usage.RoleChain
 		case composefile.SamplerService:
-			a.Role, a.DataDir = backend.RoleSampler, ""
+			a.Role, a.DataDir = usage.RoleSampler, ""
 		}
 		if cg := backend.CgroupOf(pid, a.ContainerID); cg != "" {
 			a.PID, a.CgroupPath = pid, cg

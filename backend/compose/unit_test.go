@@ -13,6 +13,7 @@ import (
 	"github.com/lnbench/lnbench/backend"
 	"github.com/lnbench/lnbench/composefile"
 	"github.com/lnbench/lnbench/topology"
+	"github.com/lnbench/lnbench/usage"
 )
 
 func TestParsePort(t *testing.T) {
@@ -108,9 +109,9 @@ func TestParseActors(t *testing.T) {
 	if len(ports) != 3 || !ports[49153] || !ports[49154] || !ports[49155] {
 		t.Fatalf("ports %v", ports)
 	}
-	want := []backend.Actor{{Name: "alice", Role: backend.RoleNode, ContainerID: "aaa", DataDir: "/w/alice"},
-		{Name: "btcd", Role: backend.RoleChain, ContainerID: "bbb", DataDir: "/w/btcd"},
-		{Name: "sampler", Role: backend.RoleSampler, ContainerID: "ccc"}}
+	want := []backend.Actor{{Name: "alice", Role: usage.RoleNode, ContainerID: "aaa", DataDir: "/w/alice"},
+		{Name: "btcd", Role: usage.RoleChain, ContainerID: "bbb", DataDir: "/w/btcd"},
+		{Name: "sampler", Role: usage.RoleSampler, ContainerID: "ccc"}}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("got %+v", got)
 	}
@@ -124,7 +125,7 @@ func TestParseActors(t *testing.T) {
 	visible := append([]backend.Actor(nil), want...)
 	visible[0].PID = 100
 	got = withProxy(visible, []int{7, 8})
-	if len(got) != 4 || got[3].Name != "docker-proxy" || got[3].Role != backend.RoleProxy || fmt.Sprint(got[3].PIDs) != "[7 8]" {
+	if len(got) != 4 || got[3].Name != "docker-proxy" || got[3].Role != usage.RoleProxy || fmt.Sprint(got[3].PIDs) != "[7 8]" {
 		t.Fatalf("proxy actor: %+v", got)
 	}
 	if got := withProxy(visible, nil); len(got) != 3 {

@@ -15,6 +15,7 @@ import (
 	"github.com/lnbench/lnbench/chain/btcd"
 	"github.com/lnbench/lnbench/internal/fileutil"
 	"github.com/lnbench/lnbench/node/lnd"
+	"github.com/lnbench/lnbench/usage"
 )
 
 // Options configure a local backend.
@@ -287,9 +288,9 @@ func (b *Backend) Actors(ctx context.Context) ([]backend.Actor, error) {
 		if p.exited() {
 			continue
 		}
-		role := backend.RoleNode
+		role := usage.RoleNode
 		if name == "btcd" {
-			role = backend.RoleChain
+			role = usage.RoleChain
 		}
 		out = append(out, backend.Actor{Name: name, Role: role, PID: p.cmd.Process.Pid, DataDir: p.dataDir, PprofHost: p.pprofHost})
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/lnbench/lnbench/backend"
 	"github.com/lnbench/lnbench/composefile"
+	"github.com/lnbench/lnbench/usage"
 )
 
 // Actors lists the running containers of the network's services, each
@@ -35,12 +36,12 @@ func (b *Backend) Actors(ctx context.Context) ([]backend.Actor, error) {
 			errs = append(errs, err)
 			continue
 		}
-		a := backend.Actor{Name: name, Role: backend.RoleNode, ContainerID: t.Container, Engine: e.Host}
+		a := backend.Actor{Name: name, Role: usage.RoleNode, ContainerID: t.Container, Engine: e.Host}
 		switch {
 		case name == composefile.ChainService:
-			a.Role = backend.RoleChain
+			a.Role = usage.RoleChain
 		case b.isSampler(name):
-			a.Role = backend.RoleSampler
+			a.Role = usage.RoleSampler
 		}
 		byEngine[e.Host] = append(byEngine[e.Host], len(actors))
 		actors = append(actors, a)

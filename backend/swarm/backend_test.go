@@ -16,6 +16,7 @@ import (
 	"github.com/lnbench/lnbench/backend"
 	"github.com/lnbench/lnbench/composefile"
 	"github.com/lnbench/lnbench/topology"
+	"github.com/lnbench/lnbench/usage"
 )
 
 // fakeDocker answers docker commands per engine from a function and
@@ -174,9 +175,9 @@ func TestActorsOnTheirEngines(t *testing.T) {
 		t.Errorf("err %v", err)
 	}
 	want := []backend.Actor{
-		{Name: "alice", Role: backend.RoleNode, ContainerID: "c-alice", Engine: "fake://1"},
-		{Name: "bob", Role: backend.RoleNode, ContainerID: "c-bob", Engine: "fake://3"},
-		{Name: "btcd", Role: backend.RoleChain, ContainerID: "c-btcd", Engine: "fake://1"}}
+		{Name: "alice", Role: usage.RoleNode, ContainerID: "c-alice", Engine: "fake://1"},
+		{Name: "bob", Role: usage.RoleNode, ContainerID: "c-bob", Engine: "fake://3"},
+		{Name: "btcd", Role: usage.RoleChain, ContainerID: "c-btcd", Engine: "fake://1"}}
 	if !reflect.DeepEqual(actors, want) {
 		t.Errorf("actors\n %+v\nwant\n %+v", actors, want)
 	}

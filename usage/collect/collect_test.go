@@ -28,7 +28,7 @@ func near(a, b float64) bool { return a-b < 1e-9 && b-a < 1e-9 }
 
 func TestCgroupV1(t *testing.T) {
 	c := fixture("v1")
-	s, err := c.Sample(context.Background(), backend.Actor{Name: "bob", Role: backend.RoleNode, ContainerID: "abc", CgroupPath: "/docker/abc"})
+	s, err := c.Sample(context.Background(), backend.Actor{Name: "bob", Role: usage.RoleNode, ContainerID: "abc", CgroupPath: "/docker/abc"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +74,7 @@ func TestCgroupV1StatOnly(t *testing.T) {
 }
 
 func TestCgroupV2(t *testing.T) {
-	s, err := fixture("v2").Sample(context.Background(), backend.Actor{Name: "btcd", Role: backend.RoleChain, ContainerID: "abc", CgroupPath: "/system.slice/docker-abc.scope"})
+	s, err := fixture("v2").Sample(context.Background(), backend.Actor{Name: "btcd", Role: usage.RoleChain, ContainerID: "abc", CgroupPath: "/system.slice/docker-abc.scope"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +111,7 @@ func TestDockerStatsFallback(t *testing.T) {
 
 func TestProcTree(t *testing.T) {
 	c := fixture("v1")
-	s, err := c.Sample(context.Background(), backend.Actor{Name: "alice", Role: backend.RoleNode, PID: 100})
+	s, err := c.Sample(context.Background(), backend.Actor{Name: "alice", Role: usage.RoleNode, PID: 100})
 	if err != nil {
 		t.Fatal(err)
 	}

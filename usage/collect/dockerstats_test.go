@@ -71,7 +71,7 @@ func fakeEngine(t *testing.T) (sock string, conns *atomic.Int32) {
 func TestDockerStatsOfAnActorsEngine(t *testing.T) {
 	sock, _ := fakeEngine(t)
 	c := &Collector{CgroupRoot: t.TempDir(), ProcRoot: t.TempDir()}
-	s, err := c.Sample(context.Background(), backend.Actor{Name: "bob", Role: backend.RoleNode, ContainerID: "abc", Engine: "unix://" + sock})
+	s, err := c.Sample(context.Background(), backend.Actor{Name: "bob", Role: usage.RoleNode, ContainerID: "abc", Engine: "unix://" + sock})
 	if err != nil {
 		t.Fatal(err)
 	}
