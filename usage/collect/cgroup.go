@@ -51,10 +51,9 @@ func (c *Collector) readCgroup(a backend.Actor, s *usage.Sample) error {
 	return readV1(dir, s)
 }
 
-// procCgroups maps each v1 controller ("" for the v2 entry) to the path of
-// pid's cgroup in it, from /proc/<pid>/cgroup; nil when unreadable. A v1
-// hierarchy may place a container differently per controller.
-func (c *Collector) procCgroups(pid int) map[string]string {
+// procCgroups is pid's place in each hierarchy, from /proc/<pid>/cgroup
+// under the collector's proc root; nil when unreadable.
+func (c *Collector) procCgroups(pid int) backend.ProcCgroups {
 	if pid <= 0 {
 		return nil
 	}
@@ -62,21 +61,7 @@ func (c *Collector) procCgroups(pid int) map[string]string {
 	if err != nil {
 		return nil
 	}
-	out := map[string]string{}
-	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
-		f := strings.SplitN(line, ":", 3)
-		if len(f) != 3 {
-			continue
-		}
-		if f[1] == "" {
-			out[""] = f[2]
-			continue
-		}
-		for _, ctl := range strings.Split(f[1], ",") {
-			out[ctl] = f[2]
-		}
-	}
-	return out
+	return backend.ParseProcCgroups(data)
 }
 
 // readV1 reads the cpuacct, memory, blkio and cpu controllers; dir gives

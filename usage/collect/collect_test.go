@@ -208,3 +208,44 @@ func TestBlockIOFallsBackToProcesses(t *testing.T) {
 		t.Fatalf("proc without io: %+v %v", s, err)
 	}
 }
+
+// An actor with no cgroup path is placed by its process's
+// /proc/<pid>/cgroup (backend.ParseProcCgroups): the unified entry on v2,
+// each controller's own line on v1, the actor's path for a controller the
+// file does not list.
+func TestCgroupPathFromProc(t *testing.T) {
+	for _, tc := range []struct {
+		name, cg, procCgroup, path string
+		source                     string
+		cpu                        float64
+		err                        string
+	}{
+		{name: "v2", cg: "v2", procCgroup: "0::/system.slice/docker-abc.scope\n", source: usage.SourceCgroupV2, cpu: 3},
+		{name: "v1", cg: "v1", procCgroup: "4:memory:/docker/abc\n3:blkio:/docker/abc\n2:cpuacct:/docker/abc\n1:cpu:/docker/abc\n0::/\n", source: usage.SourceCgroupV1, cpu: 3.2},
+		{name: "v1, a controller unlisted", cg: "v1", procCgroup: "2:cpuacct:/docker/abc\n", path: "/docker/abc", source: usage.SourceCgroupV1, cpu: 3.2},
+		{name: "v1, the memory controller elsewhere", cg: "v1", procCgroup: "4:memory:/docker/old\n2:cpuacct:/docker/abc\n", path: "/docker/abc", err: "docker/old/memory.usage_in_bytes"},
+		{name: "v2, no entry", cg: "v2", procCgroup: "", err: "no cgroup path"},
+		{name: "v1, no file", cg: "v1", err: "no cgroup path"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			proc := t.TempDir()
+			if tc.procCgroup != "" {
+				os.MkdirAll(proc+"/300", 0o755)
+				os.WriteFile(proc+"/300/cgroup", []byte(tc.procCgroup), 0o644)
+			}
+			c := fixture(tc.cg)
+			c.ProcRoot = proc
+			var s usage.Sample
+			err := c.readCgroup(backend.Actor{Name: "x", ContainerID: "abc", CgroupPath: tc.path, PID: 300}, &s)
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("error %v, want one naming %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil || s.Source != tc.source || !near(s.CPUSeconds(), tc.cpu) {
+				t.Fatalf("got %+v %v, want source %s, %g CPU s", s, err, tc.source, tc.cpu)
+			}
+		})
+	}
+}
