@@ -11,7 +11,10 @@ import (
 // "name=systemd") to the path of the process's cgroup in it, and "" to the
 // path in the unified (v2) hierarchy. A v1 host may place a container
 // differently per controller. The one parser of that file: the backends
-// (CgroupOf) and package usage/collect both read it so.
+// (CgroupOf) and package usage/collect both read it so. Not procfs's
+// Proc.Cgroups: at the module's v0.6.0 it reads the real /proc whatever
+// the FS's root (a fake root in tests is ignored) and keeps its parser
+// unexported.
 type ProcCgroups map[string]string
 
 // ParseProcCgroups parses the "hierarchy-id:controller,…:path" lines of

@@ -21,6 +21,13 @@ const userHZ = 100
 // largest page-aligned int64.
 const noLimit = 1 << 60
 
+// The cgroup files are parsed by hand, not through
+// github.com/containerd/cgroups (not in the module graph): its v2 Stat
+// opens every controller's files with os.Open (pids, rdma, hugetlb, swap,
+// memory.events: twice the seven files a v2 sample reads here) and still
+// reads neither memory.peak nor cpu.max, which a sample needs; its v1 Stat
+// reads every subsystem likewise.
+
 // readCgroup fills s from the actor's cgroup, in whichever layout the host
 // has.
 func (c *Collector) readCgroup(a backend.Actor, s *usage.Sample) error {
