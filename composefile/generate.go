@@ -25,9 +25,9 @@ import (
 	"github.com/lnbench/lnbench/backend"
 	"github.com/lnbench/lnbench/chain/btcd"
 	"github.com/lnbench/lnbench/node/lnd"
-	"github.com/lnbench/lnbench/resources"
 	"github.com/lnbench/lnbench/topology"
 	"github.com/lnbench/lnbench/usage"
+	"github.com/lnbench/lnbench/usage/limits"
 )
 
 // Names and ports inside the compose network.
@@ -54,10 +54,10 @@ const (
 	ContainerChain = "/btcd"
 )
 
-// Limits cap one service's resources. The rules live in package resources,
-// which the scenario checks too, so a limit the scenario accepts is one
-// this file can carry.
-type Limits = resources.Limits
+// Limits cap one service's resources. The rules live in package
+// usage/limits, which the scenario checks too, so a limit the scenario
+// accepts is one this file can carry.
+type Limits = limits.Limits
 
 // Node is one actor: an lnd, or a Core Lightning node.
 type Node struct {

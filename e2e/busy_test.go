@@ -13,9 +13,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lnbench/lnbench/cost"
 	"github.com/lnbench/lnbench/result"
 	"github.com/lnbench/lnbench/usage"
+	"github.com/lnbench/lnbench/usage/cost"
 )
 
 // TestBusyMachineGuard runs a small local AlicePaysBob twice: beside a

@@ -15,10 +15,10 @@ import (
 
 	"github.com/lnbench/lnbench/backend"
 	"github.com/lnbench/lnbench/chain/btcd"
-	"github.com/lnbench/lnbench/footprint"
 	"github.com/lnbench/lnbench/internal/wait"
 	"github.com/lnbench/lnbench/node"
 	"github.com/lnbench/lnbench/topology"
+	"github.com/lnbench/lnbench/usage/footprint"
 )
 
 // Phase is the wall time of one setup step, recorded in the artifacts.

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lnbench/lnbench/cost"
 	"github.com/lnbench/lnbench/runrecord"
+	"github.com/lnbench/lnbench/usage/cost"
 )
 
 // A case that ran on a busy machine, or whose baseline case did, keeps

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/lnbench/lnbench/costcurve"
+	"github.com/lnbench/lnbench/usage/costcurve"
 )
 
 // Cost curve files in the artifacts folder (plots.R reads both).

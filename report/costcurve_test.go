@@ -12,11 +12,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lnbench/lnbench/costcurve"
 	"github.com/lnbench/lnbench/envinfo"
 	"github.com/lnbench/lnbench/result"
 	"github.com/lnbench/lnbench/runrecord"
 	"github.com/lnbench/lnbench/scenario"
+	"github.com/lnbench/lnbench/usage/costcurve"
 )
 
 var scaleSizes = []int{10, 25, 50}

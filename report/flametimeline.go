@@ -11,12 +11,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lnbench/lnbench/cost"
 	"github.com/lnbench/lnbench/flamegraph"
 	"github.com/lnbench/lnbench/result"
 	"github.com/lnbench/lnbench/runrecord"
 	"github.com/lnbench/lnbench/traces"
 	"github.com/lnbench/lnbench/usage"
+	"github.com/lnbench/lnbench/usage/cost"
 )
 
 // FlameRow is one time slot of the flame graph timeline: the windows of

@@ -9,11 +9,11 @@ package report
 
 import (
 	"github.com/lnbench/lnbench/analysis"
-	"github.com/lnbench/lnbench/cost"
-	"github.com/lnbench/lnbench/costcurve"
 	"github.com/lnbench/lnbench/recovery"
 	"github.com/lnbench/lnbench/runrecord"
 	"github.com/lnbench/lnbench/scenario"
+	"github.com/lnbench/lnbench/usage/cost"
+	"github.com/lnbench/lnbench/usage/costcurve"
 )
 
 // Report is the single model all exporters render: the run's manifest

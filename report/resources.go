@@ -9,12 +9,12 @@ import (
 	"strings"
 
 	"github.com/lnbench/lnbench/chanstate"
-	"github.com/lnbench/lnbench/cost"
 	"github.com/lnbench/lnbench/result"
 	"github.com/lnbench/lnbench/runrecord"
 	"github.com/lnbench/lnbench/scenario"
 	"github.com/lnbench/lnbench/stats"
 	"github.com/lnbench/lnbench/usage"
+	"github.com/lnbench/lnbench/usage/cost"
 )
 
 // SamplingOverhead compares a case run with resource sampling on and off,

@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/lnbench/lnbench/cost"
 	"github.com/lnbench/lnbench/result"
+	"github.com/lnbench/lnbench/usage/cost"
 )
 
 // Resource CSV file names in the artifacts folder.

@@ -6,10 +6,10 @@ import (
 	"time"
 
 	"github.com/lnbench/lnbench/backend"
-	"github.com/lnbench/lnbench/costcurve"
 	"github.com/lnbench/lnbench/runrecord"
 	"github.com/lnbench/lnbench/usage"
 	"github.com/lnbench/lnbench/usage/collect"
+	"github.com/lnbench/lnbench/usage/costcurve"
 )
 
 // Snapshotter samples every actor of a network once (RSS, peak, CPU).

@@ -10,10 +10,10 @@ import (
 	"testing"
 
 	"github.com/lnbench/lnbench/backend"
-	"github.com/lnbench/lnbench/costcurve"
 	"github.com/lnbench/lnbench/runrecord"
 	"github.com/lnbench/lnbench/scenario"
 	"github.com/lnbench/lnbench/usage"
+	"github.com/lnbench/lnbench/usage/costcurve"
 )
 
 func TestCostOf(t *testing.T) {

@@ -10,11 +10,11 @@ import (
 
 	"github.com/lnbench/lnbench/backend"
 	"github.com/lnbench/lnbench/faults"
-	"github.com/lnbench/lnbench/footprint"
 	"github.com/lnbench/lnbench/network"
 	"github.com/lnbench/lnbench/runrecord"
 	"github.com/lnbench/lnbench/sampler"
 	"github.com/lnbench/lnbench/scenario"
+	"github.com/lnbench/lnbench/usage/footprint"
 )
 
 // liveNetwork is one network up and ready to measure: its backend, its

@@ -1,6 +1,6 @@
 package runrecord
 
-import "github.com/lnbench/lnbench/costcurve"
+import "github.com/lnbench/lnbench/usage/costcurve"
 
 // The facts the runner records per node spec, network and service.
 

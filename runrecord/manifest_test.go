@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lnbench/lnbench/costcurve"
 	"github.com/lnbench/lnbench/scenario"
+	"github.com/lnbench/lnbench/usage/costcurve"
 )
 
 func TestManifestRoundTrip(t *testing.T) {

@@ -16,9 +16,9 @@ import (
 
 	"github.com/lnbench/lnbench/faults"
 	"github.com/lnbench/lnbench/nodespec"
-	"github.com/lnbench/lnbench/resources"
 	"github.com/lnbench/lnbench/strictyaml"
 	"github.com/lnbench/lnbench/topology"
+	"github.com/lnbench/lnbench/usage/limits"
 )
 
 // Job settings, as BenchmarkDotNet names them.
@@ -63,7 +63,7 @@ type Node struct {
 }
 
 // Limits are the node's container limits, checked by Docker's rules.
-func (n Node) Limits() resources.Limits { return resources.Limits{CPUs: n.CPUs, Memory: n.Memory} }
+func (n Node) Limits() limits.Limits { return limits.Limits{CPUs: n.CPUs, Memory: n.Memory} }
 
 // Scenario is a benchmark definition.
 type Scenario struct {

@@ -81,7 +81,7 @@ func TestParseErrors(t *testing.T) {
 }
 
 // Limits Docker accepts pass, whatever their case: the compose generator
-// applies the same rule (package resources).
+// applies the same rule (package usage/limits).
 func TestParseAcceptsDockerMemoryNotation(t *testing.T) {
 	for _, m := range []string{"512m", "512M", "2g", "1.5GiB", "6m"} {
 		if _, err := Parse([]byte("name: X\ntopology: AlicePaysBob\nnode:\n  memory: " + m + "\n  cpus: 1.5\n")); err != nil {

@@ -10,7 +10,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/lnbench/lnbench/resources"
+	"github.com/lnbench/lnbench/usage/limits"
 )
 
 // DefaultCapacitySat is the capacity of a channel whose size is not given:
@@ -38,7 +38,7 @@ type Node struct {
 }
 
 // Limits are the node's own container limits (zero: the scenario's).
-func (n Node) Limits() resources.Limits { return resources.Limits{CPUs: n.CPUs, Memory: n.Memory} }
+func (n Node) Limits() limits.Limits { return limits.Limits{CPUs: n.CPUs, Memory: n.Memory} }
 
 // HasLimits tells whether any node sets its own container limits.
 func (t Topology) HasLimits() bool {

@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lnbench/lnbench/footprint"
 	"github.com/lnbench/lnbench/scenario"
+	"github.com/lnbench/lnbench/usage/footprint"
 )
 
 func TestCalibrationScenario(t *testing.T) {

@@ -7,10 +7,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/lnbench/lnbench/footprint"
 	"github.com/lnbench/lnbench/nodespec"
-	"github.com/lnbench/lnbench/resources"
 	"github.com/lnbench/lnbench/scenario"
+	"github.com/lnbench/lnbench/usage/footprint"
+	"github.com/lnbench/lnbench/usage/limits"
 )
 
 // memAvailable reads the machine's available memory; tests replace it.
@@ -49,7 +49,7 @@ func memoryFloor() (int64, error) {
 	case "off", "0":
 		return 0, nil
 	}
-	b, err := resources.Limits{Memory: v}.MemoryBytes()
+	b, err := limits.Limits{Memory: v}.MemoryBytes()
 	if err != nil {
 		return 0, fmt.Errorf("%s=%q: use off or a size such as 320m", MemoryFloorEnv, v)
 	}
@@ -65,7 +65,7 @@ func guardLimitFloor(s scenario.Scenario) error {
 		return err
 	}
 	below := func(limit string) bool {
-		b, err := resources.Limits{Memory: limit}.MemoryBytes()
+		b, err := limits.Limits{Memory: limit}.MemoryBytes()
 		return err == nil && b > 0 && b < floor
 	}
 	why := fmt.Sprintf("LND needs %s to start (its measured start peak, wallet scrypt included; smaller limits were OOM-killed at start), so the container would die before it answers", footprint.Human(floor))

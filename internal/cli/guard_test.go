@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lnbench/lnbench/footprint"
 	"github.com/lnbench/lnbench/scenario"
+	"github.com/lnbench/lnbench/usage/footprint"
 )
 
 func TestFitDesignFallsBackWhenAPairDoesNotFit(t *testing.T) {

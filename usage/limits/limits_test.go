@@ -1,4 +1,4 @@
-package resources
+package limits
 
 import (
 	"strings"

@@ -1,7 +1,7 @@
-// Package resources holds the limits put on one actor's container and the
+// Package limits holds the limits put on one actor's container and the
 // rules Docker applies to them, so a scenario is refused by the same rules
 // the compose file must later satisfy, before anything starts.
-package resources
+package limits
 
 import (
 	"fmt"
