@@ -32,9 +32,13 @@ func Estimate(s scenario.Scenario) (networks int, d time.Duration, warning strin
 			d += caseTime(s.Job, c.c.Workload)
 		}
 	}
-	cases := len(s.Cases()) * s.Job.LaunchCount
-	if cases > 32 || d > time.Hour {
-		warning = fmt.Sprintf("warning: %d cases, roughly %v: reduce the param lists or use --quick if this is not intended", cases, d.Round(time.Minute))
+	runs := len(s.Cases()) * s.Job.LaunchCount
+	if runs > 32 || d > time.Hour {
+		what := fmt.Sprintf("%d cases", runs)
+		if s.Job.LaunchCount > 1 {
+			what = fmt.Sprintf("%d case runs (%d cases × %d launches)", runs, len(s.Cases()), s.Job.LaunchCount)
+		}
+		warning = fmt.Sprintf("warning: %s, roughly %v: reduce the param lists or use --quick if this is not intended", what, d.Round(time.Minute))
 	}
 	if notes := topologyNotes(plans); len(notes) > 0 {
 		warning = strings.TrimPrefix(warning+"\n"+strings.Join(notes, "\n"), "\n")
