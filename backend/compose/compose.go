@@ -99,9 +99,13 @@ type Backend struct {
 	// set, re-applied whole on every change (see faults.go).
 	faultMu  sync.Mutex
 	impaired map[string]*impairments
-	// mech is how delay and loss are applied (MechNetem or MechNFQueue),
-	// probed at the first delay or loss; "" before.
-	mech string
+	// mech is how delay and loss can be applied, probed at the first
+	// delay or loss (probed); nextQueue numbers the delayers' NFQUEUEs,
+	// never reused within a backend, so a draining delayer's queue is
+	// never a new one's.
+	mech      Mechanisms
+	probed    bool
+	nextQueue int
 	// exited answers the watchdog without a CLI process (see exited.go).
 	exited exitedProbe
 }

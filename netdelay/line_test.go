@@ -1,0 +1,96 @@
+package netdelay
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+)
+
+type fakeQueue struct {
+	mu   sync.Mutex
+	ids  []uint32
+	at   []time.Time
+	fail map[uint32]bool
+}
+
+func (f *fakeQueue) SetVerdict(id uint32, v int) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.fail[id] {
+		return errors.New("netlink: no buffer space")
+	}
+	f.ids = append(f.ids, id)
+	f.at = append(f.at, time.Now())
+	return nil
+}
+
+// Stopping a delayer releases what it holds on schedule, in order: a
+// cleared delay loses no packet, and the summary says so.
+func TestLineDrainReleasesEveryHeldPacket(t *testing.T) {
+	cases := []struct {
+		name     string
+		n        int
+		fail     map[uint32]bool
+		released int
+	}{
+		{"all released", 50, nil, 50},
+		{"a failed verdict is counted as not released", 10, map[uint32]bool{3: true}, 9},
+		{"nothing held", 0, nil, 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			q := &fakeQueue{fail: c.fail}
+			var errs []error
+			l := newLine(q, 1, &Schedule{Delay: 20 * time.Millisecond}, func(err error) { errs = append(errs, err) })
+			stop := make(chan struct{})
+			go l.run(stop)
+			start := time.Now()
+			for i := range c.n {
+				l.add(uint32(i), time.Now())
+			}
+			// The stop comes while every packet is still held.
+			l.drain(context.Background(), 30*time.Millisecond)
+			close(stop)
+			s := l.summary(7)
+			if s.Held != c.n || s.Released != c.released || s.Lost() != c.n-c.released {
+				t.Fatalf("summary %+v, want %d held, %d released", s, c.n, c.released)
+			}
+			q.mu.Lock()
+			defer q.mu.Unlock()
+			if !slices.IsSorted(q.ids) {
+				t.Errorf("released out of order: %v", q.ids)
+			}
+			for _, at := range q.at {
+				if at.Sub(start) < 20*time.Millisecond {
+					t.Errorf("released after %v, before its delay", at.Sub(start))
+				}
+			}
+			got, ok := ParseSummary("netdelay: queue 7 bound, delay 20ms ± 0s\n" + s.String() + "\n")
+			if !ok || got != s {
+				t.Errorf("summary line %q read back as %+v", s, got)
+			}
+		})
+	}
+}
+
+// drain gives up when its bound ends, whatever is still held.
+func TestLineDrainBounded(t *testing.T) {
+	l := newLine(&fakeQueue{}, 1, &Schedule{Delay: time.Hour}, func(error) {})
+	l.add(1, time.Now())
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	l.drain(ctx, 10*time.Millisecond)
+	if time.Since(start) > time.Second || l.summary(0).Lost() != 1 {
+		t.Errorf("drain took %v, summary %+v", time.Since(start), l.summary(0))
+	}
+}
+
+func TestIsBound(t *testing.T) {
+	if !IsBound("netdelay: queue 3 bound, delay 50ms ± 5ms") || IsBound("netdelay: queue 3: held 1, released 1") {
+		t.Error("IsBound")
+	}
+}
