@@ -3,6 +3,7 @@ package compose
 import (
 	"context"
 	"fmt"
+	"os/exec"
 	"slices"
 	"strings"
 	"time"
@@ -43,7 +44,7 @@ func (b *Backend) startDelayers(ctx context.Context, name, id, image string, ds 
 func waitBound(ctx context.Context, cid string) error {
 	deadline := time.Now().Add(boundWithin)
 	for {
-		out, err := docker(ctx, "logs", cid)
+		out, err := delayerLog(ctx, cid)
 		if err == nil && slices.ContainsFunc(strings.Split(out, "\n"), netdelay.IsBound) {
 			return nil
 		}
@@ -56,6 +57,15 @@ func waitBound(ctx context.Context, cid string) error {
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
+}
+
+// delayerLog is a delayer's output: docker logs, stderr (where it writes) included.
+func delayerLog(ctx context.Context, id string) (string, error) {
+	out, err := exec.CommandContext(ctx, "docker", "logs", id).CombinedOutput()
+	if err != nil {
+		return string(out), fmt.Errorf("docker logs %s: %v: %s", id, err, strings.TrimSpace(string(out)))
+	}
+	return string(out), nil
 }
 
 // delayersOf lists an actor's delayers ("": every actor's in this network).
@@ -88,7 +98,7 @@ func (b *Backend) drainDelayers(ctx context.Context, ids []string) error {
 	}
 	var lost []string
 	for _, id := range ids {
-		out, err := docker(ctx, "logs", id)
+		out, err := delayerLog(ctx, id)
 		s, ok := netdelay.ParseSummary(out)
 		switch {
 		case err != nil || !ok:
