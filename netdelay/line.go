@@ -29,6 +29,7 @@ type line struct {
 	released atomic.Int64 // ACCEPT verdicts given
 	done     atomic.Int64 // verdicts tried, failed ones included
 	lastIn   atomic.Int64 // unix ns of the last packet's arrival
+	lifted   atomic.Bool  // the delay is over: new packets pass after those held
 }
 
 func newLine(q verdicter, accept int, s *Schedule, onErr func(error)) *line {
@@ -39,7 +40,31 @@ func newLine(q verdicter, accept int, s *Schedule, onErr func(error)) *line {
 func (l *line) add(id uint32, now time.Time) {
 	l.held.Add(1)
 	l.lastIn.Store(now.UnixNano())
-	l.fifo <- held{id: id, at: l.s.Release(now)}
+	at := l.s.Release(now)
+	if l.lifted.Load() {
+		at = l.s.Undelayed(now)
+	}
+	l.fifo <- held{id: id, at: at}
+}
+
+// lift ends the delay: packets arriving from now on leave as soon as
+// every packet held before them has. It returns how many were held so far.
+func (l *line) lift() int64 {
+	l.lifted.Store(true)
+	return l.held.Load()
+}
+
+// waitDone waits until n packets got their verdict, or ctx ends.
+func (l *line) waitDone(ctx context.Context, n int64) {
+	tick := time.NewTicker(5 * time.Millisecond)
+	defer tick.Stop()
+	for l.done.Load() < n {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+	}
 }
 
 // run releases held packets at their times until stop is closed.

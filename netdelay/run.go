@@ -19,14 +19,20 @@ const maxQueue = 8192
 // counts its queue as no longer fed.
 const quiet = 200 * time.Millisecond
 
-// drainBound caps how long a stopping delayer waits beyond its longest
-// possible delay.
-const drainBound = 5 * time.Second
+// drainBound caps how long a stopping delayer waits for its held packets
+// beyond its longest possible delay; ruleGoneBound how long it then waits
+// for the caller to remove its rule (a helper container's run).
+const (
+	drainBound    = 5 * time.Second
+	ruleGoneBound = 30 * time.Second
+)
 
-// Run holds the packets of NFQUEUE queue for s's delay until ctx ends,
-// then releases what it still holds on schedule (the caller removes the
-// rule feeding the queue first) and writes its Summary. The rule has
-// --queue-bypass: once this exits, packets flow undelayed rather than
+// Run holds the packets of NFQUEUE queue for s's delay until ctx ends.
+// Then it lifts the delay (later packets pass as soon as those held
+// before them have: nothing overtaken, nothing dropped), writes the lifted
+// line once the held ones are out, and goes on until its queue is fed no
+// more (the caller removes the rule), then writes its Summary. The rule
+// has --queue-bypass: once this exits, packets flow undelayed rather than
 // being dropped.
 func Run(ctx context.Context, queue uint16, s *Schedule, log io.Writer) error {
 	if err := s.Check(); err != nil {
@@ -67,7 +73,12 @@ func Run(ctx context.Context, queue uint16, s *Schedule, log io.Writer) error {
 	}
 	fmt.Fprintf(log, boundFormat+"\n", queue, s.Delay, s.Jitter)
 	<-ctx.Done()
-	dctx, cancel := context.WithTimeout(context.Background(), s.Delay+s.Jitter+drainBound)
+	liftedAt := time.Now()
+	lctx, cancelLift := context.WithTimeout(context.Background(), s.Delay+s.Jitter+drainBound)
+	l.waitDone(lctx, l.lift())
+	cancelLift()
+	fmt.Fprintf(log, liftedFormat+"\n", queue, liftedAt.UnixNano())
+	dctx, cancel := context.WithTimeout(context.Background(), ruleGoneBound)
 	defer cancel()
 	l.drain(dctx, quiet)
 	stopReading()

@@ -106,6 +106,10 @@ type Backend struct {
 	mech      Mechanisms
 	probed    bool
 	nextQueue int
+	// delayerFrom is each running delayer's packets (delayer.From), by
+	// container id; lastLift when the last applyTC lifted a delay.
+	delayerFrom map[string]string
+	lastLift    time.Time
 	// exited answers the watchdog without a CLI process (see exited.go).
 	exited exitedProbe
 }
@@ -134,7 +138,7 @@ func New(ctx context.Context, opts Options) (*Backend, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &Backend{opts: opts, tool: t, started: map[string]bool{}}
+	b := &Backend{opts: opts, tool: t, started: map[string]bool{}, delayerFrom: map[string]string{}}
 	b.project = composefile.ProjectName(opts.RunID, "")
 	b.file = filepath.Join(opts.ArtifactsDir, composefile.FileName(""))
 	if opts.Separate {

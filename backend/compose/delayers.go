@@ -30,6 +30,7 @@ func (b *Backend) startDelayers(ctx context.Context, name, id, image string, ds 
 			return nil, fmt.Errorf("starting the delayer of queue %d in %s's network namespace: %s", d.Queue, name, complaint(err))
 		}
 		ids = append(ids, cid)
+		b.delayerFrom[cid] = d.From
 	}
 	for _, cid := range ids {
 		if err := waitBound(ctx, cid); err != nil {
@@ -85,6 +86,57 @@ func (b *Backend) delayerFilters(name string) []string {
 	return filters
 }
 
+// liftDelayers ends the delay of delayers whose packets the new rules will
+// not delay: on SIGTERM each lets new packets pass as soon as those it
+// holds have left, on schedule, and says so (lifted). Only then may their
+// rules go: packets undelayed at once would overtake the held ones, and
+// TCP takes reordering for loss. It returns the earliest time a delay was
+// lifted (zero with no delayers).
+func (b *Backend) liftDelayers(ctx context.Context, ids []string) (time.Time, error) {
+	if len(ids) == 0 {
+		return time.Time{}, nil
+	}
+	if _, err := docker(ctx, append([]string{"kill", "-s", "TERM"}, ids...)...); err != nil {
+		return time.Time{}, fmt.Errorf("lifting delays: %s", complaint(err))
+	}
+	var first time.Time
+	for _, id := range ids {
+		deadline := time.Now().Add(boundWithin)
+		for {
+			out, err := delayerLog(ctx, id)
+			if at, ok := netdelay.Lifted(out); ok {
+				if first.IsZero() || at.Before(first) {
+					first = at
+				}
+				break
+			}
+			if err != nil || time.Now().After(deadline) {
+				return first, fmt.Errorf("delayer %s did not lift its delay within %v: %s", id[:min(12, len(id))], boundWithin, logOrErr(out, err))
+			}
+			select {
+			case <-ctx.Done():
+				return first, ctx.Err()
+			case <-time.After(20 * time.Millisecond):
+			}
+		}
+	}
+	return first.UTC(), nil
+}
+
+// splitDelayers sorts an actor's running delayers into those whose
+// packets the new rules delay again (next: their From) and the rest.
+func (b *Backend) splitDelayers(old []string, next []delayer) (kept, lifted []string) {
+	for _, id := range old {
+		from, known := b.delayerFrom[id]
+		if known && slices.ContainsFunc(next, func(d delayer) bool { return d.From == from }) {
+			kept = append(kept, id)
+		} else {
+			lifted = append(lifted, id)
+		}
+	}
+	return kept, lifted
+}
+
 // drainDelayers stops delayers whose queues no rule feeds any more: on
 // SIGTERM each releases what it still holds, on schedule, then exits with
 // its count. A held packet it could not release is an error.
@@ -93,7 +145,10 @@ func (b *Backend) drainDelayers(ctx context.Context, ids []string) error {
 		return nil
 	}
 	defer b.removeContainers(context.WithoutCancel(ctx), ids)
-	if _, err := docker(ctx, append([]string{"stop", "-t", "15"}, ids...)...); err != nil {
+	for _, id := range ids {
+		delete(b.delayerFrom, id)
+	}
+	if _, err := docker(ctx, append([]string{"stop", "-t", "40"}, ids...)...); err != nil {
 		return fmt.Errorf("stopping delayers: %s", complaint(err))
 	}
 	var lost []string

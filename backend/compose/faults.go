@@ -206,9 +206,13 @@ func (b *Backend) Clear(ctx context.Context, name, peer string) (time.Time, erro
 	} else {
 		delete(next.links, peer)
 	}
+	b.lastLift = time.Time{}
 	at, _, err := b.applyTC(ctx, id, next)
 	if !at.IsZero() {
 		b.setImpaired(name, next)
+	}
+	if !b.lastLift.IsZero() {
+		at = b.lastLift
 	}
 	if err != nil {
 		return at, fmt.Errorf("clear %s: %w", target(name, peer), err)
@@ -310,9 +314,10 @@ func (b *Backend) applyTC(ctx context.Context, id string, im *impairments) (at t
 	args := helperArgs(b.opts.RunID, b.opts.Network, id, image)
 	args[len(args)-1] = tcScript + " && " + clockScript
 	var old []string
+	var lifted time.Time
 	if b.mech.Delay == MechNFQueue {
 		var name string
-		var started []string
+		var started, toLift []string
 		if name, err = b.serviceOf(ctx, id); err != nil {
 			return time.Time{}, nil, err
 		}
@@ -329,6 +334,12 @@ func (b *Backend) applyTC(ctx context.Context, id string, im *impairments) (at t
 				b.removeContainers(context.WithoutCancel(ctx), started)
 			}
 		}()
+		// Delays that end are lifted before their rules go; delays that go
+		// on switch to new delayers, which hold what comes from now on.
+		_, toLift = b.splitDelayers(old, ds)
+		if lifted, err = b.liftDelayers(ctx, toLift); err != nil {
+			return time.Time{}, nil, err
+		}
 		args = slices.Insert(args, slices.Index(args, "--entrypoint"), "-e", nfEnv+"="+rules)
 		args[len(args)-1] = tcScript + " && " + nfScript + " && " + clockScript
 	}
@@ -341,6 +352,9 @@ func (b *Backend) applyTC(ctx context.Context, id string, im *impairments) (at t
 		return time.Time{}, nil, fmt.Errorf("tc and iptables in %s's network namespace: %s", id[:min(12, len(id))], explainTC(err.Error(), batch))
 	}
 	at = helperClock(out)
+	if !lifted.IsZero() && lifted.Before(at) {
+		b.lastLift = lifted // a delay ended when it was lifted, before its rules went
+	}
 	// Old queues are fed no more: their delayers release what they hold.
 	return at, labels, b.drainDelayers(ctx, old)
 }

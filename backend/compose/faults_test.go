@@ -18,7 +18,8 @@ import (
 // gateway is 172.18.0.1. A helper whose stdin has a netem line fails as on
 // a kernel without sch_netem when $FAKE_NO_NETEM is set ($FAKE_NO_NFQUEUE,
 // $FAKE_NO_BPF: likewise); a helper's clock reads 1700000000.25; a
-// delayer's log counts 4 packets held and $FAKE_RELEASED (4) released.
+// delayer's log says it lifted its delay at 1700000000.1 and counts 4
+// packets held and $FAKE_RELEASED (4) released.
 func fakeDocker(t *testing.T) (log string) {
 	t.Helper()
 	dir := t.TempDir()
@@ -38,7 +39,7 @@ case "$1 $2" in
   *State.Status*) echo "running 0" ;;
   esac ;;
 "run -d") echo "delayer-new" ;;
-"logs "*) echo "netdelay: queue 0 bound, delay 50ms ± 5ms"; echo "netdelay: queue 0: held 4, released ${FAKE_RELEASED:-4}" ;;
+"logs "*) echo "netdelay: queue 0 bound, delay 50ms ± 5ms"; echo "netdelay: queue 0 lifted at 1700000000100000000"; echo "netdelay: queue 0: held 4, released ${FAKE_RELEASED:-4}" ;;
 "run --rm")
   if [ -n "$FAKE_NO_NFQUEUE" ] && [[ "$*" == *"-j NFQUEUE"* ]]; then
     echo "Warning: Extension NFQUEUE revision 0 not supported, missing kernel module?" >&2; exit 1
@@ -247,23 +248,29 @@ func TestImpairWithNFQueue(t *testing.T) {
 	if strings.Index(got, "logs delayer-new") > strings.Index(got, nfScript) {
 		t.Errorf("rules before their delayer held its queue:\n%s", got)
 	}
-	if _, err := b.Clear(t.Context(), "alice", "bob"); err != nil {
+	at, err := b.Clear(t.Context(), "alice", "bob")
+	if err != nil {
 		t.Fatal(err)
+	}
+	if !at.Equal(time.Unix(1700000000, 100000000)) {
+		t.Errorf("cleared at %v, want when the delayer lifted the delay", at)
 	}
 	got = calls()
 	if strings.Contains(got, "run -d") || strings.Contains(got, "-j NFQUEUE") || strings.Contains(got, "bpf da") {
 		t.Errorf("Clear:\n%s", got)
 	}
-	helper, stop := strings.Index(got, nfScript), strings.Index(got, "stop -t 15 delayer-alice")
-	if helper < 0 || stop < helper || !strings.Contains(got[stop:], "logs delayer-alice") || !strings.Contains(got[stop:], "rm -f -v delayer-alice") {
-		t.Errorf("Clear: rules out first, then the delayer stopped, read and removed:\n%s", got)
+	// The delay is lifted (held packets out first, later ones after them),
+	// then the rules go, then the delayer is stopped, read and removed.
+	lift, helper, stop := strings.Index(got, "kill -s TERM delayer-alice"), strings.Index(got, nfScript), strings.Index(got, "stop -t 40 delayer-alice")
+	if lift < 0 || helper < lift || stop < helper || !strings.Contains(got[stop:], "logs delayer-alice") || !strings.Contains(got[stop:], "rm -f -v delayer-alice") {
+		t.Errorf("Clear: lift, rules out, then the delayer stopped, read and removed:\n%s", got)
 	}
 	// A delayer that could not release all it held: Clear says how many.
 	if _, err := b.Impair(t.Context(), "alice", "", imp); err != nil {
 		t.Fatal(err)
 	}
 	t.Setenv("FAKE_RELEASED", "3")
-	at, err := b.Clear(t.Context(), "alice", "")
+	at, err = b.Clear(t.Context(), "alice", "")
 	if err == nil || !strings.Contains(err.Error(), "released 3 of the 4 packets it held") || at.IsZero() || len(b.impaired) != 0 {
 		t.Errorf("lost packets: %v %v %v", at, err, b.impaired)
 	}

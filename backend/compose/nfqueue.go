@@ -23,10 +23,12 @@ const (
 // nfInChain is the actor's own filter chain, jumped to from INPUT.
 const nfInChain = "LNBENCH_IN"
 
-// delayer is one `lnbench netdelay` helper: the queue it holds and for how long.
+// delayer is one `lnbench netdelay` helper: the queue it holds, for how
+// long, and the packets its rule sends it (From: "-s IP/32", "-i eth0").
 type delayer struct {
 	Queue int
 	Imp   backend.Impairment
+	From  string
 }
 
 // nfRules renders the delays of an actor's impairments as an
@@ -53,7 +55,7 @@ func nfRules(whole backend.Impairment, links []link, exempt []netip.Addr, queue 
 	rule := func(from string, imp backend.Impairment) {
 		if imp.Delay > 0 {
 			in = append(in, fmt.Sprintf("-A %s %s -j NFQUEUE --queue-num %d --queue-bypass", nfInChain, from, queue))
-			ds = append(ds, delayer{Queue: queue, Imp: imp})
+			ds = append(ds, delayer{Queue: queue, Imp: imp, From: from})
 			queue++
 		}
 	}

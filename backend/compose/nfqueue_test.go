@@ -23,7 +23,7 @@ func TestNFRules(t *testing.T) {
 		{"nothing: the chain only spares the harness", backend.Impairment{}, nil, head + "COMMIT\n", nil},
 		{"whole interface delay with jitter: held on the way in", backend.Impairment{Delay: 50 * ms, Jitter: 5 * ms}, nil,
 			head + "-A LNBENCH_IN -i eth0 -j NFQUEUE --queue-num 7 --queue-bypass\nCOMMIT\n",
-			[]delayer{{7, backend.Impairment{Delay: 50 * ms, Jitter: 5 * ms}}}},
+			[]delayer{{7, backend.Impairment{Delay: 50 * ms, Jitter: 5 * ms}, "-i eth0"}}},
 		{"link loss only: nothing here (BPF's)", backend.Impairment{}, []link{{Peer: "bob", IP: "10.1.0.3", Imp: backend.Impairment{LossPercent: 5}}},
 			head + "-A LNBENCH_IN -s 10.1.0.3/32 -j RETURN\nCOMMIT\n", nil},
 		{"links in name order replace the whole interface's; queues numbered on",
@@ -36,7 +36,7 @@ func TestNFRules(t *testing.T) {
 				"-A LNBENCH_IN -s 10.1.0.3/32 -j NFQUEUE --queue-num 7 --queue-bypass\n-A LNBENCH_IN -s 10.1.0.3/32 -j RETURN\n" +
 				"-A LNBENCH_IN -s 10.1.0.5/32 -j NFQUEUE --queue-num 8 --queue-bypass\n-A LNBENCH_IN -s 10.1.0.5/32 -j RETURN\n" +
 				"-A LNBENCH_IN -i eth0 -j NFQUEUE --queue-num 9 --queue-bypass\nCOMMIT\n",
-			[]delayer{{7, backend.Impairment{Delay: 50 * ms}}, {8, backend.Impairment{Delay: 20 * ms, LossPercent: 2.5, RateKbit: 64}}, {9, backend.Impairment{Delay: 10 * ms, LossPercent: 1}}}},
+			[]delayer{{7, backend.Impairment{Delay: 50 * ms}, "-s 10.1.0.3/32"}, {8, backend.Impairment{Delay: 20 * ms, LossPercent: 2.5, RateKbit: 64}, "-s 10.1.0.5/32"}, {9, backend.Impairment{Delay: 10 * ms, LossPercent: 1}, "-i eth0"}}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
