@@ -20,14 +20,14 @@ func TestPredictedAdded(t *testing.T) {
 		r    result.Record
 		want time.Duration
 	}{
-		{"the payee: one hop, two round trips", faults.Record{Kind: faults.Delay, Target: "bob", Spec: "delay bob 100ms at 5s for 10s"}, direct, 200 * ms},
-		{"the payer likewise", faults.Record{Kind: faults.Delay, Target: "alice", Spec: "delay alice 50ms at 5s for 10s"}, viaCarol, 100 * ms},
-		{"an intermediary: two hops", faults.Record{Kind: faults.Delay, Target: "carol", Spec: "delay carol 50ms at 5s for 10s"}, viaCarol, 200 * ms},
+		{"the payee: one hop, three round trips", faults.Record{Kind: faults.Delay, Target: "bob", Spec: "delay bob 100ms at 5s for 10s"}, direct, 300 * ms},
+		{"the payer likewise", faults.Record{Kind: faults.Delay, Target: "alice", Spec: "delay alice 50ms at 5s for 10s"}, viaCarol, 150 * ms},
+		{"an intermediary: two hops", faults.Record{Kind: faults.Delay, Target: "carol", Spec: "delay carol 50ms at 5s for 10s"}, viaCarol, 300 * ms},
 		{"a node off a direct route", faults.Record{Kind: faults.Delay, Target: "carol", Spec: "delay carol 50ms at 5s for 10s"}, direct, 0},
-		{"an intermediary, hops unknown: assumed on the route", faults.Record{Kind: faults.Delay, Target: "carol", Spec: "delay carol 50ms at 5s for 10s"}, unknown, 200 * ms},
+		{"an intermediary, hops unknown: assumed on the route", faults.Record{Kind: faults.Delay, Target: "carol", Spec: "delay carol 50ms at 5s for 10s"}, unknown, 300 * ms},
 		{"the chain: not on a payment's path", faults.Record{Kind: faults.Delay, Target: "btcd", Spec: "delay btcd 50ms at 5s for 10s"}, direct, 0},
-		{"a link on the route: one hop", faults.Record{Kind: faults.Delay, Target: "carol~bob", Spec: "delay carol~bob 50ms at 5s for 10s"}, viaCarol, 100 * ms},
-		{"the direct link", faults.Record{Kind: faults.Delay, Target: "bob~alice", Spec: "delay bob~alice 50ms at 5s for 10s"}, direct, 100 * ms},
+		{"a link on the route: one hop", faults.Record{Kind: faults.Delay, Target: "carol~bob", Spec: "delay carol~bob 50ms at 5s for 10s"}, viaCarol, 150 * ms},
+		{"the direct link", faults.Record{Kind: faults.Delay, Target: "bob~alice", Spec: "delay bob~alice 50ms at 5s for 10s"}, direct, 150 * ms},
 		{"a link off a direct route", faults.Record{Kind: faults.Delay, Target: "carol~bob", Spec: "delay carol~bob 50ms at 5s for 10s"}, direct, 0},
 		{"loss predicts nothing", faults.Record{Kind: faults.Loss, Target: "bob", Spec: "loss bob 20% at 5s for 10s"}, direct, 0},
 		{"no spec: nothing", faults.Record{Kind: faults.Delay, Target: "bob"}, direct, 0},
@@ -44,7 +44,7 @@ func TestPredictedAdded(t *testing.T) {
 // prediction still counts.
 func TestStallsJudgedAgainstThePrediction(t *testing.T) {
 	ds, de := t0.Add(12*time.Second), t0.Add(22*time.Second)
-	delayed := simulate.Delay(ds, de, 200*time.Millisecond) // 2 round trips of 100 ms
+	delayed := simulate.Delay(ds, de, 300*time.Millisecond) // 3 round trips of 100 ms
 	hungOne := false
 	hung := func(w int, at time.Time, normal time.Duration) simulate.Attempt {
 		a := delayed(w, at, normal)
@@ -60,14 +60,14 @@ func TestStallsJudgedAgainstThePrediction(t *testing.T) {
 		t.Errorf("stalled %d, want the one hung payment", got)
 	}
 	before := val(t, "p50 before", f.LatencyBefore.P50)
-	if added := val(t, "predicted", f.PredictedAddedMs); added != 200 {
-		t.Errorf("predicted added %v ms, want 200", added)
+	if added := val(t, "predicted", f.PredictedAddedMs); added != 300 {
+		t.Errorf("predicted added %v ms, want 300", added)
 	}
-	if thr := val(t, "threshold", f.StallThresholdMs); thr != Default.StallFactor*(before+200) {
-		t.Errorf("threshold %v ms, want 3 × (%v + 200)", thr, before)
+	if thr := val(t, "threshold", f.StallThresholdMs); thr != Default.StallFactor*(before+300) {
+		t.Errorf("threshold %v ms, want 3 × (%v + 300)", thr, before)
 	}
 	// Against 3× the pre-fault median alone, nearly every payment would be stalled.
-	if f2 := Analyze(recs, []faults.Record{{Case: "C=4", Kind: faults.Loss, Target: "bob", Spec: "loss bob 20% at 12s for 10s", Start: ds, End: de}}, Default)[0]; val(t, "stalled", f2.Stalled) < 100 {
+	if f2 := Analyze(recs, []faults.Record{{Case: "C=4", Kind: faults.Loss, Target: "bob", Spec: "loss bob 20% at 12s for 10s", Start: ds, End: de}}, Default)[0]; val(t, "stalled", f2.Stalled) < 90 {
 		t.Errorf("a loss predicts no added latency: stalled %d, want most", *f2.Stalled)
 	}
 }
