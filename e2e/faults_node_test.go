@@ -209,7 +209,7 @@ func TestComposeFaultLossOnBob(t *testing.T) {
 	if during > 0.8*before {
 		t.Errorf("throughput %.1f/s during 20%% loss, %.1f/s before: want a cut", during, before)
 	}
-	if aDur < 20 || bDur < 20 || aDur < 5*max(aBef, 1) || bDur < 5*max(bBef, 1) {
+	if aDur < 20 || bDur < 20 || aDur < 3*max(aBef, 1) || bDur < 3*max(bBef, 1) {
 		t.Errorf("retransmits during the loss: alice %d, bob %d: want many both ways", aDur, bDur)
 	}
 }
