@@ -124,3 +124,13 @@ func TestLiftKeepsOrder(t *testing.T) {
 		t.Errorf("lifted packets released %v after the start, or before the held ones", late)
 	}
 }
+
+func TestParseIDSequence(t *testing.T) {
+	data := "    0  12345     0 1    64     0     0        7  1\n    3  12346     2 1    64     0     0      913  1\n"
+	if n, ok := parseIDSequence(data, 3); !ok || n != 913 {
+		t.Errorf("queue 3: %d %v", n, ok)
+	}
+	if _, ok := parseIDSequence(data, 5); ok {
+		t.Error("queue 5 found")
+	}
+}

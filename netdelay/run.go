@@ -15,6 +15,10 @@ import (
 // the rates a payment network sends is far below it.
 const maxQueue = 8192
 
+// rcvBuffer is the netlink socket's receive buffer (SO_RCVBUFFORCE: the
+// helper has NET_ADMIN).
+const rcvBuffer = 16 << 20
+
 // quiet is how long no packet may arrive before a stopping delayer
 // counts its queue as no longer fed.
 const quiet = 200 * time.Millisecond
@@ -48,6 +52,9 @@ func Run(ctx context.Context, queue uint16, s *Schedule, log io.Writer) error {
 	}
 	defer nf.Close()
 	_ = nf.SetOption(netlink.NoENOBUFS, true)
+	// When the socket's buffer is full the kernel lets a packet through
+	// undelayed (fail-open), overtaking those held: make room for bursts.
+	_ = nf.Con.SetReadBuffer(rcvBuffer)
 	l := newLine(nf, nfqueue.NfAccept, s, func(err error) { fmt.Fprintf(log, "netdelay: queue %d: verdict: %v\n", queue, err) })
 	stopWorker := make(chan struct{})
 	go l.run(stopWorker)
@@ -83,6 +90,10 @@ func Run(ctx context.Context, queue uint16, s *Schedule, log io.Writer) error {
 	l.drain(dctx, quiet)
 	stopReading()
 	close(stopWorker)
-	fmt.Fprintln(log, l.summary(queue))
+	sum := l.summary(queue)
+	if seq, ok := idSequence(queue); ok {
+		sum.Bypassed = max(seq-sum.Held, 0)
+	}
+	fmt.Fprintln(log, sum)
 	return nil
 }

@@ -2,6 +2,8 @@ package netdelay
 
 import (
 	"fmt"
+	"os"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -13,7 +15,7 @@ import (
 const (
 	boundFormat   = "netdelay: queue %d bound, delay %v ± %v"
 	liftedFormat  = "netdelay: queue %d lifted at %d"
-	summaryFormat = "netdelay: queue %d: held %d, released %d"
+	summaryFormat = "netdelay: queue %d: held %d, released %d, bypassed %d"
 )
 
 // Lifted finds the lifted line in a delayer's log: when the delay ended
@@ -35,12 +37,16 @@ func IsBound(line string) bool {
 }
 
 // Summary counts one delayer's packets: every packet held must be
-// released (an ACCEPT verdict), clearing included.
+// released (an ACCEPT verdict), clearing included. Bypassed counts the
+// packets the kernel queued but could not hand over (the socket full) and
+// let through undelayed.
 type Summary struct {
-	Queue, Held, Released int
+	Queue, Held, Released, Bypassed int
 }
 
-func (s Summary) String() string { return fmt.Sprintf(summaryFormat, s.Queue, s.Held, s.Released) }
+func (s Summary) String() string {
+	return fmt.Sprintf(summaryFormat, s.Queue, s.Held, s.Released, s.Bypassed)
+}
 
 // Lost is how many held packets never got their verdict.
 func (s Summary) Lost() int { return s.Held - s.Released }
@@ -49,9 +55,34 @@ func (s Summary) Lost() int { return s.Held - s.Released }
 func ParseSummary(log string) (Summary, bool) {
 	for _, l := range strings.Split(log, "\n") {
 		var s Summary
-		if n, _ := fmt.Sscanf(strings.TrimSpace(l), summaryFormat, &s.Queue, &s.Held, &s.Released); n == 3 {
+		if n, _ := fmt.Sscanf(strings.TrimSpace(l), summaryFormat, &s.Queue, &s.Held, &s.Released, &s.Bypassed); n == 4 {
 			return s, true
 		}
 	}
 	return Summary{}, false
+}
+
+// queueFile lists the network namespace's NFQUEUE instances: queue,
+// portid, total, copy mode, copy range, dropped, user dropped, id sequence.
+const queueFile = "/proc/net/netfilter/nfnetlink_queue"
+
+// idSequence is how many packet ids the kernel gave out on queue: every
+// packet it tried to hand over, those let through when it could not included.
+func idSequence(queue uint16) (int, bool) {
+	data, err := os.ReadFile(queueFile)
+	if err != nil {
+		return 0, false
+	}
+	return parseIDSequence(string(data), queue)
+}
+
+func parseIDSequence(data string, queue uint16) (int, bool) {
+	for _, l := range strings.Split(data, "\n") {
+		f := strings.Fields(l)
+		if len(f) >= 8 && f[0] == strconv.Itoa(int(queue)) {
+			n, err := strconv.Atoi(f[7])
+			return n, err == nil
+		}
+	}
+	return 0, false
 }

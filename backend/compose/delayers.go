@@ -160,10 +160,12 @@ func (b *Backend) drainDelayers(ctx context.Context, ids []string) error {
 			lost = append(lost, fmt.Sprintf("delayer %s wrote no count: %s", id[:min(12, len(id))], logOrErr(out, err)))
 		case s.Lost() > 0:
 			lost = append(lost, fmt.Sprintf("queue %d released %d of the %d packets it held", s.Queue, s.Released, s.Held))
+		case s.Bypassed > 0:
+			lost = append(lost, fmt.Sprintf("queue %d let %d packets through undelayed (its socket was full), out of order", s.Queue, s.Bypassed))
 		}
 	}
 	if len(lost) > 0 {
-		return fmt.Errorf("delayed packets lost: %s", strings.Join(lost, "; "))
+		return fmt.Errorf("delayed packets lost or overtaken: %s", strings.Join(lost, "; "))
 	}
 	return nil
 }

@@ -39,7 +39,7 @@ case "$1 $2" in
   *State.Status*) echo "running 0" ;;
   esac ;;
 "run -d") echo "delayer-new" ;;
-"logs "*) echo "netdelay: queue 0 bound, delay 50ms ± 5ms"; echo "netdelay: queue 0 lifted at 1700000000100000000"; echo "netdelay: queue 0: held 4, released ${FAKE_RELEASED:-4}" ;;
+"logs "*) echo "netdelay: queue 0 bound, delay 50ms ± 5ms"; echo "netdelay: queue 0 lifted at 1700000000100000000"; echo "netdelay: queue 0: held 4, released ${FAKE_RELEASED:-4}, bypassed ${FAKE_BYPASSED:-0}" ;;
 "run --rm")
   if [ -n "$FAKE_NO_NFQUEUE" ] && [[ "$*" == *"-j NFQUEUE"* ]]; then
     echo "Warning: Extension NFQUEUE revision 0 not supported, missing kernel module?" >&2; exit 1
@@ -273,6 +273,15 @@ func TestImpairWithNFQueue(t *testing.T) {
 	at, err = b.Clear(t.Context(), "alice", "")
 	if err == nil || !strings.Contains(err.Error(), "released 3 of the 4 packets it held") || at.IsZero() || len(b.impaired) != 0 {
 		t.Errorf("lost packets: %v %v %v", at, err, b.impaired)
+	}
+	// One the kernel let through undelayed overtook those held: said too.
+	t.Setenv("FAKE_RELEASED", "4")
+	if _, err := b.Impair(t.Context(), "alice", "", imp); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("FAKE_BYPASSED", "2")
+	if _, err := b.Clear(t.Context(), "alice", ""); err == nil || !strings.Contains(err.Error(), "let 2 packets through undelayed") {
+		t.Errorf("bypassed packets: %v", err)
 	}
 }
 
