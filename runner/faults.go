@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -39,6 +40,18 @@ func newFaultNet(be backend.Backend, net *network.Network, w *faults.Writer, nam
 		return nil, fmt.Errorf("faults: the %s backend injects no faults; use --backend compose or local", be.Name())
 	}
 	return &faultNet{inj: inj, net: net, w: w, name: name, specs: specs, actors: scenario.FaultActors(net.Topology), expect: newExpected(), logf: logf}, nil
+}
+
+// prepare lets a backend that must probe how it impairs do so before
+// measuring, so an impairment takes effect sooner after its trigger.
+func (fn *faultNet) prepare(ctx context.Context) {
+	p, ok := fn.inj.(interface{ PrepareImpairments(context.Context) error })
+	if !ok || !slices.ContainsFunc(fn.specs, faults.Spec.Impairs) {
+		return
+	}
+	if err := p.PrepareImpairments(ctx); err != nil {
+		fn.logf("faults: probing network impairments: %v", err)
+	}
 }
 
 // forCase arms the faults for one case's measurement.

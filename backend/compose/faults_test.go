@@ -323,6 +323,23 @@ func TestProbe(t *testing.T) {
 	}
 }
 
+// Probed before measuring, the first impairment runs no probe.
+func TestPrepareImpairments(t *testing.T) {
+	b, calls := fakeBackend(t)
+	if err := b.PrepareImpairments(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if got := calls(); !strings.Contains(got, "-c "+netemProbe) || !strings.Contains(got, "-c "+dropProbe) {
+		t.Errorf("no probes:\n%s", got)
+	}
+	if _, err := b.Impair(t.Context(), "alice", "", backend.Impairment{LossPercent: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if got := calls(); strings.Contains(got, netemProbe) || strings.Contains(got, dropProbe) {
+		t.Errorf("probed again:\n%s", got)
+	}
+}
+
 func TestDescribe(t *testing.T) {
 	ms := time.Millisecond
 	for _, c := range []struct {

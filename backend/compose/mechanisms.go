@@ -133,3 +133,30 @@ func (b *Backend) exempt(ctx context.Context, id string) ([]netip.Addr, []string
 	}
 	return addrs, labels, nil
 }
+
+// PrepareImpairments probes how this engine delays and drops packets
+// before measuring starts, so the first impairment takes effect sooner
+// after its trigger (the probes are three helper runs).
+func (b *Backend) PrepareImpairments(ctx context.Context) error {
+	b.mu.Lock()
+	var first string
+	if len(b.spec.Nodes) > 0 {
+		first = b.spec.Nodes[0].Name
+	}
+	b.mu.Unlock()
+	b.faultMu.Lock()
+	defer b.faultMu.Unlock()
+	if b.probed || first == "" {
+		return nil
+	}
+	id, err := b.serviceContainer(ctx, "probe impairments on", first)
+	if err != nil {
+		return err
+	}
+	image, err := docker(ctx, "inspect", "--format", "{{.Config.Image}}", id)
+	if err != nil {
+		return err
+	}
+	b.mech, b.probed = Probe(ctx, b.opts.RunID, image), true
+	return nil
+}
