@@ -40,9 +40,11 @@ func newLine(q verdicter, accept int, s *Schedule, onErr func(error)) *line {
 func (l *line) add(id uint32, now time.Time) {
 	l.held.Add(1)
 	l.lastIn.Store(now.UnixNano())
-	at := l.s.Release(now)
+	var at time.Time
 	if l.lifted.Load() {
 		at = l.s.Undelayed(now)
+	} else {
+		at = l.s.Release(now)
 	}
 	l.fifo <- held{id: id, at: at}
 }
