@@ -254,11 +254,11 @@ func TestComposeFaults(t *testing.T) {
 		}
 		after := retransSegs(t, ctx, ids["bob"])
 		t.Logf("cleared at %v mid-transfer; bob's TCP retransmitted %d segments under the delay, %d from the clear on (kernel counter)", at.Format("15:04:05.000"), mid-before, after-mid)
-		// The delayer's own count (held = released) is what Clear checked;
-		// the kernel's counter is read beside it. Packets arriving while
-		// the rule is switched can still overtake one by a few ms: a
-		// reordering TCP may answer with a retransmit, not a loss.
-		if after-mid > 3 {
+		// The delayer's own count (held = released, none passed undelayed)
+		// is what Clear checked; the kernel's counter is read beside it.
+		// Measured 0; 1 to 36 when held packets were dropped or overtaken.
+		// One is let pass: bob's idle node connections may send a probe.
+		if after-mid > 1 {
 			t.Errorf("bob retransmitted %d segments after the clear: packets held at the clear were lost", after-mid)
 		}
 	})
