@@ -124,4 +124,3 @@ func (im *impairments) delaysOrDrops() bool {
 	dd := func(imp backend.Impairment) bool { return imp.Delay > 0 || imp.LossPercent > 0 }
 	return dd(im.whole) || slices.ContainsFunc(slices.Collect(maps.Values(im.links)), func(l link) bool { return dd(l.Imp) })
 }
-
