@@ -18,9 +18,26 @@ type FaultInjector interface {
 	Pause(ctx context.Context, name string) error
 	Resume(ctx context.Context, name string) error
 	// Impair applies a network impairment to the actor's traffic, or only to
-	// its traffic with peer when peer is not "". Clear removes it again.
-	Impair(ctx context.Context, name, peer string, imp Impairment) error
-	Clear(ctx context.Context, name, peer string) error
+	// its traffic with peer when peer is not "", and says how and when it
+	// took effect. Clear removes it again and returns when that took effect.
+	Impair(ctx context.Context, name, peer string, imp Impairment) (Applied, error)
+	Clear(ctx context.Context, name, peer string) (time.Time, error)
+}
+
+// Applied is what an impairment did: fault records carry it, so a reader
+// knows which packets were touched and how.
+type Applied struct {
+	// At is when the impairment took effect (the rules in place), which
+	// can be a second after the call began: helpers start containers.
+	At time.Time
+	// Mechanism is what ran: "netem", "nfqueue" (a user-space delayer),
+	// "bpf" (a tc classic-BPF random drop), "htb" (a rate limit).
+	Mechanism string
+	// Direction is which of the actor's packets: "both", "incoming", "outgoing".
+	Direction string
+	// Exempt lists the traffic left alone, e.g. the harness's control
+	// connections ("harness 172.18.0.1").
+	Exempt []string
 }
 
 // Impairment is a netem setting; zero fields are not applied.

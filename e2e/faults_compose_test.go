@@ -5,11 +5,11 @@ package e2e
 // Network impairments through the real CLI on the compose backend: a fault
 // on Carol's link to Bob in AlicePaysBobViaCarol, applied by the runner at a
 // payment count and removed after its duration; the effect is read from
-// payments.jsonl around the fault's times in faults.jsonl. Delay and loss
-// use the Docker host's sch_netem, or without it iptables and a user-space
-// delayer on NFQUEUE (faults.jsonl says which); only when neither works
-// must the run refuse in one line, leave nothing, and the test skip with
-// that line.
+// payments.jsonl around the fault's times in faults.jsonl. Delay uses the
+// Docker host's sch_netem, or without it iptables and a user-space delayer
+// on NFQUEUE; loss a tc BPF filter; rate HTB (faults.jsonl says which);
+// only when none works must the run refuse in one line, leave nothing, and
+// the test skip with that line.
 
 import (
 	"bufio"
@@ -54,7 +54,6 @@ job: {WarmupCount: 0, IterationCount: 1}
 		t.Fatalf("lnbench run: %v\n%s", r.err, r.out.String())
 	}
 	t.Logf("run with %q in %v", fault, time.Since(start).Round(time.Second))
-	wantMech := !strings.HasPrefix(fault, "rate ")
 	dir := r.dir()
 	r.checkNothingLeft()
 	var recs []result.Record
@@ -65,8 +64,9 @@ job: {WarmupCount: 0, IterationCount: 1}
 	if len(fs) != 1 || fs[0].Error != "" || fs[0].Start.IsZero() {
 		t.Fatalf("faults.jsonl: %+v", fs)
 	}
-	if m := fs[0].Mechanism; wantMech != (m == "netem" || m == "nfqueue") || !wantMech && m != "" {
-		t.Errorf("faults.jsonl mechanism %q for %q", m, fault)
+	want := map[string][]string{"delay": {"netem", "nfqueue"}, "loss": {"bpf"}, "rate": {"htb"}}[strings.Fields(fault)[0]]
+	if m := fs[0].Mechanism; !slices.Contains(want, m) {
+		t.Errorf("faults.jsonl mechanism %q for %q, want one of %q", m, fault, want)
 	}
 	t.Logf("applied by %q", fs[0].Mechanism)
 	return recs, fs[0]

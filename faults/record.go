@@ -32,13 +32,23 @@ type Record struct {
 	Target string `json:"target"`
 	// Spec is the fault as the user wrote it, for reports.
 	Spec string `json:"spec"`
-	// Mechanism is how a delay or loss was applied: "netem" (qdisc), or
-	// "nfqueue" (iptables drops, and a user-space delayer holding incoming
-	// packets) when the kernel has no netem. Empty for other faults.
+	// Mechanism is what applied an impairment: "netem" (a qdisc),
+	// "nfqueue" (a user-space delayer holding packets), "bpf" (a tc filter
+	// dropping at random), "htb" (a rate limit). Empty for other faults.
 	Mechanism string `json:"mechanism,omitempty"`
-	// Start is when the injection took effect.
+	// Direction is which of the target's packets an impairment touched:
+	// "both", "incoming" or "outgoing" (for a link a~b: a's, with b only).
+	Direction string `json:"direction,omitempty"`
+	// Exempt is the traffic an impairment left alone: the harness's
+	// control connections to the node (gRPC, REST) and the sampler's.
+	Exempt []string `json:"exempt,omitempty"`
+	// Scheduled is when the trigger fired; Start can be later (an
+	// impairment's helper takes about a second).
+	Scheduled time.Time `json:"scheduled,omitzero"`
+	// Start is when the injection took effect (for an impairment: its
+	// rules in place, by the helper's clock).
 	Start time.Time `json:"start"`
-	// End is when the fault was over: the impairment removed, the paused
+	// End is when the fault was over: the impairment's rules removed, the paused
 	// actor resumed, the restarted node's RPC answering again. Zero for a
 	// kill, or when the run ended first.
 	End time.Time `json:"end,omitzero"`

@@ -43,3 +43,15 @@ func (s *Schedule) Release(now time.Time) time.Time {
 	s.last = at
 	return at
 }
+
+// Undelayed is when a packet that arrived at now may leave once the delay
+// was lifted: at once, but never before one queued ahead of it, so packets
+// still held are not overtaken (reordering would look like loss to TCP).
+func (s *Schedule) Undelayed(now time.Time) time.Time {
+	at := now
+	if at.Before(s.last) {
+		at = s.last
+	}
+	s.last = at
+	return at
+}

@@ -29,7 +29,9 @@ type Params struct {
 	// (1−Tolerance) × the pre-fault throughput.
 	Tolerance float64
 	// StallFactor: a payment in flight during the fault is stalled when it
-	// succeeded but took more than StallFactor × the pre-fault median.
+	// succeeded but took more than StallFactor × the latency the fault
+	// predicts for it: the pre-fault median, plus for a delay the round
+	// trips it adds (predictedAdded).
 	StallFactor float64
 	// MinBaseline is the fewest successful payments before the fault that
 	// give a pre-fault throughput; MinLatency the fewest for a percentile.
@@ -37,7 +39,7 @@ type Params struct {
 }
 
 // Default: a 10 s baseline, recovery in 3 s windows sliding by 100 ms,
-// back within 10%, stalled beyond 3× the pre-fault median.
+// back within 10%, stalled beyond 3× the predicted latency.
 var Default = Params{Before: 10 * time.Second, Window: 3 * time.Second, Step: 100 * time.Millisecond,
 	Tolerance: 0.10, StallFactor: 3, MinBaseline: 10, MinLatency: 5}
 
@@ -73,10 +75,14 @@ type Fault struct {
 	TimedOut int `json:"timed_out"`
 	Aborted  int `json:"aborted"`
 	// Stalled counts succeeded payments in flight during the fault that
-	// took more than StallThresholdMs (StallFactor × the pre-fault median);
-	// both absent without a pre-fault median.
+	// took more than StallFactor × their predicted latency: the pre-fault
+	// median plus PredictedAddedMs, what a delay adds to a payment through
+	// its target (0 for other faults and payments elsewhere).
+	// StallThresholdMs is the bound for a payment through the target. All
+	// absent without a pre-fault median.
 	Stalled          *int     `json:"stalled,omitempty"`
 	StallThresholdMs *float64 `json:"stall_threshold_ms,omitempty"`
+	PredictedAddedMs *float64 `json:"predicted_added_ms,omitempty"`
 	// BeforePerSec is the successful payments/s in the BeforeSeconds (at
 	// most Params.Before, less when the case started later) before Start.
 	BeforePerSec  *float64 `json:"before_payments_per_s,omitempty"`
@@ -211,21 +217,29 @@ func measureLatency(f *Fault, pays []result.Record, bStart time.Time, p Params, 
 }
 
 // countStalled counts the succeeded payments in flight during the fault
-// that took longer than StallFactor × the median before it.
+// that took longer than StallFactor × their predicted latency.
 func countStalled(f *Fault, pays []result.Record, p Params, warn func(string, ...any)) {
 	med := f.LatencyBefore.P50
 	if med == nil {
 		warn("no pre-fault median latency: stalled payments not counted")
 		return
 	}
-	thr := p.StallFactor * *med
-	n := 0
+	n, most := 0, 0.0
 	for _, r := range pays {
-		if r.Status == result.Succeeded && inFlight(r, f.Start, f.EffectEnd) && ms(r.Latency()) > thr {
+		if r.Status != result.Succeeded || !inFlight(r, f.Start, f.EffectEnd) {
+			continue
+		}
+		added := ms(predictedAdded(f.Record, r))
+		most = max(most, added)
+		if ms(r.Latency()) > p.StallFactor*(*med+added) {
 			n++
 		}
 	}
+	thr := p.StallFactor * (*med + most)
 	f.StallThresholdMs, f.Stalled = &thr, &n
+	if f.Kind == faults.Delay {
+		f.PredictedAddedMs = &most
+	}
 }
 
 // measureThroughput fills the throughput before the fault and, when the

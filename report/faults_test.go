@@ -285,7 +285,7 @@ func TestFaultWithoutStartIsNotDrawn(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
-	if last := lines[len(lines)-1]; !strings.Contains(last, ",pause carol,NA,NA,NA,NA,NA,") || !strings.HasSuffix(last, ",docker pause: no such container") {
+	if last := lines[len(lines)-1]; !strings.Contains(last, ",pause carol,,,,NA,NA,NA,NA,NA,NA,") || !strings.HasSuffix(last, ",docker pause: no such container") {
 		t.Errorf("row %q", last)
 	}
 	var md bytes.Buffer

@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -39,6 +40,18 @@ func newFaultNet(be backend.Backend, net *network.Network, w *faults.Writer, nam
 		return nil, fmt.Errorf("faults: the %s backend injects no faults; use --backend compose or local", be.Name())
 	}
 	return &faultNet{inj: inj, net: net, w: w, name: name, specs: specs, actors: scenario.FaultActors(net.Topology), expect: newExpected(), logf: logf}, nil
+}
+
+// prepare lets a backend that must probe how it impairs do so before
+// measuring, so an impairment takes effect sooner after its trigger.
+func (fn *faultNet) prepare(ctx context.Context) {
+	p, ok := fn.inj.(interface{ PrepareImpairments(context.Context) error })
+	if !ok || !slices.ContainsFunc(fn.specs, faults.Spec.Impairs) {
+		return
+	}
+	if err := p.PrepareImpairments(ctx); err != nil {
+		fn.logf("faults: probing network impairments: %v", err)
+	}
 }
 
 // forCase arms the faults for one case's measurement.
@@ -130,7 +143,8 @@ func (cf *caseFaults) fireIf(it *caseFault) {
 func (cf *caseFaults) fireLocked(it *caseFault) <-chan struct{} {
 	it.fired = true
 	injected := make(chan struct{})
-	rec := faults.Record{Network: cf.fn.name, Case: cf.caseID, Iteration: cf.iter, Kind: it.spec.Kind, Target: it.target.String(), Spec: it.spec.String()}
+	rec := faults.Record{Network: cf.fn.name, Case: cf.caseID, Iteration: cf.iter, Kind: it.spec.Kind, Target: it.target.String(), Spec: it.spec.String(),
+		Scheduled: time.Now().UTC()}
 	cf.wg.Add(1)
 	go func() {
 		defer cf.wg.Done()
@@ -217,22 +231,34 @@ func (cf *caseFaults) inject(ctx context.Context, it *caseFault, rec faults.Reco
 		rec.End = time.Now().UTC()
 	default: // impairments
 		imp := backend.Impairment{Delay: s.Delay, Jitter: s.Jitter, LossPercent: s.LossPercent, RateKbit: s.RateKbit}
-		if err := inj.Impair(ctx, actor, peer, imp); err != nil {
-			rec.Error = s.Kind + ": " + err.Error()
+		applied, err := inj.Impair(ctx, actor, peer, imp)
+		if applied.At.IsZero() {
+			rec.Error = s.Kind + ": " + errText(err)
 			return
 		}
-		rec.Start = time.Now().UTC()
-		if m, ok := inj.(interface{ ImpairMechanism() string }); ok && s.Kind != faults.Rate {
-			rec.Mechanism = m.ImpairMechanism()
+		// The record keeps when the rules were in, not when the trigger
+		// fired: the helper takes about a second.
+		rec.Start, rec.Mechanism, rec.Direction, rec.Exempt = applied.At.UTC(), applied.Mechanism, applied.Direction, applied.Exempt
+		if err != nil {
+			rec.Error = s.Kind + ": " + err.Error()
 		}
 		close(injected)
-		cf.hold(ctx, s.For)
-		if err := inj.Clear(bg, actor, peer); err != nil {
+		cf.hold(ctx, s.For-time.Since(applied.At))
+		end, err := inj.Clear(bg, actor, peer)
+		if err != nil {
 			rec.Error = "clearing " + s.Kind + ": " + err.Error()
-			return
 		}
-		rec.End = time.Now().UTC()
+		if !end.IsZero() {
+			rec.End = end.UTC()
+		}
 	}
+}
+
+func errText(err error) string {
+	if err == nil {
+		return "the backend applied nothing"
+	}
+	return err.Error()
 }
 
 // hold waits d, or less when the measurement or the run ends first.

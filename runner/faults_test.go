@@ -62,13 +62,15 @@ func (f *faultyFake) Resume(ctx context.Context, name string) error {
 	f.log("resume " + name)
 	return nil
 }
-func (f *faultyFake) Impair(ctx context.Context, name, peer string, imp backend.Impairment) error {
+func (f *faultyFake) Impair(ctx context.Context, name, peer string, imp backend.Impairment) (backend.Applied, error) {
 	f.log("impair " + name + "~" + peer)
-	return nil
+	// The rules are in after the trigger fired, as with a helper container.
+	time.Sleep(2 * time.Millisecond)
+	return backend.Applied{At: time.Now(), Mechanism: "bpf", Direction: "both", Exempt: []string{"harness 10.0.0.1"}}, nil
 }
-func (f *faultyFake) Clear(ctx context.Context, name, peer string) error {
+func (f *faultyFake) Clear(ctx context.Context, name, peer string) (time.Time, error) {
 	f.log("clear " + name + "~" + peer)
-	return nil
+	return time.Now(), nil
 }
 
 func readFaults(t *testing.T, run Run) []faults.Record {
@@ -137,6 +139,12 @@ func TestFaultsFireAndAreRecorded(t *testing.T) {
 	check("restart bob after 3 payments", 0, true, true, "")
 	check("loss alice~bob 5% at 0s for 10ms", 0, true, false, "")
 	check("kill alice at iteration 2", 2, false, false, "")
+	// An impairment's record keeps what the backend said: when its rules
+	// were in (after the trigger fired), how, which packets, what was spared.
+	if r := got["loss alice~bob 5% at 0s for 10ms"]; r.Scheduled.IsZero() || !r.Start.After(r.Scheduled) || r.Mechanism != "bpf" || r.Direction != "both" ||
+		!slices.Equal(r.Exempt, []string{"harness 10.0.0.1"}) {
+		t.Errorf("impairment record %+v", r)
+	}
 	check("pause bob after 99 payments for 1s", -1, false, false, "not injected")
 	if got["pause payee at iteration 1 for 20ms"].Target != "bob" {
 		t.Errorf("role not resolved: %+v", got["pause payee at iteration 1 for 20ms"])

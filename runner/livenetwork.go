@@ -103,6 +103,7 @@ func openNetwork(ctx context.Context, opts Options, run Run, p networkPlan, fw *
 		}
 		ln.fn.restarted = ln.rs.follow
 		ln.watch.expectFaults(ln.fn.expect)
+		ln.fn.prepare(ctx)
 	}
 	return ln, nil
 }

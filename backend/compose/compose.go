@@ -99,9 +99,17 @@ type Backend struct {
 	// set, re-applied whole on every change (see faults.go).
 	faultMu  sync.Mutex
 	impaired map[string]*impairments
-	// mech is how delay and loss are applied (MechNetem or MechNFQueue),
-	// probed at the first delay or loss; "" before.
-	mech string
+	// mech is how delay and loss can be applied, probed at the first
+	// delay or loss (probed); nextQueue numbers the delayers' NFQUEUEs,
+	// never reused within a backend, so a draining delayer's queue is
+	// never a new one's.
+	mech      Mechanisms
+	probed    bool
+	nextQueue int
+	// delayerFrom is each running delayer's packets (delayer.From), by
+	// container id; lastLift when the last applyTC lifted a delay.
+	delayerFrom map[string]string
+	lastLift    time.Time
 	// exited answers the watchdog without a CLI process (see exited.go).
 	exited exitedProbe
 }
@@ -130,7 +138,7 @@ func New(ctx context.Context, opts Options) (*Backend, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &Backend{opts: opts, tool: t, started: map[string]bool{}}
+	b := &Backend{opts: opts, tool: t, started: map[string]bool{}, delayerFrom: map[string]string{}}
 	b.project = composefile.ProjectName(opts.RunID, "")
 	b.file = filepath.Join(opts.ArtifactsDir, composefile.FileName(""))
 	if opts.Separate {

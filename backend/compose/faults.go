@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/lnbench/lnbench/backend"
 	"github.com/lnbench/lnbench/composefile"
@@ -54,7 +55,7 @@ func (b *Backend) Kill(ctx context.Context, name string) error {
 	}
 	b.forgetImpairments(name) // its network namespace went with it
 	if b.ImpairMechanism() == MechNFQueue {
-		return b.removeDelayers(ctx, name)
+		return b.removeDelayers(ctx, name) // a dead node's packets need no release
 	}
 	return nil
 }
@@ -130,30 +131,31 @@ func (b *Backend) Restart(ctx context.Context, name string) (backend.NodeEndpoin
 	return ep, nil
 }
 
-// Impair applies imp to the actor's egress: all of it when peer is "",
-// else only what goes to peer's address on the compose network. It adds to
-// the actor's other impairments (one per peer, one for the whole
-// interface); a second one for the same target replaces the first.
-func (b *Backend) Impair(ctx context.Context, name, peer string, imp backend.Impairment) error {
+// Impair applies imp to the actor's traffic: all of it when peer is "",
+// else only its traffic with peer's address on the compose network. It
+// adds to the actor's other impairments (one per peer, one for the whole
+// interface); a second one for the same target replaces the first. The
+// harness's own connections are exempt (see exempt).
+func (b *Backend) Impair(ctx context.Context, name, peer string, imp backend.Impairment) (backend.Applied, error) {
 	if err := checkImpairment(imp); err != nil {
-		return fmt.Errorf("impair %s: %w", target(name, peer), err)
+		return backend.Applied{}, fmt.Errorf("impair %s: %w", target(name, peer), err)
 	}
 	id, err := b.serviceContainer(ctx, "impair", name)
 	if err != nil {
-		return err
+		return backend.Applied{}, err
 	}
 	var l link
 	if peer != "" {
 		if peer == name {
-			return fmt.Errorf("impair %s: a link needs two different actors", target(name, peer))
+			return backend.Applied{}, fmt.Errorf("impair %s: a link needs two different actors", target(name, peer))
 		}
 		pid, err := b.serviceContainer(ctx, "impair "+name+" towards", peer)
 		if err != nil {
-			return err
+			return backend.Applied{}, err
 		}
 		ip, err := containerIP(ctx, pid)
 		if err != nil {
-			return fmt.Errorf("impair %s: %w", target(name, peer), err)
+			return backend.Applied{}, fmt.Errorf("impair %s: %w", target(name, peer), err)
 		}
 		l = link{Peer: peer, IP: ip, Imp: imp}
 	}
@@ -169,21 +171,28 @@ func (b *Backend) Impair(ctx context.Context, name, peer string, imp backend.Imp
 	} else {
 		next.links[peer] = l
 	}
-	if err := b.applyTC(ctx, id, next); err != nil {
+	at, exempt, err := b.applyTC(ctx, id, next)
+	if at.IsZero() {
 		// Leave what was there before, not half a tree.
-		_ = b.applyTC(ctx, id, prev)
-		return fmt.Errorf("impair %s: %w", target(name, peer), err)
+		_, _, _ = b.applyTC(ctx, id, prev)
+		return backend.Applied{}, fmt.Errorf("impair %s: %w", target(name, peer), err)
 	}
-	b.setImpaired(name, next)
-	return nil
+	b.setImpaired(name, next) // in place, even if draining the old delayers failed
+	mech, dir := b.mech.Describe(imp)
+	applied := backend.Applied{At: at, Mechanism: mech, Direction: dir, Exempt: exempt}
+	if err != nil {
+		return applied, fmt.Errorf("impair %s: %w", target(name, peer), err)
+	}
+	return applied, nil
 }
 
 // Clear removes the impairment Impair put on the same target; the actor's
-// others stay.
-func (b *Backend) Clear(ctx context.Context, name, peer string) error {
+// others stay. It returns when the removal took effect; packets a delay
+// held are released on schedule, not dropped.
+func (b *Backend) Clear(ctx context.Context, name, peer string) (time.Time, error) {
 	id, err := b.serviceContainer(ctx, "clear", name)
 	if err != nil {
-		return err
+		return time.Time{}, err
 	}
 	b.faultMu.Lock()
 	defer b.faultMu.Unlock()
@@ -196,11 +205,18 @@ func (b *Backend) Clear(ctx context.Context, name, peer string) error {
 	} else {
 		delete(next.links, peer)
 	}
-	if err := b.applyTC(ctx, id, next); err != nil {
-		return fmt.Errorf("clear %s: %w", target(name, peer), err)
+	b.lastLift = time.Time{}
+	at, _, err := b.applyTC(ctx, id, next)
+	if !at.IsZero() {
+		b.setImpaired(name, next)
 	}
-	b.setImpaired(name, next)
-	return nil
+	if !b.lastLift.IsZero() {
+		at = b.lastLift
+	}
+	if err != nil {
+		return at, fmt.Errorf("clear %s: %w", target(name, peer), err)
+	}
+	return at, nil
 }
 
 func target(name, peer string) string {
@@ -257,68 +273,11 @@ func (b *Backend) reimpair(ctx context.Context, name string) error {
 		if err != nil {
 			return err
 		}
-		if err := b.applyTC(ctx, id, im); err != nil {
+		if _, _, err := b.applyTC(ctx, id, im); err != nil {
 			return fmt.Errorf("%s: %w", actor, err)
 		}
 	}
 	return nil
-}
-
-// applyTC replaces the container's impairments with im: its egress
-// qdiscs and, without netem, its iptables chain and delayers. Helpers run
-// in its network namespace: the node keeps no capability, helpers have
-// NET_ADMIN only and carry the run's label. Their image is the target's
-// own (the project's Debian base with iproute2 and iptables: nothing is
-// pulled). Callers hold faultMu.
-func (b *Backend) applyTC(ctx context.Context, id string, im *impairments) error {
-	image, err := docker(ctx, "inspect", "--format", "{{.Config.Image}}", id)
-	if err != nil {
-		return err
-	}
-	if b.mech == "" && im.delaysOrDrops() {
-		if b.mech, err = Mechanism(ctx, b.opts.RunID, image); err != nil {
-			return err
-		}
-	}
-	whole, links := backend.Impairment{}, []link(nil)
-	if !im.empty() {
-		whole, links = im.whole, slices.Collect(maps.Values(im.links))
-	}
-	if b.mech == MechNFQueue {
-		if err := b.applyNF(ctx, id, image, whole, links); err != nil {
-			return err
-		}
-		whole, links = rateOnly(whole), ratedLinks(links)
-	}
-	batch := tcBatch(whole, links)
-	stdin := ""
-	if len(batch) > 0 {
-		stdin = strings.Join(batch, "\n") + "\n"
-	}
-	if _, err := dockerInput(ctx, stdin, helperArgs(b.opts.RunID, b.opts.Network, id, image)...); err != nil {
-		return fmt.Errorf("tc in %s's network namespace: %s", id[:min(12, len(id))], explainTC(err.Error(), batch))
-	}
-	return nil
-}
-
-func (im *impairments) delaysOrDrops() bool {
-	if im.empty() {
-		return false
-	}
-	dd := func(imp backend.Impairment) bool { return imp.Delay > 0 || imp.LossPercent > 0 }
-	return dd(im.whole) || slices.ContainsFunc(slices.Collect(maps.Values(im.links)), func(l link) bool { return dd(l.Imp) })
-}
-
-// ratedLinks keeps the links with a rate limit, without their delay and loss.
-func ratedLinks(links []link) []link {
-	var out []link
-	for _, l := range links {
-		if l.Imp.RateKbit > 0 {
-			l.Imp = rateOnly(l.Imp)
-			out = append(out, l)
-		}
-	}
-	return out
 }
 
 // helperArgs is the `docker run` of a tc helper for container target.
@@ -345,41 +304,12 @@ func containerIP(ctx context.Context, id string) (string, error) {
 	return ips[0], nil
 }
 
-// netemProbe adds a netem qdisc to the loopback of a throwaway network
-// namespace: it fails exactly when Impair's delay or loss would with netem.
-const netemProbe = "tc qdisc add dev lo root netem delay 1ms"
-
-// Mechanism tells, before a run starts anything, how the engine's kernel
-// can delay and drop packets: netem when it has sch_netem, else iptables
-// with NFQUEUE (MechNFQueue); an error, one line saying what to do, when
-// neither works. The probes run in helpers with no network (image: a node
-// image, which has iproute2 and iptables from the base).
-func Mechanism(ctx context.Context, runID, image string) (string, error) {
-	probe := func(script string) error {
-		args := helperArgs(runID, "", "none", image)
-		args[slices.Index(args, "container:none")] = "none"
-		args[len(args)-1] = script
-		_, err := docker(ctx, args...)
-		return err
-	}
-	netemErr := probe(netemProbe)
-	if netemErr == nil {
-		return MechNetem, nil
-	}
-	nfErr := probe(nfProbe)
-	if nfErr == nil {
-		return MechNFQueue, nil
-	}
-	return "", fmt.Errorf("network impairments: %s; without netem, iptables NFQUEUE and statistic failed too (%s)",
-		explainTC(netemErr.Error(), []string{"qdisc add dev lo root netem"}), complaint(nfErr))
-}
-
-// ImpairMechanism is how delay and loss were applied in this network
-// (MechNetem, MechNFQueue; "" before the first), for fault records.
+// ImpairMechanism is how delays are applied in this network (MechNetem,
+// MechNFQueue; "" before the first delay or loss).
 func (b *Backend) ImpairMechanism() string {
 	b.faultMu.Lock()
 	defer b.faultMu.Unlock()
-	return b.mech
+	return b.mech.Delay
 }
 
 var exitStatus = regexp.MustCompile(`: exit status \d+: `)

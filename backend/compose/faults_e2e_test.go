@@ -102,7 +102,7 @@ func TestComposeFaults(t *testing.T) {
 	t.Run("rate limit on one link", func(t *testing.T) {
 		const n = 64 << 10 // 4.1 s at 128 kbit
 		base := mustSend("before", "bob", n)
-		if err := be.Impair(ctx, "alice", "bob", backend.Impairment{RateKbit: 128}); err != nil {
+		if _, err := be.Impair(ctx, "alice", "bob", backend.Impairment{RateKbit: 128}); err != nil {
 			t.Fatal(err)
 		}
 		limited := mustSend("alice~bob at 128 kbit", "bob", n)
@@ -113,7 +113,7 @@ func TestComposeFaults(t *testing.T) {
 		if other > base+time.Second {
 			t.Errorf("traffic to btcd slowed too: %v (before, to bob: %v)", other, base)
 		}
-		if err := be.Clear(ctx, "alice", "bob"); err != nil {
+		if _, err := be.Clear(ctx, "alice", "bob"); err != nil {
 			t.Fatal(err)
 		}
 		if d := mustSend("cleared", "bob", n); d > base+time.Second {
@@ -124,85 +124,190 @@ func TestComposeFaults(t *testing.T) {
 		}
 	})
 
-	netemErr := be.Impair(ctx, "alice", "", backend.Impairment{Delay: 50 * time.Millisecond})
-	mech, probe := Mechanism(ctx, be.RunID(), img)
-	if (probe == nil) != (netemErr == nil) || (probe == nil && mech != be.ImpairMechanism()) {
-		t.Errorf("Mechanism says %q %v, Impair %v with %q", mech, probe, netemErr, be.ImpairMechanism())
+	// Round trips between containers: bob asks, alice echoes (a bash
+	// loop over /dev/tcp, timed inside bob).
+	if _, err := docker(ctx, "exec", "-d", ids["alice"], "socat", "TCP-LISTEN:9998,fork,reuseaddr", "EXEC:cat"); err != nil {
+		t.Fatal(err)
 	}
-	t.Logf("delay and loss by %q", mech)
-	if netemErr != nil {
-		if !strings.Contains(netemErr.Error(), "sch_netem") {
-			t.Fatalf("delay: %v", netemErr)
+	roundTrips := func(n int) []time.Duration {
+		t.Helper()
+		script := fmt.Sprintf(`exec 3<>/dev/tcp/alice/9998 || exit 1; for i in $(seq %d); do a=$(date +%%s%%N); echo x >&3; read -r -u 3 l; echo $(( $(date +%%s%%N) - a )); done`, n)
+		var out string
+		var err error
+		for i := 0; i < 10; i++ { // the listener may not be up yet
+			if out, err = docker(ctx, "exec", ids["bob"], "bash", "-c", script); err == nil {
+				break
+			}
+			time.Sleep(300 * time.Millisecond)
 		}
-		t.Logf("this kernel has no netem; Impair says: %v", netemErr)
+		if err != nil {
+			t.Fatalf("round trips bob→alice: %v", err)
+		}
+		var ds []time.Duration
+		for _, f := range strings.Fields(out) {
+			ns, _ := strconv.ParseInt(f, 10, 64)
+			ds = append(ds, time.Duration(ns))
+		}
+		return ds
+	}
+	medianOf := func(ds []time.Duration) time.Duration {
+		ds = slices.Clone(ds)
+		slices.Sort(ds)
+		return ds[len(ds)/2]
+	}
+	rtBefore := medianOf(roundTrips(20))
+	fwd := func() error { _, err := alice.ForwardedCount(ctx); return err }
+	fwdBefore := medianCall(t, 15, fwd)
+
+	applied, delayErr := be.Impair(ctx, "alice", "", backend.Impairment{Delay: 50 * time.Millisecond})
+	mech := Probe(ctx, be.RunID(), img)
+	if (mech.Check(backend.Impairment{Delay: time.Millisecond}) == nil) != (delayErr == nil) || (delayErr == nil && mech.Delay != be.ImpairMechanism()) {
+		t.Errorf("Probe says %+v, Impair %v with %q", mech, delayErr, be.ImpairMechanism())
+	}
+	t.Logf("delay by %q, loss by %q; applied %+v", mech.Delay, mech.Loss, applied)
+	if delayErr != nil {
+		if !strings.Contains(delayErr.Error(), "sch_netem") {
+			t.Fatalf("delay: %v", delayErr)
+		}
+		t.Logf("this kernel can delay with neither netem nor NFQUEUE; Impair says: %v", delayErr)
 		if q := qdiscs(t, ctx, be.RunID(), ids["alice"], img); strings.Contains(q, "htb") {
 			t.Errorf("a failed Impair left a qdisc: %s", q)
 		}
 	}
-	t.Run("50 ms delay shifts gRPC latency", func(t *testing.T) {
-		if netemErr != nil {
-			t.Skip(netemErr.Error())
+	t.Run("50 ms delay shifts round trips through alice, not the harness's calls", func(t *testing.T) {
+		if delayErr != nil {
+			t.Skip(delayErr.Error())
 		}
-		// ForwardingHistory reads alice's database only: one crossing of
-		// the delay per call. GetInfo also asks btcd (best block, sync
-		// state) over the same interface, so it shifts by several.
-		fwd := func() error { _, err := alice.ForwardedCount(ctx); return err }
+		if len(applied.Exempt) == 0 || !strings.HasPrefix(applied.Exempt[0], "harness ") || time.Since(applied.At) > time.Minute {
+			t.Errorf("applied %+v: want the harness exempt and the time the rules were in", applied)
+		}
+		rtDuring := medianOf(roundTrips(20))
+		// ForwardingHistory reads alice's database only: the harness's
+		// gRPC, exempt. GetInfo also asks btcd (chain traffic): delayed.
+		fwdDuring := medianCall(t, 15, fwd)
 		info := func() error { _, err := alice.Info(ctx); return err }
-		during, infoDuring := medianCall(t, 15, fwd), medianCall(t, 15, info)
-		if mech == MechNFQueue && len(delayers(t, ctx, be.RunID())) != 1 {
+		infoDuring := medianCall(t, 5, info)
+		if mech.Delay == MechNFQueue && len(delayers(t, ctx, be.RunID())) != 1 {
 			t.Errorf("want one delayer running, got %v", delayers(t, ctx, be.RunID()))
 		}
-		if err := be.Clear(ctx, "alice", ""); err != nil {
+		if _, err := be.Clear(ctx, "alice", ""); err != nil {
 			t.Fatal(err)
 		}
 		if left := delayers(t, ctx, be.RunID()); len(left) > 0 {
 			t.Errorf("delayers left after Clear: %v", left)
 		}
-		before, infoBefore := medianCall(t, 15, fwd), medianCall(t, 15, info)
-		shift := during - before
-		t.Logf("forwardinghistory median %v without, %v with a 50 ms delay (%s): shift %v", before, during, mech, shift)
-		t.Logf("getinfo median %v without, %v with: shift %v (it also waits on btcd)", infoBefore, infoDuring, infoDuring-infoBefore)
-		if shift < 40*time.Millisecond || shift > 80*time.Millisecond {
-			t.Errorf("shift %v, want 40-80 ms", shift)
+		infoAfter := medianCall(t, 5, info)
+		t.Logf("bob→alice round trip median %v without, %v with a 50 ms delay on alice (%s, %s)", rtBefore, rtDuring, applied.Mechanism, applied.Direction)
+		t.Logf("harness→alice forwardinghistory median %v without, %v with (exempt); getinfo %v with, %v after (it waits on btcd)", fwdBefore, fwdDuring, infoDuring, infoAfter)
+		if shift := rtDuring - rtBefore; shift < 45*time.Millisecond || shift > 70*time.Millisecond {
+			t.Errorf("round trip shift %v, want 45-70 ms", shift)
+		}
+		if fwdDuring > fwdBefore+15*time.Millisecond {
+			t.Errorf("the harness's own call shifted by %v: it should be exempt", fwdDuring-fwdBefore)
+		}
+		if infoDuring < infoAfter+40*time.Millisecond {
+			t.Errorf("getinfo (alice↔btcd) not delayed: %v with, %v after", infoDuring, infoAfter)
 		}
 	})
 	t.Run("jitter varies the delay", func(t *testing.T) {
-		if netemErr != nil {
-			t.Skip(netemErr.Error())
+		if delayErr != nil {
+			t.Skip(delayErr.Error())
 		}
-		if err := be.Impair(ctx, "alice", "", backend.Impairment{Delay: 50 * time.Millisecond, Jitter: 20 * time.Millisecond}); err != nil {
+		if _, err := be.Impair(ctx, "alice", "", backend.Impairment{Delay: 50 * time.Millisecond, Jitter: 20 * time.Millisecond}); err != nil {
 			t.Fatal(err)
 		}
-		var ds []time.Duration
-		for i := 0; i < 30; i++ {
-			start := time.Now()
-			if _, err := alice.ForwardedCount(ctx); err != nil {
-				t.Fatal(err)
-			}
-			ds = append(ds, time.Since(start))
-		}
-		if err := be.Clear(ctx, "alice", ""); err != nil {
+		ds := roundTrips(30)
+		if _, err := be.Clear(ctx, "alice", ""); err != nil {
 			t.Fatal(err)
 		}
 		slices.Sort(ds)
 		lo, hi := ds[0], ds[len(ds)-1]
-		t.Logf("forwardinghistory with 50 ms ± 20 ms (%s): %v to %v, median %v", mech, lo, hi, ds[len(ds)/2])
+		t.Logf("round trips with 50 ms ± 20 ms (%s): %v to %v, median %v", mech.Delay, lo, hi, ds[len(ds)/2])
 		if lo < 25*time.Millisecond || hi < 55*time.Millisecond || hi-lo < 15*time.Millisecond {
-			t.Errorf("want calls spread over about 30-70 ms, got %v to %v", lo, hi)
+			t.Errorf("want round trips spread over about 30-70 ms, got %v to %v", lo, hi)
+		}
+	})
+	t.Run("clearing a delay mid-transfer loses no packet", func(t *testing.T) {
+		if delayErr != nil {
+			t.Skip(delayErr.Error())
+		}
+		// bob streams 16 KiB every 10 ms to alice for 3 s through a 50 ms
+		// delay on alice's incoming packets; the delay is cleared midway,
+		// with about 80 KiB held. Dropping them would make bob retransmit.
+		if _, err := be.Impair(ctx, "alice", "", backend.Impairment{Delay: 50 * time.Millisecond}); err != nil {
+			t.Fatal(err)
+		}
+		before := retransSegs(t, ctx, ids["bob"])
+		done := make(chan error, 1)
+		go func() {
+			_, err := docker(ctx, "exec", ids["bob"], "bash", "-c", "for i in $(seq 300); do head -c 16384 /dev/zero; sleep 0.01; done | socat -t 30 -T 20 - TCP:alice:9998 >/dev/null")
+			done <- err
+		}()
+		time.Sleep(1500 * time.Millisecond)
+		mid := retransSegs(t, ctx, ids["bob"])
+		at, err := be.Clear(ctx, "alice", "")
+		if err != nil {
+			t.Fatalf("Clear (its delayer counts what it held and released): %v", err)
+		}
+		if err := <-done; err != nil {
+			t.Fatalf("transfer: %v", err)
+		}
+		after := retransSegs(t, ctx, ids["bob"])
+		t.Logf("cleared at %v mid-transfer; bob's TCP retransmitted %d segments under the delay, %d from the clear on (kernel counter)", at.Format("15:04:05.000"), mid-before, after-mid)
+		// The delayer's own count (held = released, none passed undelayed)
+		// is what Clear checked; the kernel's counter is read beside it.
+		// Measured 0; 1 to 36 when held packets were dropped or overtaken.
+		// One is let pass: bob's idle node connections may send a probe.
+		if after-mid > 1 {
+			t.Errorf("bob retransmitted %d segments after the clear: packets held at the clear were lost", after-mid)
+		}
+	})
+	t.Run("20% loss on alice: retransmits both ways, the harness spared", func(t *testing.T) {
+		if mech.Loss == "" {
+			t.Skip(mech.LossWhy)
+		}
+		applied, err := be.Impair(ctx, "alice", "", backend.Impairment{LossPercent: 20})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if applied.Mechanism != MechBPF || applied.Direction != "both" {
+			t.Errorf("applied %+v", applied)
+		}
+		a0, b0 := retransSegs(t, ctx, ids["alice"]), retransSegs(t, ctx, ids["bob"])
+		// alice→bob: alice's outgoing packets lost, alice retransmits.
+		mustSend("alice→bob through 20% loss", "bob", 256<<10)
+		a1, b1 := retransSegs(t, ctx, ids["alice"]), retransSegs(t, ctx, ids["bob"])
+		// bob→alice: alice's incoming packets lost, bob retransmits.
+		if _, err := docker(ctx, "exec", ids["bob"], "bash", "-c", "head -c 262144 /dev/zero | socat -t 30 -T 20 - TCP:alice:9998 >/dev/null"); err != nil {
+			t.Fatal(err)
+		}
+		b2 := retransSegs(t, ctx, ids["bob"])
+		fwdLossy := medianCall(t, 5, fwd)
+		if _, err := be.Clear(ctx, "alice", ""); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("20%% loss on alice (%s, %s): alice retransmitted %d segments sending 256 KiB to bob, bob %d sending 256 KiB to alice; harness→alice call %v (before %v)",
+			applied.Mechanism, applied.Direction, a1-a0, b2-b1, fwdLossy, fwdBefore)
+		if a1-a0 < 5 || b2-b1 < 5 {
+			t.Errorf("retransmits alice %d, bob %d: want loss both ways", a1-a0, b2-b1)
+		}
+		_ = b0
+		if fwdLossy > fwdBefore+200*time.Millisecond {
+			t.Errorf("the harness's call took %v under loss: it should be exempt", fwdLossy)
 		}
 	})
 	t.Run("100% loss on one link", func(t *testing.T) {
-		if netemErr != nil {
-			t.Skip(netemErr.Error())
+		if mech.Loss == "" {
+			t.Skip(mech.LossWhy)
 		}
-		if err := be.Impair(ctx, "alice", "bob", backend.Impairment{LossPercent: 100}); err != nil {
+		if _, err := be.Impair(ctx, "alice", "bob", backend.Impairment{LossPercent: 100}); err != nil {
 			t.Fatal(err)
 		}
 		if d, err := send("bob", 100); err == nil {
 			t.Errorf("alice→bob went through 100%% loss in %v", d)
 		}
 		mustSend("alice~bob lossy, to btcd", "btcd", 100)
-		if err := be.Clear(ctx, "alice", "bob"); err != nil {
+		if _, err := be.Clear(ctx, "alice", "bob"); err != nil {
 			t.Fatal(err)
 		}
 		mustSend("cleared", "bob", 100)
@@ -233,7 +338,7 @@ func TestComposeFaults(t *testing.T) {
 
 	t.Run("restart", func(t *testing.T) {
 		// An impairment outlives the restart: the new network namespace gets it too.
-		if err := be.Impair(ctx, "alice", "btcd", backend.Impairment{RateKbit: 100000}); err != nil {
+		if _, err := be.Impair(ctx, "alice", "btcd", backend.Impairment{RateKbit: 100000}); err != nil {
 			t.Fatal(err)
 		}
 		start := time.Now()
@@ -244,7 +349,7 @@ func TestComposeFaults(t *testing.T) {
 		if q := qdiscs(t, ctx, be.RunID(), ids["alice"], img); !strings.Contains(q, "htb 1:") {
 			t.Errorf("impairment not re-applied after restart: %q", q)
 		}
-		if err := be.Clear(ctx, "alice", "btcd"); err != nil {
+		if _, err := be.Clear(ctx, "alice", "btcd"); err != nil {
 			t.Fatal(err)
 		}
 		t.Logf("restart: TLS answers at %s (was %s) after %v", ep.RPCHost, eps["alice"].RPCHost, time.Since(start).Round(time.Millisecond))
@@ -329,6 +434,41 @@ func qdiscs(t *testing.T, ctx context.Context, runID, id, img string) string {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// retransSegs is the kernel's count of TCP segments retransmitted in a
+// container's network namespace (/proc/net/snmp's Tcp RetransSegs), read
+// through the container's init process: a reading lnbench does not make.
+func retransSegs(t *testing.T, ctx context.Context, id string) int {
+	t.Helper()
+	pid, err := docker(ctx, "inspect", "--format", "{{.State.Pid}}", id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile("/proc/" + pid + "/net/snmp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := snmpField(string(data), "Tcp", "RetransSegs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// snmpField reads one counter of /proc/net/snmp (a header line and a
+// value line per protocol).
+func snmpField(snmp, proto, field string) (int, error) {
+	lines := strings.Split(snmp, "\n")
+	for i := 0; i+1 < len(lines); i++ {
+		head, vals := strings.Fields(lines[i]), strings.Fields(lines[i+1])
+		if len(head) > 0 && head[0] == proto+":" && len(vals) == len(head) && vals[0] == proto+":" {
+			if k := slices.Index(head, field); k > 0 {
+				return strconv.Atoi(vals[k])
+			}
+		}
+	}
+	return 0, fmt.Errorf("no %s %s in /proc/net/snmp", proto, field)
 }
 
 // delayers lists the run's running delayer containers.

@@ -3,6 +3,7 @@ package compose
 import (
 	"fmt"
 	"math"
+	"net/netip"
 	"regexp"
 	"sort"
 	"strconv"
@@ -48,7 +49,7 @@ func checkImpairment(imp backend.Impairment) error {
 }
 
 // netemArgs are the netem options of an impairment (nil when it needs no
-// netem: a rate limit alone is the HTB class's rate).
+// netem: a rate limit alone is the HTB class's rate; loss is a BPF filter).
 func netemArgs(imp backend.Impairment) []string {
 	var a []string
 	if imp.Delay > 0 {
@@ -56,9 +57,6 @@ func netemArgs(imp backend.Impairment) []string {
 		if imp.Jitter > 0 {
 			a = append(a, tcTime(imp.Jitter))
 		}
-	}
-	if imp.LossPercent > 0 {
-		a = append(a, "loss", strconv.FormatFloat(imp.LossPercent, 'f', -1, 64)+"%")
 	}
 	return a
 }
@@ -78,20 +76,40 @@ func classRate(imp backend.Impairment) string {
 	return unlimited
 }
 
+// exemptClass is the HTB class of the exempt traffic (the harness's):
+// never shaped.
+const exemptClass = 0xfff
+
 // tcBatch renders an actor's impairments as `tc -batch` lines replacing
-// its egress qdisc tree: an HTB root whose default class 1:1 carries the
+// its qdiscs. Egress: an HTB root whose default class 1:1 carries the
 // whole-interface impairment (or none), and one class per impaired peer,
-// chosen by a u32 filter on the peer's IP, so other traffic is untouched.
-// A class's rate is the rate limit; netem below it delays and drops. HTB
-// rather than prio: some kernels (this project's CI VM among them) have
-// HTB but not prio, and HTB also limits rates without netem. No lines means
-// no impairment: the caller only deletes the tree.
-func tcBatch(whole backend.Impairment, links []link) []string {
-	if whole == (backend.Impairment{}) && len(links) == 0 {
-		return nil
+// chosen by a u32 filter on the peer's IP, so other traffic is untouched;
+// exempt addresses get a class of their own. A class's rate is the rate
+// limit; netem below it delays (when delays are netem's, netemDelay).
+// Loss is lossFilters' BPF filters on the root and on the ingress qdisc.
+// HTB rather than prio: some kernels (this project's CI VM among them)
+// have HTB but not prio, and HTB also limits rates without netem. No
+// lines means no impairment: the caller only deletes the qdiscs.
+func tcBatch(whole backend.Impairment, links []link, exempt []netip.Addr, netemDelay bool) []string {
+	shaped := func(imp backend.Impairment) backend.Impairment {
+		out := backend.Impairment{RateKbit: imp.RateKbit}
+		if netemDelay {
+			out.Delay, out.Jitter = imp.Delay, imp.Jitter
+		}
+		return out
 	}
-	links = append([]link(nil), links...)
-	sort.Slice(links, func(i, j int) bool { return links[i].Peer < links[j].Peer })
+	links = sortedLinks(links)
+	var classed []link
+	for _, l := range links {
+		if sl := shaped(l.Imp); sl != (backend.Impairment{}) {
+			classed = append(classed, link{Peer: l.Peer, IP: l.IP, Imp: sl})
+		}
+	}
+	egress, ingress := lossFilters(whole.LossPercent, links, exempt)
+	w := shaped(whole)
+	if w == (backend.Impairment{}) && len(classed) == 0 && len(egress) == 0 {
+		return ingress
+	}
 	lines := []string{fmt.Sprintf("qdisc add dev %s root handle 1: htb default 1", netDev)}
 	class := func(minor int, imp backend.Impairment) {
 		lines = append(lines, fmt.Sprintf("class add dev %s parent 1: classid 1:%x htb %s quantum 1514", netDev, minor, classRate(imp)))
@@ -99,17 +117,34 @@ func tcBatch(whole backend.Impairment, links []link) []string {
 			lines = append(lines, fmt.Sprintf("qdisc add dev %s parent 1:%x handle %x: netem %s", netDev, minor, minor+0x10, strings.Join(a, " ")))
 		}
 	}
-	class(1, whole)
-	for i, l := range links {
-		class(i+2, l.Imp)
-		lines = append(lines, fmt.Sprintf("filter add dev %s parent 1: protocol ip prio 1 u32 match ip dst %s/32 flowid 1:%x", netDev, l.IP, i+2))
+	filter := func(ip string, minor int) {
+		lines = append(lines, fmt.Sprintf("filter add dev %s parent 1: protocol ip prio 2 u32 match ip dst %s/32 flowid 1:%x", netDev, ip, minor))
 	}
-	return lines
+	class(1, w)
+	if w != (backend.Impairment{}) && len(exempt) > 0 {
+		class(exemptClass, backend.Impairment{})
+		for _, a := range exempt {
+			filter(a.String(), exemptClass)
+		}
+	}
+	for i, l := range classed {
+		class(i+2, l.Imp)
+		filter(l.IP, i+2)
+	}
+	return append(append(lines, egress...), ingress...)
 }
 
-// tcScript runs in the helper: it removes the actor's tree (none is fine),
-// then applies the batch from stdin, stopping at the first failing line.
-const tcScript = "tc qdisc del dev " + netDev + " root 2>/dev/null; exec tc -batch -"
+// sortedLinks is links in peer name order: stable class and queue numbers.
+func sortedLinks(links []link) []link {
+	links = append([]link(nil), links...)
+	sort.Slice(links, func(i, j int) bool { return links[i].Peer < links[j].Peer })
+	return links
+}
+
+// tcScript runs in the helper: it removes the actor's qdiscs (none is
+// fine), then applies the batch from stdin, stopping at the first failing
+// line.
+const tcScript = "tc qdisc del dev " + netDev + " root 2>/dev/null; tc qdisc del dev " + netDev + " ingress 2>/dev/null; tc -batch -"
 
 var failedLine = regexp.MustCompile(`Command failed -:(\d+)`)
 

@@ -1,6 +1,7 @@
 package compose
 
 import (
+	"net/netip"
 	"strings"
 	"testing"
 	"time"
@@ -17,10 +18,8 @@ func TestNetemArgs(t *testing.T) {
 		{backend.Impairment{Delay: 50 * time.Millisecond, Jitter: 5 * time.Millisecond}, "delay 50ms 5ms"},
 		{backend.Impairment{Delay: 1500 * time.Microsecond}, "delay 1500us"},
 		{backend.Impairment{Delay: 2 * time.Second}, "delay 2000ms"},
-		{backend.Impairment{LossPercent: 5}, "loss 5%"},
-		{backend.Impairment{LossPercent: 0.5}, "loss 0.5%"},
-		{backend.Impairment{LossPercent: 100}, "loss 100%"},
-		{backend.Impairment{Delay: 20 * time.Millisecond, LossPercent: 1, RateKbit: 512}, "delay 20ms loss 1%"},
+		{backend.Impairment{LossPercent: 5}, ""}, // a BPF filter's, both ways
+		{backend.Impairment{Delay: 20 * time.Millisecond, LossPercent: 1, RateKbit: 512}, "delay 20ms"},
 		{backend.Impairment{RateKbit: 512}, ""}, // the HTB class's rate, no netem
 	} {
 		if got := strings.Join(netemArgs(c.imp), " "); got != c.want {
@@ -54,44 +53,57 @@ func TestCheckImpairment(t *testing.T) {
 
 func TestTCBatch(t *testing.T) {
 	delay := backend.Impairment{Delay: 50 * time.Millisecond}
+	gw := []netip.Addr{netip.MustParseAddr("172.18.0.1")}
+	drop100To := func(dst string) string {
+		return "filter add dev eth0 parent 1: protocol all prio 1 bpf da bytecode \"" +
+			bytecode(dropProgram(ipDstOff, netip.MustParseAddr(dst), nil, 1)) + "\""
+	}
 	for _, c := range []struct {
-		name  string
-		whole backend.Impairment
-		links []link
-		want  []string
+		name       string
+		whole      backend.Impairment
+		links      []link
+		netemDelay bool
+		want       []string
 	}{
 		{name: "nothing"},
-		{name: "whole interface delay", whole: delay, want: []string{
+		{name: "whole interface delay by netem: the harness's class is not", whole: delay, netemDelay: true, want: []string{
 			"qdisc add dev eth0 root handle 1: htb default 1",
 			"class add dev eth0 parent 1: classid 1:1 htb rate 10gbit burst 1mb cburst 1mb quantum 1514",
 			"qdisc add dev eth0 parent 1:1 handle 11: netem delay 50ms",
+			"class add dev eth0 parent 1: classid 1:fff htb rate 10gbit burst 1mb cburst 1mb quantum 1514",
+			"filter add dev eth0 parent 1: protocol ip prio 2 u32 match ip dst 172.18.0.1/32 flowid 1:fff",
 		}},
+		{name: "whole interface delay by nfqueue: no qdisc", whole: delay},
 		{name: "whole interface rate only: no netem", whole: backend.Impairment{RateKbit: 256}, want: []string{
 			"qdisc add dev eth0 root handle 1: htb default 1",
 			"class add dev eth0 parent 1: classid 1:1 htb rate 256kbit quantum 1514",
+			"class add dev eth0 parent 1: classid 1:fff htb rate 10gbit burst 1mb cburst 1mb quantum 1514",
+			"filter add dev eth0 parent 1: protocol ip prio 2 u32 match ip dst 172.18.0.1/32 flowid 1:fff",
 		}},
-		{name: "one link: others unshaped", links: []link{{Peer: "bob", IP: "172.18.0.3", Imp: backend.Impairment{LossPercent: 100}}}, want: []string{
+		{name: "one link's loss: a drop filter each way, no class", links: []link{{Peer: "bob", IP: "172.18.0.3", Imp: backend.Impairment{LossPercent: 100}}}, want: []string{
 			"qdisc add dev eth0 root handle 1: htb default 1",
 			"class add dev eth0 parent 1: classid 1:1 htb rate 10gbit burst 1mb cburst 1mb quantum 1514",
-			"class add dev eth0 parent 1: classid 1:2 htb rate 10gbit burst 1mb cburst 1mb quantum 1514",
-			"qdisc add dev eth0 parent 1:2 handle 12: netem loss 100%",
-			"filter add dev eth0 parent 1: protocol ip prio 1 u32 match ip dst 172.18.0.3/32 flowid 1:2",
+			drop100To("172.18.0.3"),
+			"qdisc add dev eth0 handle ffff: ingress",
+			"filter add dev eth0 parent ffff: protocol all prio 1 bpf da bytecode \"" + bytecode(dropProgram(ipSrcOff, netip.MustParseAddr("172.18.0.3"), nil, 1)) + "\"",
 		}},
-		{name: "links in peer order, whole too", whole: delay, links: []link{
+		{name: "links in peer order, whole too", whole: delay, netemDelay: true, links: []link{
 			{Peer: "dave", IP: "172.18.0.5", Imp: backend.Impairment{RateKbit: 64}},
-			{Peer: "bob", IP: "172.18.0.3", Imp: backend.Impairment{Delay: 10 * time.Millisecond, Jitter: time.Millisecond, LossPercent: 2.5, RateKbit: 1000}},
+			{Peer: "bob", IP: "172.18.0.3", Imp: backend.Impairment{Delay: 10 * time.Millisecond, Jitter: time.Millisecond, RateKbit: 1000}},
 		}, want: []string{
 			"qdisc add dev eth0 root handle 1: htb default 1",
 			"class add dev eth0 parent 1: classid 1:1 htb rate 10gbit burst 1mb cburst 1mb quantum 1514",
 			"qdisc add dev eth0 parent 1:1 handle 11: netem delay 50ms",
+			"class add dev eth0 parent 1: classid 1:fff htb rate 10gbit burst 1mb cburst 1mb quantum 1514",
+			"filter add dev eth0 parent 1: protocol ip prio 2 u32 match ip dst 172.18.0.1/32 flowid 1:fff",
 			"class add dev eth0 parent 1: classid 1:2 htb rate 1000kbit quantum 1514",
-			"qdisc add dev eth0 parent 1:2 handle 12: netem delay 10ms 1ms loss 2.5%",
-			"filter add dev eth0 parent 1: protocol ip prio 1 u32 match ip dst 172.18.0.3/32 flowid 1:2",
+			"qdisc add dev eth0 parent 1:2 handle 12: netem delay 10ms 1ms",
+			"filter add dev eth0 parent 1: protocol ip prio 2 u32 match ip dst 172.18.0.3/32 flowid 1:2",
 			"class add dev eth0 parent 1: classid 1:3 htb rate 64kbit quantum 1514",
-			"filter add dev eth0 parent 1: protocol ip prio 1 u32 match ip dst 172.18.0.5/32 flowid 1:3",
+			"filter add dev eth0 parent 1: protocol ip prio 2 u32 match ip dst 172.18.0.5/32 flowid 1:3",
 		}},
 	} {
-		got := tcBatch(c.whole, c.links)
+		got := tcBatch(c.whole, c.links, gw, c.netemDelay)
 		if strings.Join(got, "\n") != strings.Join(c.want, "\n") {
 			t.Errorf("%s:\ngot\n  %s\nwant\n  %s", c.name, strings.Join(got, "\n  "), strings.Join(c.want, "\n  "))
 		}
@@ -101,14 +113,14 @@ func TestTCBatch(t *testing.T) {
 	for i := 0; i < 15; i++ {
 		many = append(many, link{Peer: string(rune('a' + i)), IP: "10.0.0.1", Imp: delay})
 	}
-	got := strings.Join(tcBatch(backend.Impairment{}, many), "\n")
+	got := strings.Join(tcBatch(backend.Impairment{}, many, gw, true), "\n")
 	if !strings.Contains(got, "classid 1:10 htb") || !strings.Contains(got, "parent 1:10 handle 20: netem") || !strings.Contains(got, "flowid 1:10") {
 		t.Errorf("16th class not in hex:\n%s", got)
 	}
 }
 
 func TestExplainTC(t *testing.T) {
-	batch := tcBatch(backend.Impairment{Delay: time.Millisecond}, nil)
+	batch := tcBatch(backend.Impairment{Delay: time.Millisecond}, nil, nil, true)
 	got := explainTC("docker run …: exit status 1: Error: Specified qdisc kind is unknown.\nCommand failed -:3", batch)
 	if !strings.Contains(got, "no netem qdisc") || !strings.Contains(got, "sudo modprobe sch_netem") || strings.Contains(got, "\n") {
 		t.Errorf("netem missing: %q", got)

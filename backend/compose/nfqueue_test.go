@@ -1,6 +1,7 @@
 package compose
 
 import (
+	"net/netip"
 	"slices"
 	"testing"
 	"time"
@@ -10,6 +11,8 @@ import (
 
 func TestNFRules(t *testing.T) {
 	ms := time.Millisecond
+	gw := []netip.Addr{netip.MustParseAddr("172.18.0.1")}
+	head := "*filter\n:LNBENCH_IN - [0:0]\n-A LNBENCH_IN -s 172.18.0.1/32 -j RETURN\n"
 	cases := []struct {
 		name     string
 		whole    backend.Impairment
@@ -17,33 +20,27 @@ func TestNFRules(t *testing.T) {
 		want     string
 		delayers []delayer
 	}{
-		{"nothing: empty chains", backend.Impairment{}, nil,
-			"*filter\n:LNBENCH - [0:0]\n:LNBENCH_IN - [0:0]\nCOMMIT\n", nil},
+		{"nothing: the chain only spares the harness", backend.Impairment{}, nil, head + "COMMIT\n", nil},
 		{"whole interface delay with jitter: held on the way in", backend.Impairment{Delay: 50 * ms, Jitter: 5 * ms}, nil,
-			"*filter\n:LNBENCH - [0:0]\n:LNBENCH_IN - [0:0]\n-A LNBENCH_IN -i eth0 -j NFQUEUE --queue-num 0 --queue-bypass\nCOMMIT\n",
-			[]delayer{{0, backend.Impairment{Delay: 50 * ms, Jitter: 5 * ms}}}},
-		{"link loss only: dropped on the way out", backend.Impairment{}, []link{{Peer: "bob", IP: "10.1.0.3", Imp: backend.Impairment{LossPercent: 5}}},
-			"*filter\n:LNBENCH - [0:0]\n:LNBENCH_IN - [0:0]\n" +
-				"-A LNBENCH -d 10.1.0.3/32 -m statistic --mode random --probability 0.05 -j DROP\n-A LNBENCH -d 10.1.0.3/32 -j RETURN\n" +
-				"-A LNBENCH_IN -s 10.1.0.3/32 -j RETURN\nCOMMIT\n", nil},
-		{"links in name order replace the whole interface's; rate is HTB's",
+			head + "-A LNBENCH_IN -i eth0 -j NFQUEUE --queue-num 7 --queue-bypass\nCOMMIT\n",
+			[]delayer{{7, backend.Impairment{Delay: 50 * ms, Jitter: 5 * ms}, "-i eth0"}}},
+		{"link loss only: nothing here (BPF's)", backend.Impairment{}, []link{{Peer: "bob", IP: "10.1.0.3", Imp: backend.Impairment{LossPercent: 5}}},
+			head + "-A LNBENCH_IN -s 10.1.0.3/32 -j RETURN\nCOMMIT\n", nil},
+		{"links in name order replace the whole interface's; queues numbered on",
 			backend.Impairment{LossPercent: 1, Delay: 10 * ms},
 			[]link{
 				{Peer: "dave", IP: "10.1.0.5", Imp: backend.Impairment{Delay: 20 * ms, LossPercent: 2.5, RateKbit: 64}},
 				{Peer: "bob", IP: "10.1.0.3", Imp: backend.Impairment{Delay: 50 * ms}},
 			},
-			"*filter\n:LNBENCH - [0:0]\n:LNBENCH_IN - [0:0]\n" +
-				"-A LNBENCH -d 10.1.0.3/32 -j RETURN\n" +
-				"-A LNBENCH -d 10.1.0.5/32 -m statistic --mode random --probability 0.025 -j DROP\n-A LNBENCH -d 10.1.0.5/32 -j RETURN\n" +
-				"-A LNBENCH -o eth0 -m statistic --mode random --probability 0.01 -j DROP\n" +
-				"-A LNBENCH_IN -s 10.1.0.3/32 -j NFQUEUE --queue-num 1 --queue-bypass\n-A LNBENCH_IN -s 10.1.0.3/32 -j RETURN\n" +
-				"-A LNBENCH_IN -s 10.1.0.5/32 -j NFQUEUE --queue-num 2 --queue-bypass\n-A LNBENCH_IN -s 10.1.0.5/32 -j RETURN\n" +
-				"-A LNBENCH_IN -i eth0 -j NFQUEUE --queue-num 0 --queue-bypass\nCOMMIT\n",
-			[]delayer{{1, backend.Impairment{Delay: 50 * ms}}, {2, backend.Impairment{Delay: 20 * ms, LossPercent: 2.5, RateKbit: 64}}, {0, backend.Impairment{Delay: 10 * ms, LossPercent: 1}}}},
+			head +
+				"-A LNBENCH_IN -s 10.1.0.3/32 -j NFQUEUE --queue-num 7 --queue-bypass\n-A LNBENCH_IN -s 10.1.0.3/32 -j RETURN\n" +
+				"-A LNBENCH_IN -s 10.1.0.5/32 -j NFQUEUE --queue-num 8 --queue-bypass\n-A LNBENCH_IN -s 10.1.0.5/32 -j RETURN\n" +
+				"-A LNBENCH_IN -i eth0 -j NFQUEUE --queue-num 9 --queue-bypass\nCOMMIT\n",
+			[]delayer{{7, backend.Impairment{Delay: 50 * ms}, "-s 10.1.0.3/32"}, {8, backend.Impairment{Delay: 20 * ms, LossPercent: 2.5, RateKbit: 64}, "-s 10.1.0.5/32"}, {9, backend.Impairment{Delay: 10 * ms, LossPercent: 1}, "-i eth0"}}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got, ds := nfRules(c.whole, c.links)
+			got, ds := nfRules(c.whole, c.links, gw, 7)
 			if got != c.want {
 				t.Errorf("rules:\n%s\nwant:\n%s", got, c.want)
 			}

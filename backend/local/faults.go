@@ -92,11 +92,11 @@ func (b *Backend) Resume(ctx context.Context, name string) error {
 }
 
 // Impair is refused: processes on one loopback have no interface of their own.
-func (b *Backend) Impair(ctx context.Context, name, peer string, imp backend.Impairment) error {
-	return backend.ErrNeedsCompose{Fault: "impairing " + name}
+func (b *Backend) Impair(ctx context.Context, name, peer string, imp backend.Impairment) (backend.Applied, error) {
+	return backend.Applied{}, backend.ErrNeedsCompose{Fault: "impairing " + name}
 }
 
 // Clear is refused like Impair.
-func (b *Backend) Clear(ctx context.Context, name, peer string) error {
-	return backend.ErrNeedsCompose{Fault: "clearing an impairment of " + name}
+func (b *Backend) Clear(ctx context.Context, name, peer string) (time.Time, error) {
+	return time.Time{}, backend.ErrNeedsCompose{Fault: "clearing an impairment of " + name}
 }

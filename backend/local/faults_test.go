@@ -121,12 +121,12 @@ func readFile(p string) string { data, _ := os.ReadFile(p); return string(data) 
 
 func TestImpairNeedsCompose(t *testing.T) {
 	b, _ := New(Options{WorkDir: t.TempDir()})
-	err := b.Impair(context.Background(), "carol", "", backend.Impairment{Delay: time.Millisecond})
+	_, err := b.Impair(context.Background(), "carol", "", backend.Impairment{Delay: time.Millisecond})
 	var nc backend.ErrNeedsCompose
 	if !errors.As(err, &nc) || !strings.Contains(err.Error(), "use --backend compose") {
 		t.Errorf("Impair: %v", err)
 	}
-	if err := b.Clear(context.Background(), "carol", "alice"); !errors.As(err, &nc) {
+	if _, err := b.Clear(context.Background(), "carol", "alice"); !errors.As(err, &nc) {
 		t.Errorf("Clear: %v", err)
 	}
 }

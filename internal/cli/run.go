@@ -370,20 +370,24 @@ func refuseFaults(s scenario.Scenario, kind backendKind) error {
 }
 
 // checkNetem refuses delay and loss faults before the run's folder exists
-// when the engine's kernel can neither netem nor NFQUEUE (a rate limit
-// needs only HTB), or when the NFQUEUE delayer (this static binary) could
-// not run in a container.
+// when the engine's kernel cannot apply them (delay: netem or NFQUEUE;
+// loss: a tc BPF filter; a rate limit needs only HTB), or when the NFQUEUE
+// delayer (this static binary) could not run in a container.
 func checkNetem(ctx context.Context, s scenario.Scenario, image string) error {
+	var m *compose.Mechanisms
 	for _, f := range s.Faults {
-		if f.Kind == faults.Delay || f.Kind == faults.Loss {
-			mech, err := compose.Mechanism(ctx, "netem-check", image)
-			if err != nil {
-				return fmt.Errorf("fault %q: %v", f, err)
-			}
-			if _, err := staticSelf(); err != nil && mech == compose.MechNFQueue && f.Kind == faults.Delay {
-				return fmt.Errorf("fault %q: this kernel has no netem, and the user-space delayer instead runs this lnbench in a container: %v", f, err)
-			}
-			return nil
+		if f.Kind != faults.Delay && f.Kind != faults.Loss {
+			continue
+		}
+		if m == nil {
+			p := compose.Probe(ctx, "netem-check", image)
+			m = &p
+		}
+		if err := m.Check(backend.Impairment{Delay: f.Delay, LossPercent: f.LossPercent}); err != nil {
+			return fmt.Errorf("fault %q: %v", f, err)
+		}
+		if _, err := staticSelf(); err != nil && m.Delay == compose.MechNFQueue && f.Kind == faults.Delay {
+			return fmt.Errorf("fault %q: this kernel has no netem, and the user-space delayer instead runs this lnbench in a container: %v", f, err)
 		}
 	}
 	return nil
