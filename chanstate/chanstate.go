@@ -7,7 +7,7 @@ package chanstate
 import (
 	"time"
 
-	"github.com/lnbench/lnbench/jsonl"
+	"github.com/lnbench/lnbench/internal/jsonl"
 )
 
 // FileName is the stream's name in the artifacts folder.

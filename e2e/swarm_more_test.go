@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/lnbench/lnbench/backend/swarm"
-	"github.com/lnbench/lnbench/runs"
+	"github.com/lnbench/lnbench/internal/runs"
 	"github.com/lnbench/lnbench/traces"
 )
 

@@ -3,7 +3,7 @@ package faults
 import (
 	"io"
 
-	"github.com/lnbench/lnbench/jsonl"
+	"github.com/lnbench/lnbench/internal/jsonl"
 )
 
 // Read decodes a fault stream. A torn last line (the harness killed

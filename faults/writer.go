@@ -1,6 +1,6 @@
 package faults
 
-import "github.com/lnbench/lnbench/jsonl"
+import "github.com/lnbench/lnbench/internal/jsonl"
 
 // Writer appends Records to faults.jsonl; safe for concurrent use. Each
 // record reaches the OS when written, so a killed harness keeps it.

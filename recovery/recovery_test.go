@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/lnbench/lnbench/faults"
-	"github.com/lnbench/lnbench/recovery/simulate"
+	"github.com/lnbench/lnbench/internal/simulate"
 	"github.com/lnbench/lnbench/result"
 )
 

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/lnbench/lnbench/chanstate"
-	"github.com/lnbench/lnbench/envinfo"
-	"github.com/lnbench/lnbench/jsonl"
+	"github.com/lnbench/lnbench/internal/envinfo"
+	"github.com/lnbench/lnbench/internal/jsonl"
 	"github.com/lnbench/lnbench/result"
 	"github.com/lnbench/lnbench/runrecord"
 	"github.com/lnbench/lnbench/scenario"

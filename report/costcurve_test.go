@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lnbench/lnbench/envinfo"
+	"github.com/lnbench/lnbench/internal/envinfo"
 	"github.com/lnbench/lnbench/result"
 	"github.com/lnbench/lnbench/runrecord"
 	"github.com/lnbench/lnbench/scenario"

@@ -9,10 +9,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lnbench/lnbench/envinfo"
 	"github.com/lnbench/lnbench/faults"
+	"github.com/lnbench/lnbench/internal/envinfo"
+	"github.com/lnbench/lnbench/internal/simulate"
 	"github.com/lnbench/lnbench/recovery"
-	"github.com/lnbench/lnbench/recovery/simulate"
 	"github.com/lnbench/lnbench/result"
 	"github.com/lnbench/lnbench/runrecord"
 	"github.com/lnbench/lnbench/scenario"

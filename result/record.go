@@ -7,7 +7,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/lnbench/lnbench/jsonl"
+	"github.com/lnbench/lnbench/internal/jsonl"
 )
 
 // Phase of an iteration.

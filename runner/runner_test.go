@@ -16,12 +16,12 @@ import (
 
 	"github.com/lnbench/lnbench/backend"
 	"github.com/lnbench/lnbench/internal/fakenet"
+	"github.com/lnbench/lnbench/internal/runid"
 	"github.com/lnbench/lnbench/network"
 	"github.com/lnbench/lnbench/node"
 	"github.com/lnbench/lnbench/nodebuild"
 	"github.com/lnbench/lnbench/report"
 	"github.com/lnbench/lnbench/result"
-	"github.com/lnbench/lnbench/runid"
 	"github.com/lnbench/lnbench/runrecord"
 	"github.com/lnbench/lnbench/scenario"
 )

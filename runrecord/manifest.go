@@ -11,7 +11,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/lnbench/lnbench/envinfo"
+	"github.com/lnbench/lnbench/internal/envinfo"
 	"github.com/lnbench/lnbench/scenario"
 	"github.com/lnbench/lnbench/usage"
 )

@@ -15,8 +15,8 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/lnbench/lnbench/faults"
+	"github.com/lnbench/lnbench/internal/strictyaml"
 	"github.com/lnbench/lnbench/nodespec"
-	"github.com/lnbench/lnbench/strictyaml"
 	"github.com/lnbench/lnbench/topology"
 	"github.com/lnbench/lnbench/usage/limits"
 )

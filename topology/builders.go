@@ -7,7 +7,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/lnbench/lnbench/strictyaml"
+	"github.com/lnbench/lnbench/internal/strictyaml"
 )
 
 // AlicePaysBob is alice with one channel to bob.

@@ -8,7 +8,7 @@ import (
 	"io"
 	"time"
 
-	"github.com/lnbench/lnbench/jsonl"
+	"github.com/lnbench/lnbench/internal/jsonl"
 )
 
 // FileName is the stream's name in the artifacts folder.

@@ -13,9 +13,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lnbench/lnbench/imagebuild"
+	"github.com/lnbench/lnbench/internal/runs"
 	"github.com/lnbench/lnbench/nodebuild"
 	"github.com/lnbench/lnbench/pgo"
-	"github.com/lnbench/lnbench/runs"
 	"github.com/lnbench/lnbench/scenario"
 )
 

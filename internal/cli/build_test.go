@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lnbench/lnbench/internal/runid"
+	"github.com/lnbench/lnbench/internal/runs"
 	"github.com/lnbench/lnbench/nodebuild"
-	"github.com/lnbench/lnbench/runid"
-	"github.com/lnbench/lnbench/runs"
 )
 
 // cachedBuild puts a finished build of tree (a 1 MB binary) into cache.

@@ -13,7 +13,7 @@ import (
 	"github.com/lnbench/lnbench/backend"
 	"github.com/lnbench/lnbench/backend/compose"
 	"github.com/lnbench/lnbench/backend/swarm"
-	"github.com/lnbench/lnbench/runs"
+	"github.com/lnbench/lnbench/internal/runs"
 )
 
 // runEngine is what down and ps need of a Docker engine; nil when none answers.

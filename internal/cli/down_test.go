@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/lnbench/lnbench/backend/compose"
-	"github.com/lnbench/lnbench/runs"
+	"github.com/lnbench/lnbench/internal/runs"
 )
 
 // fakeEngine stands for Docker: labelled objects per run id; Down forgets them.

@@ -14,10 +14,10 @@ import (
 	"github.com/lnbench/lnbench/backend"
 	"github.com/lnbench/lnbench/backend/compose"
 	"github.com/lnbench/lnbench/backend/swarm"
+	"github.com/lnbench/lnbench/internal/runs"
 	"github.com/lnbench/lnbench/network"
 	"github.com/lnbench/lnbench/node/drivers"
 	"github.com/lnbench/lnbench/runner"
-	"github.com/lnbench/lnbench/runs"
 	"github.com/lnbench/lnbench/scenario"
 	"github.com/lnbench/lnbench/topology"
 )

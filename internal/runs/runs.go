@@ -14,7 +14,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lnbench/lnbench/runid"
+	"github.com/lnbench/lnbench/internal/runid"
 )
 
 // harnessFile names the harness that owns a work folder: "<pid> <start ticks>".
