@@ -9,11 +9,9 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
-	"github.com/lnbench/lnbench/backend"
 	"github.com/lnbench/lnbench/result"
 	"github.com/lnbench/lnbench/runrecord"
 	"github.com/lnbench/lnbench/scenario"
-	"github.com/lnbench/lnbench/sweep"
 	"github.com/lnbench/lnbench/usage"
 )
 
@@ -40,8 +38,8 @@ func pairsOf(plans []networkPlan) [][]networkPlan {
 
 // runPairs runs each launch pair: its networks up together, their cases'
 // iterations scheduled by the design, then torn down together.
-func runPairs(ctx context.Context, opts Options, run Run, plans []networkPlan, w *result.Writer, rec *runrecord.Manifest,
-	sw *sweep.Sweep, configs map[string]backend.NodeConfig) error {
+func (e *execution) runPairs(ctx context.Context, plans []networkPlan) error {
+	opts := e.opts
 	pairs := pairsOf(plans)
 	for pi, pair := range pairs {
 		if err := ctx.Err(); err != nil {
@@ -52,15 +50,15 @@ func runPairs(ctx context.Context, opts Options, run Run, plans []networkPlan, w
 			names = append(names, p.name)
 		}
 		fmt.Fprintf(opts.Log, "launch pair %d/%d (%s, %s): %s\n", pi+1, len(pairs), pair[0].pair, opts.Scenario.Design(), strings.Join(names, " + "))
-		if err := runPair(ctx, opts, run, pair, w, rec, sw, configs); err != nil {
+		if err := e.runPair(ctx, pair); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func runPair(ctx context.Context, opts Options, run Run, pair []networkPlan, w *result.Writer, rec *runrecord.Manifest,
-	sw *sweep.Sweep, configs map[string]backend.NodeConfig) (err error) {
+func (e *execution) runPair(ctx context.Context, pair []networkPlan) (err error) {
+	opts, run, w, rec, sw, configs := e.opts, e.run, e.w, e.rec, e.sw, e.configs
 	s := opts.Scenario
 	var live []*liveNetwork
 	defer func() {

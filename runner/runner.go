@@ -289,19 +289,32 @@ func Execute(ctx context.Context, opts Options, run Run) (rec runrecord.Manifest
 	}
 	opts.Progress.Plan(iterations)
 	defer opts.Progress.Done()
-	sw := sweep.New(s.Sweep)
-	if err := runPlans(ctx, opts, run, plans, w, fw, &rec, sw, configs); err != nil {
+	e := &execution{opts: opts, run: run, w: w, fw: fw, rec: &rec, sw: sweep.New(s.Sweep), configs: configs}
+	if err := e.runPlans(ctx, plans); err != nil {
 		return rec, err
 	}
-	return rec, untilKnown(ctx, opts, run, w, fw, &rec, sw, configs)
+	return rec, e.untilKnown(ctx)
+}
+
+// execution is one run's stages: what every network of it shares (its
+// options and folder, the streams it writes, its record, its sweep and
+// node configs); its methods run plans, launch pairs and networks.
+type execution struct {
+	opts    Options
+	run     Run
+	w       *result.Writer
+	fw      *faults.Writer
+	rec     *runrecord.Manifest
+	sw      *sweep.Sweep
+	configs map[string]backend.NodeConfig
 }
 
 // runPlans runs networks one after the other, or a launch round's
 // networks together in the interleaved and duet designs.
-func runPlans(ctx context.Context, opts Options, run Run, plans []networkPlan, w *result.Writer, fw *faults.Writer, rec *runrecord.Manifest,
-	sw *sweep.Sweep, configs map[string]backend.NodeConfig) error {
+func (e *execution) runPlans(ctx context.Context, plans []networkPlan) error {
+	opts, rec, sw := e.opts, e.rec, e.sw
 	if paired(opts.Scenario) {
-		return runPairs(ctx, opts, run, plans, w, rec, sw, configs)
+		return e.runPairs(ctx, plans)
 	}
 	logf := func(format string, a ...any) { fmt.Fprintf(opts.Log, format+"\n", a...) }
 	for ni, p := range plans {
@@ -320,7 +333,7 @@ func runPlans(ctx context.Context, opts Options, run Run, plans []networkPlan, w
 		}
 		p.cases = cases
 		logf("network %d/%d (%s): %s", ni+1, len(plans), p.name, p.topo)
-		if err := runNetwork(ctx, opts, run, p, w, fw, rec, sw, configs); err != nil {
+		if err := e.runNetwork(ctx, p); err != nil {
 			return err
 		}
 	}

@@ -3,17 +3,13 @@ package runner
 import (
 	"context"
 
-	"github.com/lnbench/lnbench/backend"
-	"github.com/lnbench/lnbench/faults"
 	"github.com/lnbench/lnbench/result"
-	"github.com/lnbench/lnbench/runrecord"
-	"github.com/lnbench/lnbench/sweep"
 )
 
 // runNetwork brings one network up, runs its cases one after another and
 // tears it down: the sequential design.
-func runNetwork(ctx context.Context, opts Options, run Run, p networkPlan, w *result.Writer, fw *faults.Writer, rec *runrecord.Manifest,
-	sw *sweep.Sweep, configs map[string]backend.NodeConfig) (err error) {
+func (e *execution) runNetwork(ctx context.Context, p networkPlan) (err error) {
+	opts, run, w, fw, rec, sw, configs := e.opts, e.run, e.w, e.fw, e.rec, e.sw, e.configs
 	s := opts.Scenario
 	ln, err := openNetwork(ctx, opts, run, p, fw, rec, configs)
 	if err != nil {

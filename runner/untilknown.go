@@ -5,11 +5,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/lnbench/lnbench/backend"
-	"github.com/lnbench/lnbench/faults"
-	"github.com/lnbench/lnbench/result"
 	"github.com/lnbench/lnbench/runrecord"
-	"github.com/lnbench/lnbench/sweep"
 )
 
 // roundsPerLook is how many launch rounds until-known adds between two
@@ -36,8 +32,8 @@ var errNoVerdictCounter = errors.New("until known needs Options.UnknownVerdicts 
 // Each look tests at alpha/looks (runrecord.Design.Looks), so stopping at the
 // first look that happens to be significant cannot raise the false-positive
 // rate above alpha (a Bonferroni bound over the looks).
-func untilKnown(ctx context.Context, opts Options, run Run, w *result.Writer, fw *faults.Writer, rec *runrecord.Manifest,
-	sw *sweep.Sweep, configs map[string]backend.NodeConfig) error {
+func (e *execution) untilKnown(ctx context.Context) error {
+	opts, run, rec := e.opts, e.run, e.rec
 	s := opts.Scenario
 	if rec.Design == nil || !rec.Design.UntilKnown {
 		return nil
@@ -63,7 +59,7 @@ func untilKnown(ctx context.Context, opts Options, run Run, w *result.Writer, fw
 			return err
 		}
 		d.Rounds = append(d.Rounds, launchRounds(specLabels(s), d.Order, d.Seed, launches, next)...)
-		if err := runPlans(ctx, opts, run, plans, w, fw, rec, sw, configs); err != nil {
+		if err := e.runPlans(ctx, plans); err != nil {
 			d.Stopped = "interrupted"
 			return err
 		}
