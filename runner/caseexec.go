@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/lnbench/lnbench/internal/progress"
 	"github.com/lnbench/lnbench/load"
 	"github.com/lnbench/lnbench/result"
 )
@@ -117,7 +118,8 @@ func (e *caseExec) iteration(ctx context.Context, phase string, i, count int) er
 	}
 	e.ln.cw.iterationEnd(ctx)
 	e.ln.rs.iterationEnd(ctx)
-	e.opts.Progress.Iteration(phase+e.tag, i+1, count, ok, failed, took.Seconds()/float64(s.Job.InvocationCount), float64(ok)/took.Seconds())
+	e.opts.Progress.Iteration(progress.Iteration{Phase: phase + e.tag, Index: i + 1, Of: count, OK: ok, Failed: failed,
+		SecPerOp: took.Seconds() / float64(s.Job.InvocationCount), PaymentsPerSec: float64(ok) / took.Seconds()})
 	if phase == result.Measure {
 		label := fmt.Sprintf("%s/%d", c.ID(), index)
 		if err := e.ln.prof.Iteration(ctx, label, from, to); err != nil {

@@ -13,6 +13,15 @@ import (
 	"golang.org/x/term"
 )
 
+// Iteration is one finished iteration as progress shows it.
+type Iteration struct {
+	Phase          string // warmup or measure, with the network's tag when several run
+	Index, Of      int    // iteration Index of Of; Of is 0 when unknown (a timed run)
+	OK, Failed     int    // payments
+	SecPerOp       float64
+	PaymentsPerSec float64
+}
+
 // Reporter receives run events.
 type Reporter interface {
 	io.Writer // free-form setup lines
@@ -20,8 +29,8 @@ type Reporter interface {
 	// -1 when unknown (a timed run).
 	Plan(iterations int)
 	Case(i, n int, id string)
-	// Iteration reports iteration i of n in a phase; n is 0 when unknown.
-	Iteration(phase string, i, n, ok, failed int, secPerOp, paymentsPerSec float64)
+	// Iteration reports a finished iteration.
+	Iteration(it Iteration)
 	Done()
 }
 
@@ -47,8 +56,8 @@ func (l *lines) Case(i, n int, id string) {
 	l.mu.Unlock()
 	fmt.Fprintf(l.w, "case %d/%d: %s\n", i, n, id)
 }
-func (l *lines) Iteration(phase string, i, n, ok, failed int, secPerOp, pps float64) {
-	fmt.Fprintf(l.w, "  %s %s %s: %d ok, %d failed, %.3f s/op, %.1f payments/s\n", l.caseID, phase, ofTotal(i, n), ok, failed, secPerOp, pps)
+func (l *lines) Iteration(it Iteration) {
+	fmt.Fprintf(l.w, "  %s %s %s: %d ok, %d failed, %.3f s/op, %.1f payments/s\n", l.caseID, it.Phase, ofTotal(it.Index, it.Of), it.OK, it.Failed, it.SecPerOp, it.PaymentsPerSec)
 }
 func (l *lines) Done() {}
 
@@ -86,13 +95,13 @@ func (b *bar) Case(i, n int, id string) {
 	}
 }
 
-func (b *bar) Iteration(phase string, i, n, ok, failed int, secPerOp, pps float64) {
+func (b *bar) Iteration(it Iteration) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.b == nil {
 		return
 	}
-	b.b.Describe(fmt.Sprintf("%s %s %s %.1f pay/s", b.caseDesc, phase, ofTotal(i, n), pps))
+	b.b.Describe(fmt.Sprintf("%s %s %s %.1f pay/s", b.caseDesc, it.Phase, ofTotal(it.Index, it.Of), it.PaymentsPerSec))
 	_ = b.b.Add(1)
 }
 

@@ -14,7 +14,7 @@ func TestLinesIterationOfUnknownTotal(t *testing.T) {
 	for _, tt := range tests {
 		var b bytes.Buffer
 		l := &lines{w: &b}
-		l.Iteration("measure", tt.i, tt.n, 5, 0, 0.1, 50)
+		l.Iteration(Iteration{Phase: "measure", Index: tt.i, Of: tt.n, OK: 5, SecPerOp: 0.1, PaymentsPerSec: 50})
 		if !strings.Contains(b.String(), tt.want) {
 			t.Errorf("i=%d n=%d: %q, want containing %q", tt.i, tt.n, b.String(), tt.want)
 		}
