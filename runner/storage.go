@@ -7,21 +7,20 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/lnbench/lnbench/internal/runs"
 	"github.com/lnbench/lnbench/runrecord"
 	"github.com/lnbench/lnbench/scenario"
 	"github.com/lnbench/lnbench/usage"
 	"github.com/lnbench/lnbench/usage/collect"
 )
 
-// TmpfsRoot holds node data dirs when Storage=tmpfs: a RAM filesystem on
-// the host, bind-mounted into containers as the disk folder would be, so
-// the harness still reads credentials from the host side.
-var TmpfsRoot = "/dev/shm/lnbench"
-
-// workRoot is where a network's data dirs go for a storage kind.
+// workRoot is where a network's data dirs go for a storage kind. tmpfs:
+// runs.TmpfsRoot, a RAM filesystem on the host, bind-mounted into
+// containers as the disk folder would be, so the harness still reads
+// credentials from the host side.
 func workRoot(opts Options, storage string) string {
 	if storage == scenario.StorageTmpfs {
-		return TmpfsRoot
+		return runs.TmpfsRoot
 	}
 	return opts.WorkRoot
 }

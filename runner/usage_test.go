@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lnbench/lnbench/internal/runs"
 	"github.com/lnbench/lnbench/result"
 	"github.com/lnbench/lnbench/usage"
 )
@@ -13,7 +14,7 @@ import (
 // On fake nodes the only real actor is the harness: its samples show the
 // tagging, the on/off param, and the probe once per storage kind.
 func TestResourceSamplingOnOffAndProbes(t *testing.T) {
-	TmpfsRoot = t.TempDir()
+	runs.TmpfsRoot = t.TempDir()
 	h := &harness{}
 	s := smallScenario()
 	s.Params = params("ResourceSampling", "on,off", "Storage", "disk,tmpfs", "TotalPayments", "6")

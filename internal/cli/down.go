@@ -181,7 +181,7 @@ func workDirsLine(known []runs.Run, errs *[]error) string {
 	dirs, live := 0, 0
 	for _, r := range known {
 		switch {
-		case r.WorkDir == "":
+		case !r.HasFolders():
 		case r.Alive:
 			live++
 		default:
@@ -203,7 +203,7 @@ func workDirsLine(known []runs.Run, errs *[]error) string {
 // and says which.
 func workDirLine(r runs.Run, errs *[]error) string {
 	switch {
-	case r.WorkDir == "":
+	case !r.HasFolders():
 		return ""
 	case r.Alive:
 		return fmt.Sprintf("; work folder kept: its harness (pid %d) is still running and removes it when it ends", r.PID)

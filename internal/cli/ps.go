@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -45,14 +47,14 @@ func psCmdWith(stdout io.Writer, engineOf func(context.Context) runEngine) *cobr
 				switch {
 				case r.Alive:
 					harness = fmt.Sprintf("alive (pid %d)", r.PID)
-				case r.WorkDir == "":
+				case !r.HasFolders():
 					harness = "-"
 				}
 				objects := "-"
 				if engine != nil {
 					objects = fmt.Sprint(r.Objects)
 				}
-				dir := r.WorkDir
+				dir := strings.Join(slices.DeleteFunc([]string{r.WorkDir, r.TmpfsDir}, func(d string) bool { return d == "" }), ", ")
 				if dir == "" {
 					dir = "-"
 				}

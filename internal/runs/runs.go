@@ -23,14 +23,22 @@ const harnessFile = "harness.pid"
 // Root is where work folders live.
 func Root() string { return filepath.Join(os.TempDir(), "lnbench") }
 
+// TmpfsRoot holds a run's node data dirs when Storage=tmpfs, under
+// TmpfsRoot/<run id>: a RAM filesystem, so they cannot live in the work
+// folder. ps and down find them by the run's id.
+var TmpfsRoot = "/dev/shm/lnbench"
+
 // Run is one run known on this machine.
 type Run struct {
 	ID      string
 	Started time.Time // from the id's timestamp; zero when the id has none
 	WorkDir string    // "" when the run has no work folder here
-	PID     int       // the harness's pid, 0 when unknown
-	Alive   bool      // the harness process is still running
-	Objects int       // labelled Docker objects (containers, networks, volumes)
+	// TmpfsDir holds the node data dirs of its Storage=tmpfs networks; ""
+	// when there is none.
+	TmpfsDir string
+	PID      int  // the harness's pid, 0 when unknown
+	Alive    bool // the harness process is still running
+	Objects  int  // labelled Docker objects (containers, networks, volumes)
 }
 
 // Claim makes the run's work folder (0700: it will hold keys) and records
@@ -57,17 +65,38 @@ func Local(root string) ([]Run, error) {
 		return nil, err
 	}
 	var out []Run
+	seen := map[string]bool{}
 	for _, e := range entries {
 		if !e.IsDir() {
 			continue
 		}
-		r := Run{ID: e.Name(), Started: StartedAt(e.Name()), WorkDir: filepath.Join(root, e.Name())}
+		r := Run{ID: e.Name(), Started: StartedAt(e.Name()), WorkDir: filepath.Join(root, e.Name()), TmpfsDir: tmpfsDir(e.Name())}
 		r.PID, r.Alive = harness(r.WorkDir)
 		out = append(out, r)
+		seen[r.ID] = true
+	}
+	// tmpfs folders whose work folder is gone still hold keys.
+	tmpfs, _ := os.ReadDir(TmpfsRoot)
+	for _, e := range tmpfs {
+		if e.IsDir() && !seen[e.Name()] {
+			out = append(out, Run{ID: e.Name(), Started: StartedAt(e.Name()), TmpfsDir: filepath.Join(TmpfsRoot, e.Name())})
+		}
 	}
 	Sort(out)
 	return out, nil
 }
+
+// tmpfsDir is the run's folder under TmpfsRoot, or "" when it has none.
+func tmpfsDir(id string) string {
+	dir := filepath.Join(TmpfsRoot, id)
+	if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
+		return dir
+	}
+	return ""
+}
+
+// HasFolders tells whether the run left a work folder or a tmpfs folder here.
+func (r Run) HasFolders() bool { return r.WorkDir != "" || r.TmpfsDir != "" }
 
 // Merge adds labelled Docker objects (count per run id) to the local list.
 func Merge(local []Run, objects map[string]int) []Run {
@@ -172,11 +201,17 @@ func startTicks(pid int) int64 {
 
 // RemoveWorkDir deletes a run's work folder; it refuses a live run's.
 func RemoveWorkDir(r Run) error {
-	if r.WorkDir == "" {
+	if !r.HasFolders() {
 		return nil
 	}
 	if r.Alive {
 		return fmt.Errorf("run %s is still running (harness pid %d); stop it first (Ctrl-C, or kill %d)", r.ID, r.PID, r.PID)
 	}
-	return os.RemoveAll(r.WorkDir)
+	var errs []error
+	for _, dir := range []string{r.WorkDir, r.TmpfsDir} {
+		if dir != "" {
+			errs = append(errs, os.RemoveAll(dir))
+		}
+	}
+	return errors.Join(errs...)
 }

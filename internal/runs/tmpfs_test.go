@@ -1,0 +1,58 @@
+package runs
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// The tests read no real /dev/shm/lnbench.
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "runs-tmpfs-")
+	if err != nil {
+		panic(err)
+	}
+	TmpfsRoot = dir
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// A killed Storage=tmpfs run left keys under TmpfsRoot: ps lists them with
+// the run, down removes them with its work folder; a tmpfs folder whose
+// work folder is gone is still a run.
+func TestKilledTmpfsRunsFoldersAreFoundAndRemoved(t *testing.T) {
+	root := t.TempDir()
+	const killed, orphan = "20260101T120000Z-x", "20260101T130000Z-y"
+	work := filepath.Join(root, killed)
+	keys := filepath.Join(TmpfsRoot, killed, "launch1", "alice")
+	lone := filepath.Join(TmpfsRoot, orphan, "launch1", "bob")
+	for _, d := range []string{work, keys, lone} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.WriteFile(filepath.Join(work, harnessFile), []byte("999999999 1\n"), 0o600) // a harness long gone
+	os.WriteFile(filepath.Join(keys, "admin.macaroon"), []byte("k"), 0o600)
+	rs, err := Local(root)
+	if err != nil || len(rs) != 2 {
+		t.Fatalf("Local: %+v %v", rs, err)
+	}
+	byID := map[string]Run{rs[0].ID: rs[0], rs[1].ID: rs[1]}
+	if r := byID[killed]; r.WorkDir != work || r.TmpfsDir != filepath.Join(TmpfsRoot, killed) || r.Alive {
+		t.Errorf("killed tmpfs run: %+v", r)
+	}
+	if r := byID[orphan]; r.WorkDir != "" || r.TmpfsDir != filepath.Join(TmpfsRoot, orphan) || !r.HasFolders() {
+		t.Errorf("tmpfs folder alone: %+v", r)
+	}
+	for _, r := range rs {
+		if err := RemoveWorkDir(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, d := range []string{work, filepath.Join(TmpfsRoot, killed), filepath.Join(TmpfsRoot, orphan)} {
+		if _, err := os.Stat(d); !os.IsNotExist(err) {
+			t.Errorf("%s still there: %v", d, err)
+		}
+	}
+}
