@@ -15,8 +15,9 @@ import (
 // count finds a known slowdown: LND's release against two copies of its
 // source that sleep 7 ms and 14 ms at the top of the AddInvoice handler
 // (bob runs it inside every measured payment). At Concurrency 2 and 4 the
-// closed loop is latency-bound (≈140 ms a payment on the 2-core VM), so
-// that is ≈5% and ≈10% slower. A CPU busy-wait of 1 and 2 ms showed ≈1%:
+// closed loop is latency-bound, so each payment's latency grows by the
+// sleep: measured over 24 pairs on the busy 2-core VM, 2.3–3.2% and
+// 4.5–7.1% slower (docs/measured.md). A CPU busy-wait of 1 and 2 ms showed ≈1%:
 // invoices are made beside the channel's commitment pipeline, which bounds
 // throughput at higher concurrency, not on it. One duet run of the three
 // specs (three networks per launch round); the effect each case shows over
