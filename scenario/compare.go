@@ -56,7 +56,8 @@ const (
 // alternating in blocks; docs/measured.md): one launch pair's
 // log ratio spread 4.4% RMS in duet against 12.0% interleaved and 35.6%
 // sequential, so duet's verdicts detect about a third of the change at the
-// same launch count.
+// same launch count; over 60 pairs each (40 A/A comparisons), duet 2.4%
+// and 1 false of 40, interleaved 13.9% and 3 false of 40.
 const DefaultDesign = DesignDuet
 
 // Launch orders.

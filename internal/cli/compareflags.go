@@ -85,7 +85,7 @@ func parseEffect(text string) (float64, error) {
 // lnbench calibrate (docs/measured.md, Comparison designs).
 var launchSpread = map[string]float64{
 	scenario.DesignSequential:  0.356,
-	scenario.DesignInterleaved: 0.120,
+	scenario.DesignInterleaved: 0.139,
 	scenario.DesignDuet:        0.024,
 }
 
