@@ -20,15 +20,16 @@ import (
 // their published ports are one more actor (backend.ProxyActor).
 //
 // Why docker-proxy is measured, and as part of the harness's share: the
-// ports are published only for the harness (gRPC to the nodes, btcd's RPC
-// for mining, the sampler's control port); the nodes reach each other and
+// ports are published only for the harness (btcd's RPC for mining, the
+// sampler's control port, and a node's RPC where this host cannot reach
+// the container's address: harnessHost); the nodes reach each other and
 // btcd by name over the compose network, never through a proxy. So every
-// byte a proxy copies is a harness call, and its CPU (0.068 cores at
-// c=40 on a 2-core host, about the harness's own) is what the harness's
-// control traffic costs the machine on this backend: left out, it counted
-// as "other processes" in the busy-machine guard and in no actor's
-// figures. It is its own row so the harness process's figure stays
-// comparable with the local backend's (no proxy there).
+// byte a proxy copies is a harness call, and its CPU (0.068 cores at c=40
+// on a 2-core host while it carried the payments' calls) is what the
+// harness's control traffic costs the machine on this backend: left out,
+// it counted as "other processes" in the busy-machine guard and in no
+// actor's figures. It is its own row so the harness process's figure
+// stays comparable with the local backend's (no proxy there).
 func (b *Backend) Actors(ctx context.Context) ([]backend.Actor, error) {
 	out, err := docker(ctx, "ps", "-q", "--no-trunc", "--filter", "label=com.docker.compose.project="+b.project)
 	if err != nil {
