@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -122,13 +123,20 @@ func TestComposeEndToEnd(t *testing.T) {
 		}
 	}
 
-	// Endpoints the harness uses are on loopback only.
+	// The harness reaches btcd on its loopback port and each node at the
+	// container's own address on the project's network (no docker-proxy
+	// in the payments' path: harnessHost).
 	if !strings.HasPrefix(net.ChainEP.RPCHost, "127.0.0.1:") {
 		t.Errorf("btcd RPC at %s", net.ChainEP.RPCHost)
 	}
 	for name, ep := range net.Endpoints {
-		if !strings.HasPrefix(ep.RPCHost, "127.0.0.1:") || ep.PeerHost != name+":9735" {
-			t.Errorf("%s: rpc %s peer %s", name, ep.RPCHost, ep.PeerHost)
+		id, err := be.containerID(ctx, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		host, _, _ := strings.Cut(ep.RPCHost, ":")
+		if addrs := containerAddrs(ctx, id); !slices.Contains(addrs, host) || ep.PeerHost != name+":9735" {
+			t.Errorf("%s: rpc %s (container addresses %v) peer %s", name, ep.RPCHost, addrs, ep.PeerHost)
 		}
 	}
 	// Every container of the project: the run label, and port bindings on
