@@ -5,6 +5,7 @@ package e2e
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -47,6 +48,55 @@ var (
 	cliDir, cliBin string
 	cliErr         error
 )
+
+// TestBrokenPipeTeardown: `lnbench run | head`, head gone, must tear down
+// like an interrupt (exit 141), not die at the next line it prints.
+func TestBrokenPipeTeardown(t *testing.T) {
+	t.Parallel()
+	binaries(t)
+	bin := buildCLI(t)
+	tmp, arts := t.TempDir(), artifactsDir(t)
+	cmd := exec.Command(bin, "run", "--backend", "local", "--artifacts", arts,
+		"--param", "Concurrency=4", "--param", "TotalPayments=40")
+	cmd.Dir = repoRoot(t)
+	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stdout, cmd.Stderr = w, w
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	go io.Copy(io.Discard, r) // the reader ("head") until payments flow
+	stream := waitForStream(arts, 20, 3*time.Minute)
+	if stream == "" {
+		cmd.Process.Kill()
+		t.Fatal("no payments recorded in time")
+	}
+	r.Close() // head exits: lnbench's next line meets a broken pipe
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if code := cmd.ProcessState.ExitCode(); code != 128+int(syscall.SIGPIPE) {
+			t.Fatalf("exit %d (%v); want %d", code, err, 128+int(syscall.SIGPIPE))
+		}
+	case <-time.After(2 * time.Minute):
+		cmd.Process.Kill()
+		t.Fatal("lnbench did not exit within 2 min of its output's reader")
+	}
+	if ps := processesMentioning(tmp); len(ps) > 0 {
+		t.Fatalf("left running after a broken pipe:\n%s", strings.Join(ps, "\n"))
+	}
+	if entries, _ := os.ReadDir(filepath.Join(tmp, "lnbench")); len(entries) > 0 {
+		t.Errorf("work folder with node keys left behind: %v", entries)
+	}
+	if recs, err := result.ReadFile(stream); err != nil || len(recs) < 20 {
+		t.Fatalf("measured payments lost: %d records, %v", len(recs), err)
+	}
+}
 
 // TestSignalTeardown interrupts real runs mid-measurement with SIGINT and
 // SIGTERM and checks that every process is gone, the exit is non-zero and

@@ -13,7 +13,6 @@ import (
 	"github.com/lnbench/lnbench/network"
 	"github.com/lnbench/lnbench/runrecord"
 	"github.com/lnbench/lnbench/sampler"
-	"github.com/lnbench/lnbench/scenario"
 	"github.com/lnbench/lnbench/usage/footprint"
 )
 
@@ -139,9 +138,6 @@ func (ln *liveNetwork) close(opts Options, run Run, rec *runrecord.Manifest) (er
 		rec.Warnings = append(rec.Warnings, err.Error())
 	}
 	os.RemoveAll(ln.spec.WorkDir) // holds keys and macaroons: never left behind
-	if ln.storage == scenario.StorageTmpfs {
-		os.Remove(filepath.Dir(ln.spec.WorkDir)) // the run's tmpfs folder, once empty
-	}
 	return err
 }
 

@@ -234,6 +234,14 @@ func Execute(ctx context.Context, opts Options, run Run) (rec runrecord.Manifest
 	if err := runs.Claim(filepath.Join(opts.WorkRoot, run.ID)); err != nil {
 		return rec, err
 	}
+	// So does its tmpfs folder, which a killed run leaves with keys in RAM.
+	tmpfsDir := ""
+	if usesTmpfs(plans) {
+		tmpfsDir = filepath.Join(runs.TmpfsRoot, run.ID)
+		if err := runs.Claim(tmpfsDir); err != nil {
+			return rec, err
+		}
+	}
 	rec = runrecord.Manifest{RunID: run.ID, Started: time.Now().UTC(), Scenario: s, Backend: opts.BackendName, Env: envinfo.Collect(),
 		Warnings: append(append([]string(nil), opts.Notes...), topologyNotes(plans)...)}
 	rec.Nodes = withTopologyNodes(nodes, plans)
@@ -260,6 +268,9 @@ func Execute(ctx context.Context, opts Options, run Run) (rec runrecord.Manifest
 	cpu0 := cpuSeconds()
 	defer func() {
 		os.RemoveAll(filepath.Join(opts.WorkRoot, run.ID))
+		if tmpfsDir != "" {
+			os.RemoveAll(tmpfsDir)
+		}
 		w.Close()
 		// Stopped before the manifest, which names it.
 		if stopProfile != nil {

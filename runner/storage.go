@@ -25,6 +25,16 @@ func workRoot(opts Options, storage string) string {
 	return opts.WorkRoot
 }
 
+// usesTmpfs tells whether a network of the run keeps its data dirs on tmpfs.
+func usesTmpfs(plans []networkPlan) bool {
+	for _, p := range plans {
+		if len(p.cases) > 0 && p.cases[0].c.Storage() == scenario.StorageTmpfs {
+			return true
+		}
+	}
+	return false
+}
+
 // probeStorage measures the sync ceiling of the filesystem that will hold
 // the network's data dirs, once per storage kind per run.
 func probeStorage(ctx context.Context, opts Options, storage, workDir string, rec *runrecord.Manifest) {

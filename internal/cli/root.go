@@ -16,14 +16,16 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// Main runs the CLI and returns the process exit code: 130 after SIGINT
-// and 143 after SIGTERM (the shell's 128+signal), whatever child was
-// running when the signal came and however it failed.
+// Main runs the CLI and returns the process exit code: 130 after SIGINT,
+// 143 after SIGTERM and 141 after SIGPIPE (the shell's 128+signal),
+// whatever child was running when the signal came and however it failed.
+// SIGPIPE (`lnbench run | head` once head has exited) would otherwise kill
+// the harness at its next line of output, leaving what it started.
 func Main(stdout, stderr io.Writer, args []string) int {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGPIPE)
 	defer signal.Stop(sigs)
 	var got atomic.Value
 	go func() {
@@ -59,8 +61,8 @@ func Main(stdout, stderr io.Writer, args []string) int {
 
 // ExitCode is the shell's convention for a process ended by a signal.
 func ExitCode(s os.Signal) int {
-	if s == syscall.SIGTERM {
-		return 128 + int(syscall.SIGTERM)
+	if n, ok := s.(syscall.Signal); ok {
+		return 128 + int(n)
 	}
 	return 128 + int(syscall.SIGINT)
 }

@@ -79,7 +79,9 @@ func Local(root string) ([]Run, error) {
 	tmpfs, _ := os.ReadDir(TmpfsRoot)
 	for _, e := range tmpfs {
 		if e.IsDir() && !seen[e.Name()] {
-			out = append(out, Run{ID: e.Name(), Started: StartedAt(e.Name()), TmpfsDir: filepath.Join(TmpfsRoot, e.Name())})
+			r := Run{ID: e.Name(), Started: StartedAt(e.Name()), TmpfsDir: filepath.Join(TmpfsRoot, e.Name())}
+			r.PID, r.Alive = harness(r.TmpfsDir) // a harness with its work folder elsewhere ($TMPDIR)
+			out = append(out, r)
 		}
 	}
 	Sort(out)

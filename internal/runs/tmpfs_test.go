@@ -34,19 +34,31 @@ func TestKilledTmpfsRunsFoldersAreFoundAndRemoved(t *testing.T) {
 	}
 	os.WriteFile(filepath.Join(work, harnessFile), []byte("999999999 1\n"), 0o600) // a harness long gone
 	os.WriteFile(filepath.Join(keys, "admin.macaroon"), []byte("k"), 0o600)
+	// A live harness whose work folder is under another $TMPDIR: its tmpfs
+	// folder is its own (Claim) and stays.
+	const live = "20260101T140000Z-z"
+	if err := Claim(filepath.Join(TmpfsRoot, live)); err != nil {
+		t.Fatal(err)
+	}
 	rs, err := Local(root)
-	if err != nil || len(rs) != 2 {
+	if err != nil || len(rs) != 3 {
 		t.Fatalf("Local: %+v %v", rs, err)
 	}
-	byID := map[string]Run{rs[0].ID: rs[0], rs[1].ID: rs[1]}
+	byID := map[string]Run{}
+	for _, r := range rs {
+		byID[r.ID] = r
+	}
+	if r := byID[live]; !r.Alive || RemoveWorkDir(r) == nil {
+		t.Errorf("a live harness's tmpfs folder: %+v, removable", r)
+	}
 	if r := byID[killed]; r.WorkDir != work || r.TmpfsDir != filepath.Join(TmpfsRoot, killed) || r.Alive {
 		t.Errorf("killed tmpfs run: %+v", r)
 	}
 	if r := byID[orphan]; r.WorkDir != "" || r.TmpfsDir != filepath.Join(TmpfsRoot, orphan) || !r.HasFolders() {
 		t.Errorf("tmpfs folder alone: %+v", r)
 	}
-	for _, r := range rs {
-		if err := RemoveWorkDir(r); err != nil {
+	for _, id := range []string{killed, orphan} {
+		if err := RemoveWorkDir(byID[id]); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -54,5 +66,8 @@ func TestKilledTmpfsRunsFoldersAreFoundAndRemoved(t *testing.T) {
 		if _, err := os.Stat(d); !os.IsNotExist(err) {
 			t.Errorf("%s still there: %v", d, err)
 		}
+	}
+	if _, err := os.Stat(filepath.Join(TmpfsRoot, live)); err != nil {
+		t.Errorf("the live run's tmpfs folder: %v", err)
 	}
 }
