@@ -24,7 +24,7 @@ type NodeInfo struct {
 	NodeVersion  string   `json:"node_version,omitempty"`
 	Compiler     string   `json:"compiler,omitempty"`
 	BuildOptions string   `json:"build_options,omitempty"`
-	Profile      string   `json:"profile,omitempty"` // config profile, e.g. tuned+bbolt
+	Profile      string   `json:"profile,omitempty"` // config profile, e.g. default+bbolt
 	Image        string   `json:"image,omitempty"`   // compose only
 	Flags        []string `json:"flags"`
 	// Env is the environment the nodes started with beyond the host's
