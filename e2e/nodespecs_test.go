@@ -64,7 +64,7 @@ func TestTwoSpecsOneRun(t *testing.T) {
 	}
 	for _, n := range rep.Nodes {
 		if n.Key == "" || n.GoVersion == "" || n.Profile != "default+bbolt" || n.Build != "lnd@"+n.Version ||
-			!slices.Contains(n.Flags, "--db.batch-commit-interval=10ms") || n.Baseline != (n.Label == "old") {
+			!slices.Contains(n.Flags, "--trickledelay=50") || n.Baseline != (n.Label == "old") {
 			t.Errorf("node info %+v", n)
 		}
 	}
