@@ -149,3 +149,35 @@ func TestBoundOnABusyMachineSaysSo(t *testing.T) {
 		t.Errorf("verdicts %q / %q", cases[0].Verdict.Text, cases[1].Verdict.Text)
 	}
 }
+
+// Three launches of one alice–bob channel are one channel of the case,
+// and two parallel channels in each of two launches are two.
+func TestChannelUseAcrossLaunches(t *testing.T) {
+	read := func(network string, it int, pt string, upd uint64, points ...string) chanstate.Reading {
+		var cs []chanstate.Channel
+		for _, p := range points {
+			cs = append(cs, chanstate.Channel{Point: p, Peer: "bob", Initiator: true, Updates: upd, MaxAccepted: 483})
+		}
+		return chanstate.Reading{Network: network, Case: "c", Phase: result.Measure, Iteration: it, Point: pt, Node: "alice", Channels: cs}
+	}
+	var readings []chanstate.Reading
+	var pays []result.Record
+	for i, n := range []string{"launch1", "launch2", "launch3"} {
+		readings = append(readings, read(n, i, chanstate.Start, 10, n+"-ab"), read(n, i, chanstate.End, 20, n+"-ab"))
+		pays = append(pays, result.Record{Case: "c", Phase: result.Measure, Iteration: i, Status: result.Succeeded})
+	}
+	u := channelUse("c", readings, pays)
+	if u == nil || len(u.Channels) != 1 || u.Channels[0].Updates != 30 || u.Updates != 30 {
+		t.Fatalf("three launches of one channel: %+v", u)
+	}
+	if got := u.channelsText(); got != "1 channel (alice–bob)" {
+		t.Errorf("%q", got)
+	}
+	readings = nil
+	for i, n := range []string{"launch1", "launch2"} {
+		readings = append(readings, read(n, i, chanstate.Start, 10, n+"-ab1", n+"-ab2"), read(n, i, chanstate.End, 20, n+"-ab1", n+"-ab2"))
+	}
+	if u := channelUse("c", readings, pays); u == nil || len(u.Channels) != 2 || u.Updates != 40 || u.channelsText() != "2 parallel alice–bob channels" {
+		t.Errorf("two launches of two parallel channels: %+v", u)
+	}
+}

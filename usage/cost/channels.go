@@ -42,6 +42,7 @@ func channelUse(id string, readings []chanstate.Reading, pays []result.Record) *
 	}
 	iters := map[iter]*ends{}
 	load := map[string]*ChannelLoad{}
+	networkOf := map[string]string{} // channel point → its network
 	for _, r := range readings {
 		if r.Case != id || r.Phase != result.Measure {
 			continue
@@ -51,6 +52,7 @@ func channelUse(id string, readings []chanstate.Reading, pays []result.Record) *
 			iters[k] = &ends{map[string]uint64{}, map[string]uint64{}}
 		}
 		for _, ch := range r.Channels {
+			networkOf[ch.Point] = r.Network
 			l := load[ch.Point]
 			if l == nil {
 				l = &ChannelLoad{Ends: r.Node + "–" + ch.Peer}
@@ -94,13 +96,10 @@ func channelUse(id string, readings []chanstate.Reading, pays []result.Record) *
 			u.Payments++
 		}
 	}
-	for _, l := range load {
-		if l.Updates > 0 {
-			u.Updates += l.Updates
-			u.Channels = append(u.Channels, *l)
-		}
+	u.Channels = acrossLaunches(load, networkOf)
+	for _, l := range u.Channels {
+		u.Updates += l.Updates
 	}
-	sort.Slice(u.Channels, func(i, j int) bool { return u.Channels[i].Ends < u.Channels[j].Ends })
 	if u.Payments > 0 {
 		u.UpdatesPerPayment = float64(u.Updates) / float64(u.Payments)
 	}
@@ -167,4 +166,49 @@ func (u *ChannelUse) busiest() ChannelLoad {
 		}
 	}
 	return b
+}
+
+// acrossLaunches folds the channels of the case's networks (one per launch,
+// or per spec's launch) into one network's: the k-th channel between the
+// same two nodes in each network is one channel of the case, so three
+// launches of one alice–bob channel are 1 channel, not 3 parallel ones.
+// Updates add up, the peak in flight is the highest, the cap the lowest.
+func acrossLaunches(load map[string]*ChannelLoad, networkOf map[string]string) []ChannelLoad {
+	points := make([]string, 0, len(load))
+	for p, l := range load {
+		if l.Updates > 0 {
+			points = append(points, p)
+		}
+	}
+	sort.Strings(points)
+	type key struct {
+		ends string
+		k    int
+	}
+	seen := map[string]int{} // network + ends → channels so far
+	folded := map[key]*ChannelLoad{}
+	var order []key
+	for _, p := range points {
+		l := load[p]
+		n := networkOf[p] + "\x00" + l.Ends
+		k := key{l.Ends, seen[n]}
+		seen[n]++
+		f := folded[k]
+		if f == nil {
+			f = &ChannelLoad{Ends: l.Ends, MaxAccepted: l.MaxAccepted}
+			folded[k] = f
+			order = append(order, k)
+		}
+		f.Updates += l.Updates
+		f.MaxPending = max(f.MaxPending, l.MaxPending)
+		if l.MaxAccepted > 0 && (f.MaxAccepted == 0 || l.MaxAccepted < f.MaxAccepted) {
+			f.MaxAccepted = l.MaxAccepted
+		}
+	}
+	out := make([]ChannelLoad, 0, len(order))
+	for _, k := range order {
+		out = append(out, *folded[k])
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Ends < out[j].Ends })
+	return out
 }
