@@ -54,13 +54,7 @@ job: {WarmupCount: 0, IterationCount: 1}
 		t.Fatalf("lnbench run: %v\n%s", r.err, r.out.String())
 	}
 	t.Logf("run with %q in %v", fault, time.Since(start).Round(time.Second))
-	dir := r.dir()
-	r.checkNothingLeft()
-	var recs []result.Record
-	for _, rs := range measured(t, dir) {
-		recs = append(recs, rs...)
-	}
-	fs := readFaults(t, filepath.Join(dir, faults.FileName))
+	_, recs, fs := faultRunOutput(t, r)
 	if len(fs) != 1 || fs[0].Error != "" || fs[0].Start.IsZero() {
 		t.Fatalf("faults.jsonl: %+v", fs)
 	}
@@ -79,6 +73,18 @@ func lineWith(out, s string) string {
 		}
 	}
 	return ""
+}
+
+// faultRunOutput checks a finished fault run left nothing behind and
+// reads its artifacts: the folder, every measured payment, the faults.
+func faultRunOutput(t *testing.T, r *composeRun) (dir string, recs []result.Record, fs []faults.Record) {
+	t.Helper()
+	dir = r.dir()
+	r.checkNothingLeft()
+	for _, rs := range measured(t, dir) {
+		recs = append(recs, rs...)
+	}
+	return dir, recs, readFaults(t, filepath.Join(dir, faults.FileName))
 }
 
 func readFaults(t *testing.T, path string) []faults.Record {

@@ -142,13 +142,7 @@ job: {WarmupCount: 0, IterationCount: 1}
 	r.finish(8 * time.Minute)
 	time.Sleep(time.Second) // readings past the last payment
 	w.end()
-	dir := r.dir()
-	r.checkNothingLeft()
-	var recs []result.Record
-	for _, rs := range measured(t, dir) {
-		recs = append(recs, rs...)
-	}
-	fs := readFaults(t, filepath.Join(dir, faults.FileName))
+	dir, recs, fs := faultRunOutput(t, r)
 	if len(fs) != 1 || fs[0].Start.IsZero() || fs[0].End.IsZero() {
 		t.Fatalf("faults.jsonl: %+v", fs)
 	}
