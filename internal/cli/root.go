@@ -17,17 +17,26 @@ import (
 )
 
 // Main runs the CLI and returns the process exit code: 130 after SIGINT,
-// 143 after SIGTERM and 141 after SIGPIPE (the shell's 128+signal),
-// whatever child was running when the signal came and however it failed.
-// SIGPIPE (`lnbench run | head` once head has exited) would otherwise kill
-// the harness at its next line of output, leaving what it started.
+// 143 after SIGTERM and 141 once its output's reader is gone (the shell's
+// 128+signal), whatever child was running when it came and however it
+// failed. A broken stdout or stderr (`lnbench run | head` once head has
+// exited) would otherwise kill the harness by SIGPIPE at its next line,
+// leaving what it started. SIGPIPE itself tells nothing: once caught it
+// comes from every descriptor, so a node's closed socket would read as the
+// reader gone. It is caught and dropped (caught, unlike ignored, is not
+// inherited by the nodes lnbench starts), and the broken pipe is seen on
+// stdout's and stderr's own writes instead.
 func Main(stdout, stderr io.Writer, args []string) int {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGPIPE)
-	defer signal.Stop(sigs)
 	var got atomic.Value
+	dropped := make(chan os.Signal, 1)
+	signal.Notify(dropped, syscall.SIGPIPE)
+	defer signal.Stop(dropped)
+	stdout, stderr = watchPipe(stdout, got.Store, cancel), watchPipe(stderr, got.Store, cancel)
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
 	go func() {
 		select {
 		case s := <-sigs:

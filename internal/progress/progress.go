@@ -34,9 +34,10 @@ type Reporter interface {
 	Done()
 }
 
-// New picks a bar when w is a terminal, else plain lines.
+// New picks a bar when w is a terminal, else plain lines. A writer that
+// wraps a file (the CLI's broken-pipe watch) shows its descriptor by Fd.
 func New(w io.Writer) Reporter {
-	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) && os.Getenv("CI") == "" {
+	if f, ok := w.(interface{ Fd() uintptr }); ok && term.IsTerminal(int(f.Fd())) && os.Getenv("CI") == "" {
 		return &bar{w: w}
 	}
 	return &lines{w: w}

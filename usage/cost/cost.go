@@ -327,7 +327,7 @@ func analyzeCase(in Input, ci CaseInput, series map[seriesKey][]usage.Sample) Ca
 		c.Actors = append(c.Actors, a.Actor)
 	}
 	sortActors(c.Actors)
-	shares(&c)
+	shares(&c, concurrentNodes(ci.ID, series))
 	if n := idleNote(ci.ID, series); n != "" {
 		c.Notes = append(c.Notes, n)
 	}
@@ -448,43 +448,6 @@ func sortActors(as []Actor) {
 		}
 		return as[i].Name < as[j].Name
 	})
-}
-
-// shares sets the harness's and the sampler's CPU as a share of all nodes'
-// CPU. Rates, not totals, so actors sampled over slightly different
-// intervals compare over the same time. The harness's share holds the
-// docker-proxy actor's CPU: the proxy exists to carry the harness's calls.
-func shares(c *Case) {
-	nodes, harness, sampler, proxy := 0.0, -1.0, -1.0, 0.0
-	for _, a := range c.Actors {
-		if a.Seconds == 0 {
-			continue
-		}
-		if a.Role == usage.RoleNode {
-			c.NodesCPUMsPerPayment += a.CPUMsPerPayment
-			c.NodesSyncsPerPayment += a.SyncsPerPayment
-		}
-		switch a.Role {
-		case usage.RoleNode:
-			nodes += a.CPUs
-		case usage.RoleHarness:
-			harness = max(harness, 0) + a.CPUs
-		case usage.RoleProxy:
-			proxy += a.CPUs
-		case usage.RoleSampler:
-			sampler = max(sampler, 0) + a.CPUs
-		}
-	}
-	if nodes <= 0 {
-		return
-	}
-	if harness >= 0 {
-		c.HasHarnessShare, c.HarnessShare = true, (harness+proxy)/nodes
-		c.ProxyShare = proxy / nodes
-	}
-	if sampler >= 0 {
-		c.HasSamplerShare, c.SamplerShare = true, sampler/nodes
-	}
 }
 
 // ceiling sets the disk's sync ceiling from the probe of the case's storage

@@ -455,3 +455,56 @@ func TestProxyInHarnessShare(t *testing.T) {
 	near(t, "proxy share", c.ProxyShare, 0.068/0.80)
 	near(t, "nodes' CPU ms/payment", c.NodesCPUMsPerPayment, actor(t, c, "alice").CPUMsPerPayment+actor(t, c, "bob").CPUMsPerPayment)
 }
+
+// A duet: two like networks measured at once, one harness serving both.
+// Its CPU is a share of both networks' nodes, not of one network's (which
+// read twice the share); the case's own actors are still its network's.
+func TestHarnessShareInADuet(t *testing.T) {
+	r := realistic()
+	a, recsA := r.build()
+	b, recsB := r.build()
+	for i := range b {
+		b[i].Network, b[i].Case = "n2", "b/"+caseID
+		b[i].Time = b[i].Time.Add(300 * time.Millisecond) // each sampler has its own instants
+	}
+	for i := range recsB {
+		recsB[i].Case = "b/" + caseID
+		recsB[i].Start, recsB[i].End = recsB[i].Start.Add(300*time.Millisecond), recsB[i].End.Add(300*time.Millisecond)
+	}
+	cs := Analyze(Input{Cases: []CaseInput{{ID: caseID, PaymentsPerSec: 20}, {ID: "b/" + caseID, PaymentsPerSec: 20}},
+		Samples: append(a, b...), Payments: append(recsA, recsB...), HostCores: 2, Probes: []usage.DiskProbe{probe}})
+	for _, c := range cs {
+		// Within 3%: a span where the other network had not begun to
+		// measure counts this network's nodes alone.
+		if got, want := c.HarnessShare, 0.012/1.60; math.Abs(got/want-1) > 0.03 {
+			t.Errorf("%s harness share = %v, want %v (one network's nodes: %v)", c.ID, got, want, 0.012/0.80)
+		}
+		near(t, c.ID+" nodes CPU ms/payment", c.NodesCPUMsPerPayment, 15.5+24.5)
+		near(t, c.ID+" sampler share", c.SamplerShare, 0.003/0.80)
+	}
+}
+
+// Sequential: the other network's samples were taken at other times (or
+// while it idled), so each case's harness share is its own network's.
+func TestHarnessShareSequentialAndIdle(t *testing.T) {
+	r := realistic()
+	a, recsA := r.build()
+	b, recsB := r.build()
+	for i := range b {
+		b[i].Network, b[i].Case = "n2", "b/"+caseID
+		b[i].Time = b[i].Time.Add(time.Hour)
+	}
+	for i := range recsB {
+		recsB[i].Case, recsB[i].End = "b/"+caseID, recsB[i].End.Add(time.Hour)
+	}
+	// An idle third network sampled alongside n1, never measuring.
+	idle, _ := r.build()
+	for i := range idle {
+		idle[i].Network, idle[i].Case, idle[i].Phase = "n3", "c/"+caseID, result.Warmup
+	}
+	cs := Analyze(Input{Cases: []CaseInput{{ID: caseID, PaymentsPerSec: 20}, {ID: "b/" + caseID, PaymentsPerSec: 20}},
+		Samples: append(append(a, b...), idle...), Payments: append(recsA, recsB...), HostCores: 2, Probes: []usage.DiskProbe{probe}})
+	for _, c := range cs {
+		near(t, c.ID+" harness share", c.HarnessShare, 0.012/0.80)
+	}
+}
