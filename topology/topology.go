@@ -28,7 +28,7 @@ type Node struct {
 	Spec string `yaml:"node,omitempty" json:"node,omitempty"`
 	// Build is the build key of the resolved spec (set by the harness).
 	Build string `yaml:"-" json:"build,omitempty"`
-	// CPUs and Memory limit this node's container (compose backend only),
+	// CPUs and Memory limit this node's container (compose and swarm),
 	// over the scenario's node.cpus/node.memory.
 	CPUs   float64 `yaml:"cpus,omitempty" json:"cpus,omitempty"`
 	Memory string  `yaml:"memory,omitempty" json:"memory,omitempty"`

@@ -34,51 +34,19 @@ import (
 	"github.com/lnbench/lnbench/composefile"
 	"github.com/lnbench/lnbench/internal/fileutil"
 	"github.com/lnbench/lnbench/node/lnd"
-	"github.com/lnbench/lnbench/topology"
 )
 
 // Options configure one network's compose backend.
 type Options struct {
-	RunID string
-	// Network is the network's name within the run (labels, file and
-	// project names); may be empty.
-	Network string
-	// Separate names the file docker-compose.<network>.yml and the project
-	// lnbench-<run id>-<network>: set it when the run has several networks.
-	Separate bool
-	// WorkDir receives <service>/ folders, bind-mounted at /data.
-	WorkDir string
-	// ArtifactsDir receives the compose file.
-	ArtifactsDir string
-	Topology     topology.Topology
-	// NodeImages maps a build key (topology Node.Build; "impl/version" for
-	// nodes without one) to the image of its nodes; ChainImage runs btcd
-	// (default: the image of the first node).
-	NodeImages map[string]string
-	ChainImage string
-	// DBBackend and NodeArgs are what the nodes will be started with (per
-	// node spec label: Configs); the file is refreshed if StartNode asks
-	// for something else.
-	DBBackend     string
-	NodeArgs      []string
-	Configs       map[string]backend.NodeConfig
-	Limits        map[string]composefile.Limits
-	DefaultLimits composefile.Limits
+	composefile.NetworkOptions
 	// CPUSet pins the network's containers (composefile.Spec.CPUSet).
-	CPUSet  string
-	Pprof   bool
-	Sampler bool
-	// SamplerArgs are the sidecar's sampling flags (see compose.Spec).
-	SamplerArgs []string
+	CPUSet string
 	// Tool is the host path of a static lnbench, mounted into actors (for
 	// sample-loop.sh) and the sampler; "" mounts nothing and leaves the
 	// artifacts folder unmounted too.
 	Tool string
 	// User is "uid:gid" for the containers; default the harness's own.
 	User string
-	// FragmentsDir reads fragments from a folder instead of the embedded ones.
-	FragmentsDir string
-	StartTimeout time.Duration
 }
 
 // Backend is the compose backend of one network.
@@ -125,29 +93,21 @@ func New(ctx context.Context, opts Options) (*Backend, error) {
 	if opts.ArtifactsDir == "" {
 		return nil, errors.New("compose backend: no artifacts folder for the compose file")
 	}
-	work, err := filepath.Abs(opts.WorkDir)
-	if err != nil {
-		return nil, err
-	}
-	opts.WorkDir = work
-	frags, err := composefile.LoadFragmentsDir(opts.FragmentsDir)
-	if err != nil {
-		return nil, err
-	}
 	t, err := DetectTool(ctx)
 	if err != nil {
 		return nil, err
 	}
-	b := &Backend{opts: opts, tool: t, started: map[string]bool{}, delayerFrom: map[string]string{}}
-	b.project = composefile.ProjectName(opts.RunID, "")
-	b.file = filepath.Join(opts.ArtifactsDir, composefile.FileName(""))
+	project, file := composefile.ProjectName(opts.RunID, ""), composefile.FileName("")
 	if opts.Separate {
-		b.project = composefile.ProjectName(opts.RunID, opts.Network)
-		b.file = filepath.Join(opts.ArtifactsDir, composefile.FileName(opts.Network))
+		project, file = composefile.ProjectName(opts.RunID, opts.Network), composefile.FileName(opts.Network)
 	}
-	spec := composefile.Spec{RunID: opts.RunID, Network: opts.Network, Project: b.project, WorkDir: opts.WorkDir, User: opts.User,
-		ChainImage: opts.ChainImage, Limits: opts.Limits, DefaultLimits: opts.DefaultLimits, CPUSet: opts.CPUSet,
-		Pprof: opts.Pprof, Sampler: opts.Sampler, SamplerArgs: opts.SamplerArgs, Tool: opts.Tool, Fragments: frags}
+	spec, err := opts.Spec(project, opts.User)
+	if err != nil {
+		return nil, err
+	}
+	spec.CPUSet, spec.Tool = opts.CPUSet, opts.Tool
+	b := &Backend{opts: opts, tool: t, started: map[string]bool{}, delayerFrom: map[string]string{},
+		project: project, file: filepath.Join(opts.ArtifactsDir, file)}
 	if opts.Tool != "" {
 		art, err := filepath.Abs(opts.ArtifactsDir)
 		if err != nil {
@@ -158,9 +118,6 @@ func New(ctx context.Context, opts Options) (*Backend, error) {
 		if err := shareWith(art, opts.User); err != nil {
 			return nil, fmt.Errorf("artifacts folder: %v", err)
 		}
-	}
-	if err := spec.AddNodes(opts.Topology.Nodes, opts.NodeImages, opts.Configs, backend.NodeConfig{DBBackend: opts.DBBackend, Args: opts.NodeArgs}); err != nil {
-		return nil, err
 	}
 	if slices.ContainsFunc(spec.Nodes, composefile.Node.IsCLN) {
 		if spec.PerfSeccomp, err = writePerfSeccomp(opts.ArtifactsDir); err != nil {
@@ -208,14 +165,7 @@ func (b *Backend) writeFile() error {
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(b.file), 0o755); err != nil {
-		return err
-	}
-	tmp := b.file + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, b.file)
+	return composefile.WriteAtomic(b.file, data)
 }
 
 // compose runs the compose tool on this project's file.

@@ -66,9 +66,7 @@ func nodeImage(t *testing.T, ctx context.Context) string {
 func newTestBackend(t *testing.T, ctx context.Context, img string, topo topology.Topology, mut func(*Options)) *Backend {
 	t.Helper()
 	runID := fmt.Sprintf("E2E-%s-%d", t.Name(), time.Now().UnixNano())
-	opts := Options{RunID: runID, Network: "launch1", WorkDir: t.TempDir(), ArtifactsDir: t.TempDir(),
-		Topology: topo.WithDefaults("lnd", "v0.21.0-beta"), NodeImages: map[string]string{"lnd/v0.21.0-beta": img},
-		StartTimeout: 60 * time.Second}
+	opts := Options{NetworkOptions: composefile.NetworkOptions{RunID: runID, Network: "launch1", WorkDir: t.TempDir(), ArtifactsDir: t.TempDir(), Topology: topo.WithDefaults("lnd", "v0.21.0-beta"), NodeImages: map[string]string{"lnd/v0.21.0-beta": img}, StartTimeout: 60 * time.Second}}
 	if mut != nil {
 		mut(&opts)
 	}

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lnbench/lnbench/composefile"
+
 	"github.com/lnbench/lnbench/backend"
 	"github.com/lnbench/lnbench/topology"
 )
@@ -71,8 +73,7 @@ func fakeBackend(t *testing.T) (*Backend, func() string) {
 	t.Helper()
 	log := fakeDocker(t)
 	topo := topology.AlicePaysBob().WithDefaults("lnd", "v0.21.0-beta")
-	b, err := New(t.Context(), Options{RunID: "R-1", Network: "launch1", WorkDir: t.TempDir(), ArtifactsDir: t.TempDir(),
-		Topology: topo, NodeImages: map[string]string{"lnd/v0.21.0-beta": "lnbench/lnd:fake"}})
+	b, err := New(t.Context(), Options{NetworkOptions: composefile.NetworkOptions{RunID: "R-1", Network: "launch1", WorkDir: t.TempDir(), ArtifactsDir: t.TempDir(), Topology: topo, NodeImages: map[string]string{"lnd/v0.21.0-beta": "lnbench/lnd:fake"}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -45,7 +45,7 @@ func TestRunFilter(t *testing.T) {
 }
 
 func TestNewNeedsImagesAndArtifacts(t *testing.T) {
-	if _, err := New(t.Context(), Options{RunID: "x", WorkDir: t.TempDir()}); err == nil || !strings.Contains(err.Error(), "artifacts") {
+	if _, err := New(t.Context(), Options{NetworkOptions: composefile.NetworkOptions{RunID: "x", WorkDir: t.TempDir()}}); err == nil || !strings.Contains(err.Error(), "artifacts") {
 		t.Errorf("no artifacts folder: %v", err)
 	}
 }
@@ -60,11 +60,8 @@ func TestNodesGetTheirBuildsImageAndSpecsFlags(t *testing.T) {
 		{Name: "alice", Implementation: "lnd", Version: "v0.21.0-beta", Spec: "new", Build: "k21"},
 		{Name: "carol", Implementation: "lnd", Version: "v0.20.2-beta", Spec: "old", Build: "k20", Memory: "400m"},
 	}}
-	b, err := New(t.Context(), Options{RunID: "x", WorkDir: t.TempDir(), ArtifactsDir: t.TempDir(), Topology: topo,
-		DefaultLimits: composefile.Limits{CPUs: 1, Memory: "1g"},
-		NodeImages:    map[string]string{"k21": "lnbench-node:21", "k20": "lnbench-node:20"}, ChainImage: "lnbench-node:20",
-		Configs: map[string]backend.NodeConfig{"new": {DBBackend: "bbolt", Args: []string{"--db.batch-commit-interval=10ms"}},
-			"old": {DBBackend: "sqlite", Args: []string{"--channel-commit-batch-size=300"}}}})
+	b, err := New(t.Context(), Options{NetworkOptions: composefile.NetworkOptions{RunID: "x", WorkDir: t.TempDir(), ArtifactsDir: t.TempDir(), Topology: topo, DefaultLimits: composefile.Limits{CPUs: 1, Memory: "1g"}, NodeImages: map[string]string{"k21": "lnbench-node:21", "k20": "lnbench-node:20"}, ChainImage: "lnbench-node:20", Configs: map[string]backend.NodeConfig{"new": {DBBackend: "bbolt", Args: []string{"--db.batch-commit-interval=10ms"}},
+		"old": {DBBackend: "sqlite", Args: []string{"--channel-commit-batch-size=300"}}}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,14 +91,13 @@ func TestNodesGetTheirBuildsImageAndSpecsFlags(t *testing.T) {
 	if alice.CPUs != 1 || alice.MemLimit != "1g" || carol.CPUs != 1 || carol.MemLimit != "400m" {
 		t.Errorf("limits: alice %v/%s (want the run's 1/1g), carol %v/%s (want her own memory 400m)", alice.CPUs, alice.MemLimit, carol.CPUs, carol.MemLimit)
 	}
-	if _, err := New(t.Context(), Options{RunID: "x", WorkDir: t.TempDir(), ArtifactsDir: t.TempDir(), Topology: topo,
-		NodeImages: map[string]string{"k21": "lnbench-node:21"}}); err == nil || !strings.Contains(err.Error(), "node carol: no image for lnd v0.20.2-beta (build k20)") {
+	if _, err := New(t.Context(), Options{NetworkOptions: composefile.NetworkOptions{RunID: "x", WorkDir: t.TempDir(), ArtifactsDir: t.TempDir(), Topology: topo, NodeImages: map[string]string{"k21": "lnbench-node:21"}}}); err == nil || !strings.Contains(err.Error(), "node carol: no image for lnd v0.20.2-beta (build k20)") {
 		t.Errorf("missing image: %v", err)
 	}
 }
 
 func TestParseActors(t *testing.T) {
-	b := &Backend{opts: Options{WorkDir: "/w"}}
+	b := &Backend{opts: Options{NetworkOptions: composefile.NetworkOptions{WorkDir: "/w"}}}
 	got, ports, err := b.parseActors("aaa 0 alice ports=49153,49154,\nbbb 0 btcd ports=49155,\nccc 0 sampler ports=\n")
 	if err != nil {
 		t.Fatal(err)

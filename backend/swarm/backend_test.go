@@ -79,9 +79,7 @@ func TestNodeOwnLimitsInTheStack(t *testing.T) {
 		{Name: "bob", Implementation: "lnd", Build: "k", Memory: "400m"},
 		{Name: "carol", Implementation: "lnd", Build: "k", CPUs: 0.5},
 	}}
-	b, err := New(t.Context(), Options{RunID: "r1", WorkDir: t.TempDir(), ArtifactsDir: t.TempDir(), Topology: topo,
-		NodeImages: map[string]string{"k": "img:1"}, Cluster: threeEngines(&fakeDocker{}),
-		DefaultLimits: composefile.Limits{CPUs: 1, Memory: "1g"}})
+	b, err := New(t.Context(), Options{NetworkOptions: composefile.NetworkOptions{RunID: "r1", WorkDir: t.TempDir(), ArtifactsDir: t.TempDir(), Topology: topo, NodeImages: map[string]string{"k": "img:1"}, DefaultLimits: composefile.Limits{CPUs: 1, Memory: "1g"}}, Cluster: threeEngines(&fakeDocker{})})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,9 +110,7 @@ func TestStartNodeRefreshesEnv(t *testing.T) {
 		}
 		return "", nil
 	}
-	b, err := New(t.Context(), Options{RunID: "r1", WorkDir: t.TempDir(), ArtifactsDir: t.TempDir(), Topology: topo,
-		NodeImages: map[string]string{"k": "img:1"}, Cluster: threeEngines(f),
-		Configs: map[string]backend.NodeConfig{"": {Env: []string{"GOGC=100"}}}})
+	b, err := New(t.Context(), Options{NetworkOptions: composefile.NetworkOptions{RunID: "r1", WorkDir: t.TempDir(), ArtifactsDir: t.TempDir(), Topology: topo, NodeImages: map[string]string{"k": "img:1"}, Configs: map[string]backend.NodeConfig{"": {Env: []string{"GOGC=100"}}}}, Cluster: threeEngines(f)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,8 +160,7 @@ func TestActorsOnTheirEngines(t *testing.T) {
 		}
 		return "", fmt.Errorf("fake: unexpected %v", args)
 	}
-	b, err := New(t.Context(), Options{RunID: "r1", WorkDir: t.TempDir(), ArtifactsDir: t.TempDir(), Topology: topo,
-		NodeImages: map[string]string{"k": "img:1"}, Cluster: threeEngines(f)})
+	b, err := New(t.Context(), Options{NetworkOptions: composefile.NetworkOptions{RunID: "r1", WorkDir: t.TempDir(), ArtifactsDir: t.TempDir(), Topology: topo, NodeImages: map[string]string{"k": "img:1"}}, Cluster: threeEngines(f)})
 	if err != nil {
 		t.Fatal(err)
 	}

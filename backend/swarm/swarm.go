@@ -39,35 +39,16 @@ import (
 	"github.com/lnbench/lnbench/composefile"
 	"github.com/lnbench/lnbench/internal/fileutil"
 	"github.com/lnbench/lnbench/internal/lines"
-	"github.com/lnbench/lnbench/topology"
 )
 
 // Options configure one network's swarm backend.
 type Options struct {
-	RunID   string
-	Network string
-	// Separate names the file stack.<network>.yml (several networks per run).
-	Separate      bool
-	WorkDir       string // receives <service>/ with the files copied out of the containers
-	ArtifactsDir  string // receives the stack file
-	Topology      topology.Topology
-	NodeImages    map[string]string
-	ChainImage    string
-	DBBackend     string
-	NodeArgs      []string
-	Configs       map[string]backend.NodeConfig
-	Limits        map[string]composefile.Limits
-	DefaultLimits composefile.Limits
-	Pprof         bool
-	// Sampler adds one sampler service per engine hosting nodes (the
-	// images must carry lnbench: imagebuild.EnsureTool); SamplerArgs are
-	// its sampling flags, as for compose.
-	Sampler      bool
-	SamplerArgs  []string
-	Cluster      Cluster
-	FragmentsDir string
-	StartTimeout time.Duration
-	Log          io.Writer
+	composefile.NetworkOptions
+	// Cluster is the checked swarm (Check); Sampler adds one sampler
+	// service per engine hosting nodes (the images must carry lnbench:
+	// imagebuild.EnsureTool).
+	Cluster Cluster
+	Log     io.Writer
 }
 
 // Backend is the swarm backend of one network.
@@ -99,15 +80,6 @@ func New(ctx context.Context, opts Options) (*Backend, error) {
 	if opts.Cluster.Manager.Host == "" || len(opts.Cluster.Nodes) == 0 {
 		return nil, errors.New("swarm backend: no checked swarm (swarm.Check)")
 	}
-	work, err := filepath.Abs(opts.WorkDir)
-	if err != nil {
-		return nil, err
-	}
-	opts.WorkDir = work
-	frags, err := composefile.LoadFragmentsDir(opts.FragmentsDir)
-	if err != nil {
-		return nil, err
-	}
 	place, err := Place(opts.Topology, opts.Cluster)
 	if err != nil {
 		return nil, err
@@ -118,12 +90,11 @@ func New(ctx context.Context, opts Options) (*Backend, error) {
 		b.stack = composefile.StackName(opts.RunID, opts.Network)
 		b.file = filepath.Join(opts.ArtifactsDir, "stack."+strings.TrimSuffix(strings.TrimPrefix(composefile.FileName(opts.Network), "docker-compose."), ".yml")+".yml")
 	}
-	spec := composefile.Spec{RunID: opts.RunID, Network: opts.Network, Project: b.stack, WorkDir: opts.WorkDir, User: "0:0",
-		ChainImage: opts.ChainImage, Limits: opts.Limits, DefaultLimits: opts.DefaultLimits, Pprof: opts.Pprof,
-		Sampler: opts.Sampler, SamplerArgs: opts.SamplerArgs, Fragments: frags}
-	if err := spec.AddNodes(opts.Topology.Nodes, opts.NodeImages, opts.Configs, backend.NodeConfig{DBBackend: opts.DBBackend, Args: opts.NodeArgs}); err != nil {
+	spec, err := opts.Spec(b.stack, "0:0")
+	if err != nil {
 		return nil, err
 	}
+	b.opts = opts // with the work folder made absolute
 	chainDir := filepath.Join(opts.WorkDir, composefile.ChainService)
 	if err := os.MkdirAll(chainDir, 0o700); err != nil {
 		return nil, fmt.Errorf("run folder: %v", err)
@@ -188,14 +159,7 @@ func (b *Backend) writeStack(path string, services []string) error {
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	return composefile.WriteAtomic(path, data)
 }
 
 // deploy adds services to the started ones and deploys the stack of all

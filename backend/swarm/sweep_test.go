@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lnbench/lnbench/composefile"
+
 	"github.com/lnbench/lnbench/topology"
 )
 
@@ -219,8 +221,7 @@ func TestTeardownWithAnEngineLost(t *testing.T) {
 		{Name: "alice", Implementation: "lnd", Build: "k", Placement: "lnbe-1"},
 		{Name: "carol", Implementation: "lnd", Build: "k", Placement: "lnbe-2"},
 		{Name: "bob", Implementation: "lnd", Build: "k", Placement: "lnbe-3"}}}
-	b, err := New(t.Context(), Options{RunID: "r1", WorkDir: t.TempDir(), ArtifactsDir: t.TempDir(), Topology: topo,
-		NodeImages: map[string]string{"k": "img:1"}, Cluster: f.cluster(), Log: &log})
+	b, err := New(t.Context(), Options{NetworkOptions: composefile.NetworkOptions{RunID: "r1", WorkDir: t.TempDir(), ArtifactsDir: t.TempDir(), Topology: topo, NodeImages: map[string]string{"k": "img:1"}}, Cluster: f.cluster(), Log: &log})
 	if err != nil {
 		t.Fatal(err)
 	}

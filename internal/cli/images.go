@@ -104,16 +104,23 @@ func newComposeBackend(ctx context.Context, n runner.NetworkSpec, s scenario.Sce
 	if toolErr != nil && slices.ContainsFunc(n.Topology.Nodes, func(tn topology.Node) bool { return tn.Implementation == "cln" }) {
 		return nil, fmt.Errorf("core Lightning in containers runs this lnbench as its bitcoin-cli: %v", toolErr)
 	}
-	opts := compose.Options{RunID: n.RunID, Network: n.Name, Separate: severalNetworks,
-		WorkDir: n.WorkDir, ArtifactsDir: n.ArtifactsDir, Topology: n.Topology,
-		NodeImages: bins.images, ChainImage: bins.images[bins.chain], Configs: n.NodeConfigs,
-		DBBackend: s.Node.DBBackend, NodeArgs: s.Node.Flags,
-		// pprof listens inside the compose network only, always, so that
-		// `docker exec … sample-loop.sh` works in any run.
-		Pprof: true, StartTimeout: startTimeout, Tool: tool,
-		DefaultLimits: composefile.Limits{CPUs: s.Node.CPUs, Memory: s.Node.Memory}, CPUSet: runner.CPUList(n.CPUs)}
-	if n.Profiling {
-		opts.Sampler, opts.SamplerArgs = true, samplerArgs(s.Sampling, n.Origin)
-	}
+	opts := compose.Options{NetworkOptions: networkOptions(n, s, bins.images, bins.images[bins.chain], severalNetworks, startTimeout),
+		Tool: tool, CPUSet: runner.CPUList(n.CPUs)}
 	return compose.New(ctx, opts)
+}
+
+// networkOptions is what compose and swarm are told of network n alike.
+// pprof listens inside the network only, always, so that `docker exec …
+// sample-loop.sh` works in any run.
+func networkOptions(n runner.NetworkSpec, s scenario.Scenario, images map[string]string, chainImage string,
+	severalNetworks bool, startTimeout time.Duration) composefile.NetworkOptions {
+	o := composefile.NetworkOptions{RunID: n.RunID, Network: n.Name, Separate: severalNetworks,
+		WorkDir: n.WorkDir, ArtifactsDir: n.ArtifactsDir, Topology: n.Topology,
+		NodeImages: images, ChainImage: chainImage, Configs: n.NodeConfigs,
+		DBBackend: s.Node.DBBackend, NodeArgs: s.Node.Flags, Pprof: true, StartTimeout: startTimeout,
+		DefaultLimits: composefile.Limits{CPUs: s.Node.CPUs, Memory: s.Node.Memory}}
+	if n.Profiling {
+		o.Sampler, o.SamplerArgs = true, samplerArgs(s.Sampling, n.Origin)
+	}
+	return o
 }

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/lnbench/lnbench/backend/swarm"
-	"github.com/lnbench/lnbench/composefile"
 	"github.com/lnbench/lnbench/imagebuild"
 	"github.com/lnbench/lnbench/runner"
 	"github.com/lnbench/lnbench/sampler"
@@ -83,16 +82,8 @@ func distributeImages(ctx context.Context, c swarm.Cluster, images map[string]st
 // swarmImages'.
 func newSwarmBackend(ctx context.Context, n runner.NetworkSpec, s scenario.Scenario, images map[string]string, chain string, c swarm.Cluster,
 	severalNetworks bool, startTimeout time.Duration, log io.Writer) (*swarm.Backend, error) {
-	opts := swarm.Options{RunID: n.RunID, Network: n.Name, Separate: severalNetworks,
-		WorkDir: n.WorkDir, ArtifactsDir: n.ArtifactsDir, Topology: n.Topology,
-		NodeImages: images, ChainImage: images[chain], Configs: n.NodeConfigs,
-		DBBackend: s.Node.DBBackend, NodeArgs: s.Node.Flags, Pprof: true, Cluster: c,
-		StartTimeout: startTimeout, Log: log,
-		DefaultLimits: composefile.Limits{CPUs: s.Node.CPUs, Memory: s.Node.Memory}}
-	if n.Profiling {
-		opts.Sampler, opts.SamplerArgs = true, samplerArgs(s.Sampling, n.Origin)
-	}
-	return swarm.New(ctx, opts)
+	return swarm.New(ctx, swarm.Options{NetworkOptions: networkOptions(n, s, images, images[chain], severalNetworks, startTimeout),
+		Cluster: c, Log: log})
 }
 
 // swarmSampler drives the samplers of a swarm network, one per engine
