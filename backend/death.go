@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"syscall"
+
+	"github.com/docker/docker/api/types/container"
 )
 
 // Death is one actor (a node, btcd, a sampler) that stopped while it
@@ -139,20 +141,10 @@ var signalNames = map[syscall.Signal]string{
 }
 
 // DeathFromInspect reads a death from `docker inspect` output of one
-// container (a JSON array of one object, or the object): its state, exit
-// code, OOM flag and memory limit. Actor and LogTail are the caller's.
+// container (a JSON array of one object, or the object). Actor and
+// LogTail are the caller's.
 func DeathFromInspect(actor string, inspect []byte) (Death, error) {
-	var c struct {
-		State struct {
-			Status    string
-			ExitCode  int
-			OOMKilled bool
-			Error     string
-		}
-		HostConfig struct {
-			Memory int64
-		}
-	}
+	var c container.InspectResponse
 	text := strings.TrimSpace(string(inspect))
 	if strings.HasPrefix(text, "[") {
 		var list []json.RawMessage
@@ -164,19 +156,33 @@ func DeathFromInspect(actor string, inspect []byte) (Death, error) {
 	if err := json.Unmarshal([]byte(text), &c); err != nil {
 		return Death{}, fmt.Errorf("docker inspect %s: %v", actor, err)
 	}
-	d := Death{Actor: actor, Reason: c.State.Status, ExitCode: c.State.ExitCode, OOM: c.State.OOMKilled,
-		MemoryLimit: c.HostConfig.Memory, Signal: SignalOfExitCode(c.State.ExitCode)}
-	switch c.State.Status {
+	if c.ContainerJSONBase == nil {
+		return Death{}, fmt.Errorf("docker inspect %s: no container state in %.80q", actor, text)
+	}
+	return DeathOf(actor, c.State, c.HostConfig), nil
+}
+
+// DeathOf reads a death from a container's state as the engine reports
+// it: its status, exit code, OOM flag and memory limit.
+func DeathOf(actor string, st *container.State, hc *container.HostConfig) Death {
+	if st == nil {
+		st = &container.State{}
+	}
+	d := Death{Actor: actor, Reason: st.Status, ExitCode: st.ExitCode, OOM: st.OOMKilled, Signal: SignalOfExitCode(st.ExitCode)}
+	if hc != nil {
+		d.MemoryLimit = hc.Memory
+	}
+	switch st.Status {
 	case "exited", "dead":
 		d.Reason = "exited"
 	case "paused", "restarting", "removing", "created":
 		// Not an exit: the code is the previous life's.
 		d.ExitCode, d.Signal = -1, ""
 	}
-	if c.State.Error != "" {
-		d.Reason += ": " + c.State.Error
+	if st.Error != "" {
+		d.Reason += ": " + st.Error
 	}
-	return d, nil
+	return d
 }
 
 // TailLines splits a log tail into lines, dropping trailing blank ones

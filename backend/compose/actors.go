@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"strconv"
-	"strings"
 
+	"github.com/docker/docker/api/types/container"
 	"github.com/lnbench/lnbench/backend"
 	"github.com/lnbench/lnbench/composefile"
 	"github.com/lnbench/lnbench/usage"
@@ -31,28 +31,22 @@ import (
 // actor's figures. It is its own row so the harness process's figure
 // stays comparable with the local backend's (no proxy there).
 func (b *Backend) Actors(ctx context.Context) ([]backend.Actor, error) {
-	out, err := docker(ctx, "ps", "-q", "--no-trunc", "--filter", "label=com.docker.compose.project="+b.project)
+	q := projectQuery(b.project, "")
+	q.all = false // running ones
+	ids, err := b.engine(ctx).list(ctx, q)
+	if err != nil || len(ids) == 0 {
+		return nil, err
+	}
+	docs, err := b.engine(ctx).inspect(ctx, ids...)
 	if err != nil {
 		return nil, err
 	}
-	ids := strings.Fields(out)
-	if len(ids) == 0 {
-		return nil, nil
-	}
-	args := append([]string{"inspect", "--format", `{{.Id}} {{.State.Pid}} {{index .Config.Labels "com.docker.compose.service"}} ` + portsFormat}, ids...)
-	out, err = docker(ctx, args...)
-	if err != nil {
-		return nil, err
-	}
-	actors, ports, err := b.parseActors(out)
+	actors, ports, err := b.actorsOf(docs)
 	if err != nil {
 		return nil, err
 	}
 	return withProxy(actors, backend.ProxyPIDs("/proc", ports)), nil
 }
-
-// portsFormat prints a container's published host ports as "ports=P,P,".
-const portsFormat = `ports={{range $p, $b := .NetworkSettings.Ports}}{{range $b}}{{.HostPort}},{{end}}{{end}}`
 
 // withProxy adds the proxy actor when the containers' processes are
 // visible here (else neither are the proxies': they run beside the engine)
@@ -68,34 +62,37 @@ func withProxy(actors []backend.Actor, pids []int) []backend.Actor {
 	return append(actors, backend.Actor{Name: backend.ProxyActor, Role: usage.RoleProxy, PIDs: pids})
 }
 
-// parseActors reads the inspect lines into actors and the set of their
-// published host ports.
-func (b *Backend) parseActors(inspect string) ([]backend.Actor, map[int]bool, error) {
+// actorsOf reads the containers' documents into actors and the set of
+// their published host ports.
+func (b *Backend) actorsOf(docs []container.InspectResponse) ([]backend.Actor, map[int]bool, error) {
 	var actors []backend.Actor
 	ports := map[int]bool{}
-	for _, line := range strings.Split(strings.TrimSpace(inspect), "\n") {
-		f := strings.Fields(line)
-		if len(f) == 4 && strings.HasPrefix(f[3], "ports=") {
-			for _, p := range strings.Split(strings.TrimPrefix(f[3], "ports="), ",") {
-				if n, err := strconv.Atoi(p); err == nil && n > 0 {
-					ports[n] = true
+	for _, c := range docs {
+		if c.ContainerJSONBase == nil || c.State == nil || c.Config == nil {
+			return nil, nil, fmt.Errorf("engine: container %.12s: no state or config", c.ID)
+		}
+		if c.NetworkSettings != nil {
+			for _, binds := range c.NetworkSettings.Ports {
+				for _, hb := range binds {
+					if n, err := strconv.Atoi(hb.HostPort); err == nil && n > 0 {
+						ports[n] = true
+					}
 				}
 			}
-			f = f[:3]
 		}
-		if len(f) != 3 {
-			return nil, nil, fmt.Errorf("docker inspect: unexpected %q", line)
+		name := c.Config.Labels["com.docker.compose.service"]
+		if name == "" {
+			return nil, nil, fmt.Errorf("engine: container %.12s has no compose service label", c.ID)
 		}
-		pid, _ := strconv.Atoi(f[1])
-		a := backend.Actor{Name: f[2], Role: usage.RoleNode, ContainerID: f[0], DataDir: filepath.Join(b.opts.WorkDir, f[2])}
-		switch f[2] {
+		a := backend.Actor{Name: name, Role: usage.RoleNode, ContainerID: c.ID, DataDir: filepath.Join(b.opts.WorkDir, name)}
+		switch name {
 		case composefile.ChainService:
 			a.Role = usage.RoleChain
 		case composefile.SamplerService:
 			a.Role, a.DataDir = usage.RoleSampler, ""
 		}
-		if cg := backend.CgroupOf(pid, a.ContainerID); cg != "" {
-			a.PID, a.CgroupPath = pid, cg
+		if cg := backend.CgroupOf(c.State.Pid, a.ContainerID); cg != "" {
+			a.PID, a.CgroupPath = c.State.Pid, cg
 		}
 		actors = append(actors, a)
 	}

@@ -21,7 +21,7 @@ import (
 // nothing is pulled). It returns when the new rules were in (the helper's
 // clock) and the exempt traffic's labels. Callers hold faultMu.
 func (b *Backend) applyTC(ctx context.Context, id string, im *impairments) (at time.Time, labels []string, err error) {
-	image, err := docker(ctx, "inspect", "--format", "{{.Config.Image}}", id)
+	image, err := b.imageOf(ctx, id)
 	if err != nil {
 		return time.Time{}, nil, err
 	}

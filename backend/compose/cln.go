@@ -17,7 +17,7 @@ import (
 func (b *Backend) waitCLN(ctx context.Context, ep backend.NodeEndpoint) (backend.NodeEndpoint, error) {
 	var published string
 	_, err := b.waitReady(ctx, "node", ep.Name, func(id string) bool {
-		ep.RPCHost = harnessHost(ctx, id, composefile.ClnRPCPort, &published, func(hostPort string) bool {
+		ep.RPCHost = b.harnessHost(ctx, id, composefile.ClnRPCPort, &published, func(hostPort string) bool {
 			return cln.Answers(ctx, hostPort)
 		})
 		return ep.RPCHost != ""

@@ -29,6 +29,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/docker/docker/api/types/container"
+	"github.com/docker/go-connections/nat"
 	"github.com/lnbench/lnbench/backend"
 	"github.com/lnbench/lnbench/chain/btcd"
 	"github.com/lnbench/lnbench/composefile"
@@ -78,8 +80,8 @@ type Backend struct {
 	// container id; lastLift when the last applyTC lifted a delay.
 	delayerFrom map[string]string
 	lastLift    time.Time
-	// exited answers the watchdog without a CLI process (see exited.go).
-	exited exitedProbe
+	// eng answers questions about containers (engine.go).
+	eng lazyEngine
 }
 
 // New generates and writes the compose file; nothing starts until StartChain.
@@ -185,40 +187,69 @@ func (b *Backend) compose(ctx context.Context, args ...string) (string, error) {
 // containerID finds a service's container (running or not) by the labels
 // both compose versions set.
 func (b *Backend) containerID(ctx context.Context, service string) (string, error) {
-	out, err := docker(ctx, "ps", "-aq", "--filter", "label=com.docker.compose.project="+b.project,
-		"--filter", "label=com.docker.compose.service="+service)
+	ids, err := b.engine(ctx).list(ctx, projectQuery(b.project, service))
 	if err != nil {
 		return "", err
 	}
-	ids := strings.Fields(out)
 	if len(ids) == 0 {
 		return "", nil
 	}
 	return ids[0], nil
 }
 
-// state is a container's status and exit code.
-func containerState(ctx context.Context, id string) (status string, exit int, err error) {
-	out, err := docker(ctx, "inspect", "--format", "{{.State.Status}} {{.State.ExitCode}}", id)
+// engine is the backend's engine, picked at the first question.
+func (b *Backend) engine(ctx context.Context) engine { return b.eng.get(ctx) }
+
+// inspect1 is one container's document.
+func (b *Backend) inspect1(ctx context.Context, id string) (container.InspectResponse, error) {
+	docs, err := b.engine(ctx).inspect(ctx, id)
 	if err != nil {
-		return "", 0, err
+		return container.InspectResponse{}, err
 	}
-	f := strings.Fields(out)
-	if len(f) != 2 {
-		return "", 0, fmt.Errorf("docker inspect %s: unexpected %q", id, out)
-	}
-	exit, _ = strconv.Atoi(f[1])
-	return f[0], exit, nil
+	return docs[0], nil
 }
 
-// PublishedPort reads back the loopback host port Docker chose for a
-// container port, and refuses any binding beyond 127.0.0.1.
-func PublishedPort(ctx context.Context, containerID string, port int) (string, error) {
-	out, err := docker(ctx, "port", containerID, fmt.Sprintf("%d/tcp", port))
+// imageOf is the image a container runs.
+func (b *Backend) imageOf(ctx context.Context, id string) (string, error) {
+	c, err := b.inspect1(ctx, id)
 	if err != nil {
 		return "", err
 	}
-	return parsePort(out, port)
+	if c.Config == nil {
+		return "", fmt.Errorf("container %s: no config", id)
+	}
+	return c.Config.Image, nil
+}
+
+// containerState is a container's status ("running", "exited", …).
+func (b *Backend) containerState(ctx context.Context, id string) (string, error) {
+	c, err := b.inspect1(ctx, id)
+	if err != nil {
+		return "", err
+	}
+	if c.State == nil {
+		return "", fmt.Errorf("container %s: no state", id)
+	}
+	return c.State.Status, nil
+}
+
+// publishedPort reads back the loopback host port Docker chose for a
+// container port, and refuses any binding beyond 127.0.0.1.
+func (b *Backend) publishedPort(ctx context.Context, containerID string, port int) (string, error) {
+	c, err := b.inspect1(ctx, containerID)
+	if err != nil {
+		return "", err
+	}
+	var binds []string
+	if c.NetworkSettings != nil {
+		for _, hb := range c.NetworkSettings.Ports[nat.Port(fmt.Sprintf("%d/tcp", port))] {
+			binds = append(binds, net.JoinHostPort(hb.HostIP, hb.HostPort))
+		}
+	}
+	if len(binds) == 0 {
+		return "", fmt.Errorf("container port %d/tcp is not published", port)
+	}
+	return parsePort(strings.Join(binds, "\n"), port)
 }
 
 // parsePort reads `docker port` output: one host:port per line.
@@ -244,8 +275,8 @@ func parsePort(out string, port int) (string, error) {
 }
 
 func (b *Backend) logTail(ctx context.Context, id string, n int) string {
-	out, _ := exec.CommandContext(ctx, "docker", "logs", "--tail", strconv.Itoa(n), id).CombinedOutput()
-	s := strings.TrimRight(string(out), "\n")
+	out, _ := b.engine(ctx).logs(ctx, id, n)
+	s := strings.TrimRight(out, "\n")
 	if s == "" {
 		return "  (no output)"
 	}
@@ -271,7 +302,7 @@ func (b *Backend) waitReady(ctx context.Context, what, service string, ready fun
 		// Exec'ing docker inspect is costlier than a stat: every 0.5 s.
 		if id != "" && time.Since(lastState) > 500*time.Millisecond {
 			lastState = time.Now()
-			status, _, err := containerState(wctx, id)
+			status, err := b.containerState(wctx, id)
 			if err == nil && (status == "exited" || status == "dead") {
 				lctx, lcancel := context.WithTimeout(context.Background(), 10*time.Second)
 				defer lcancel()
@@ -326,7 +357,7 @@ func (b *Backend) waitChain(ctx context.Context) (host, cert string, err error) 
 			return false
 		}
 		if host == "" {
-			host, _ = PublishedPort(ctx, id, composefile.BtcdRPCPort)
+			host, _ = b.publishedPort(ctx, id, composefile.BtcdRPCPort)
 		}
 		// rpcclient verifies the certificate for the IP it dials.
 		return host != "" && backend.TLSAnswers(host, cert, "127.0.0.1")
@@ -347,7 +378,7 @@ func (b *Backend) StartSampler(ctx context.Context) (string, error) {
 	var host string
 	_, err := b.waitReady(ctx, "sampler", composefile.SamplerService, func(id string) bool {
 		if host == "" {
-			host, _ = PublishedPort(ctx, id, composefile.SamplerControlPort)
+			host, _ = b.publishedPort(ctx, id, composefile.SamplerControlPort)
 		}
 		return host != ""
 	})
@@ -438,7 +469,7 @@ func (b *Backend) waitNode(ctx context.Context, ep backend.NodeEndpoint) (backen
 		if !fileutil.NonEmpty(ep.MacaroonPath) || !fileutil.NonEmpty(ep.TLSCertPath) {
 			return false
 		}
-		ep.RPCHost = harnessHost(ctx, id, composefile.LndRPCPort, &published, func(hostPort string) bool {
+		ep.RPCHost = b.harnessHost(ctx, id, composefile.LndRPCPort, &published, func(hostPort string) bool {
 			return backend.TLSAnswers(hostPort, ep.TLSCertPath, "localhost")
 		})
 		return ep.RPCHost != ""
@@ -565,18 +596,17 @@ func (b *Backend) ContainerName(ctx context.Context, service string) (string, er
 	if err != nil || id == "" {
 		return "", fmt.Errorf("no container for %s: %v", service, err)
 	}
-	return docker(ctx, "inspect", "-f", "{{.Name}}", id)
+	c, err := b.inspect1(ctx, id)
+	return strings.TrimPrefix(c.Name, "/"), err
 }
 
 // Dead lists the started services whose container is no longer running.
 // One question to the engine answers the common case (all alive), so a
 // watchdog can ask every second.
 func (b *Backend) Dead(ctx context.Context) []backend.Death {
-	if exited, err := b.exited.anyExited(ctx, b.project); err == nil {
-		if !exited {
-			return nil
-		}
-	} else if out, err := docker(ctx, "ps", "-aq", "--filter", "label=com.docker.compose.project="+b.project, "--filter", "status=exited"); err != nil || strings.TrimSpace(out) == "" {
+	q := projectQuery(b.project, "")
+	q.status = "exited"
+	if exited, err := b.engine(ctx).list(ctx, q); err != nil || len(exited) == 0 {
 		return nil
 	}
 	b.mu.Lock()
@@ -592,7 +622,7 @@ func (b *Backend) Dead(ctx context.Context) []backend.Death {
 		if err != nil || id == "" {
 			continue
 		}
-		if status, _, err := containerState(ctx, id); err == nil && status != "running" {
+		if status, err := b.containerState(ctx, id); err == nil && status != "running" {
 			out = append(out, b.death(ctx, n, id, 10))
 		}
 	}
@@ -603,10 +633,8 @@ func (b *Backend) Dead(ctx context.Context) []backend.Death {
 // OOM flag and memory limit from the engine, and the last n log lines.
 func (b *Backend) death(ctx context.Context, service, id string, n int) backend.Death {
 	d := backend.Death{Actor: service, Reason: "exited", ExitCode: -1}
-	if out, err := docker(ctx, "inspect", id); err == nil {
-		if got, err := backend.DeathFromInspect(service, []byte(out)); err == nil {
-			d = got
-		}
+	if c, err := b.inspect1(ctx, id); err == nil && c.ContainerJSONBase != nil {
+		d = backend.DeathOf(service, c.State, c.HostConfig)
 	}
 	d.LogTail = backend.TailLines(b.logTail(ctx, id, n))
 	return d

@@ -133,7 +133,7 @@ func TestComposeEndToEnd(t *testing.T) {
 			t.Fatal(err)
 		}
 		host, _, _ := strings.Cut(ep.RPCHost, ":")
-		if addrs := containerAddrs(ctx, id); !slices.Contains(addrs, host) || ep.PeerHost != name+":9735" {
+		if addrs := be.containerAddrs(ctx, id); !slices.Contains(addrs, host) || ep.PeerHost != name+":9735" {
 			t.Errorf("%s: rpc %s (container addresses %v) peer %s", name, ep.RPCHost, addrs, ep.PeerHost)
 		}
 	}

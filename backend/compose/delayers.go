@@ -192,7 +192,11 @@ func (b *Backend) removeContainers(ctx context.Context, ids []string) {
 
 // serviceOf is the compose service of one of this backend's containers.
 func (b *Backend) serviceOf(ctx context.Context, id string) (string, error) {
-	return docker(ctx, "inspect", "--format", `{{index .Config.Labels "com.docker.compose.service"}}`, id)
+	c, err := b.inspect1(ctx, id)
+	if err != nil || c.Config == nil {
+		return "", err
+	}
+	return c.Config.Labels["com.docker.compose.service"], nil
 }
 
 // delayerArgs is the `docker run` of a detached delayer for d in

@@ -2,9 +2,13 @@ package compose
 
 import (
 	"context"
+	"maps"
 	"net"
+	"slices"
 	"strconv"
-	"strings"
+
+	"github.com/docker/docker/api/types/container"
+	"github.com/docker/docker/api/types/network"
 )
 
 // The harness's own calls (a payment's RPCs) go to a container's address
@@ -14,22 +18,32 @@ import (
 // the nodes' CPU at c=60. Ports stay published (on 127.0.0.1) for users.
 
 // containerAddrs are a container's IPv4 addresses on its networks.
-func containerAddrs(ctx context.Context, id string) []string {
-	out, err := docker(ctx, "inspect", "--format", "{{range .NetworkSettings.Networks}}{{.IPAddress}} {{end}}", id)
+func (b *Backend) containerAddrs(ctx context.Context, id string) []string {
+	c, err := b.inspect1(ctx, id)
 	if err != nil {
 		return nil
 	}
-	return parseAddrs(out)
-}
-
-func parseAddrs(out string) []string {
 	var ips []string
-	for _, f := range strings.Fields(out) {
-		if ip := net.ParseIP(f); ip != nil && ip.To4() != nil {
-			ips = append(ips, f)
+	for _, n := range networksOf(c) {
+		if ip := net.ParseIP(n.IPAddress); ip != nil && ip.To4() != nil {
+			ips = append(ips, n.IPAddress)
 		}
 	}
 	return ips
+}
+
+// networksOf is a container's networks in name order.
+func networksOf(c container.InspectResponse) []*network.EndpointSettings {
+	if c.NetworkSettings == nil {
+		return nil
+	}
+	var out []*network.EndpointSettings
+	for _, name := range slices.Sorted(maps.Keys(c.NetworkSettings.Networks)) {
+		if n := c.NetworkSettings.Networks[name]; n != nil {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // harnessHost is where the harness reaches port of container id: once the
@@ -37,14 +51,14 @@ func parseAddrs(out string) []string {
 // keeps the port between polls), its first address that answers too, else
 // the published port (no route from this host, e.g. a remote or rootless
 // engine). "" while it does not answer.
-func harnessHost(ctx context.Context, id string, port int, published *string, answers func(hostPort string) bool) string {
+func (b *Backend) harnessHost(ctx context.Context, id string, port int, published *string, answers func(hostPort string) bool) string {
 	if *published == "" {
-		*published, _ = PublishedPort(ctx, id, port)
+		*published, _ = b.publishedPort(ctx, id, port)
 	}
 	if *published == "" || !answers(*published) {
 		return ""
 	}
-	for _, ip := range containerAddrs(ctx, id) {
+	for _, ip := range b.containerAddrs(ctx, id) {
 		if hp := net.JoinHostPort(ip, strconv.Itoa(port)); answers(hp) {
 			return hp
 		}

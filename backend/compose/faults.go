@@ -97,7 +97,7 @@ func (b *Backend) Restart(ctx context.Context, name string) (backend.NodeEndpoin
 	if name == composefile.SamplerService {
 		return backend.NodeEndpoint{}, fmt.Errorf("restart %s: the sampler is not an actor that can be restarted", name)
 	}
-	if status, _, err := containerState(ctx, id); err == nil && status == "paused" {
+	if status, err := b.containerState(ctx, id); err == nil && status == "paused" {
 		if _, err := docker(ctx, "unpause", id); err != nil {
 			return backend.NodeEndpoint{}, fmt.Errorf("restart %s: %w", name, err)
 		}
@@ -153,7 +153,7 @@ func (b *Backend) Impair(ctx context.Context, name, peer string, imp backend.Imp
 		if err != nil {
 			return backend.Applied{}, err
 		}
-		ip, err := containerIP(ctx, pid)
+		ip, err := b.containerIP(ctx, pid)
 		if err != nil {
 			return backend.Applied{}, fmt.Errorf("impair %s: %w", target(name, peer), err)
 		}
@@ -261,7 +261,7 @@ func (b *Backend) reimpair(ctx context.Context, name string) error {
 			if err != nil {
 				return err
 			}
-			if ip, err = containerIP(ctx, pid); err != nil {
+			if ip, err = b.containerIP(ctx, pid); err != nil {
 				return err
 			}
 		}
@@ -292,14 +292,19 @@ func helperArgs(runID, network, target, image string) []string {
 }
 
 // containerIP is a container's address on its (one) compose network.
-func containerIP(ctx context.Context, id string) (string, error) {
-	out, err := docker(ctx, "inspect", "--format", "{{range .NetworkSettings.Networks}}{{.IPAddress}} {{end}}", id)
+func (b *Backend) containerIP(ctx context.Context, id string) (string, error) {
+	c, err := b.inspect1(ctx, id)
 	if err != nil {
 		return "", err
 	}
-	ips := strings.Fields(out)
+	var ips []string
+	for _, n := range networksOf(c) {
+		if n.IPAddress != "" {
+			ips = append(ips, n.IPAddress)
+		}
+	}
 	if len(ips) != 1 {
-		return "", fmt.Errorf("container %s: want one address on the compose network, got %q (is it running?)", id[:min(12, len(id))], out)
+		return "", fmt.Errorf("container %s: want one address on the compose network, got %q (is it running?)", id[:min(12, len(id))], ips)
 	}
 	return ips[0], nil
 }

@@ -369,9 +369,9 @@ func TestComposeFaults(t *testing.T) {
 		if err := be.Kill(ctx, "bob"); err != nil {
 			t.Fatal(err)
 		}
-		status, code, err := containerState(ctx, ids["bob"])
-		if err != nil || status != "exited" || code != 137 {
-			t.Errorf("bob after kill: %s %d %v", status, code, err)
+		c, err := be.inspect1(ctx, ids["bob"])
+		if err != nil || c.State.Status != "exited" || c.State.ExitCode != 137 {
+			t.Errorf("bob after kill: %+v %v", c.State, err)
 		}
 		if dead := be.Dead(ctx); len(dead) != 1 || dead[0].Actor != "bob" || dead[0].ExitCode != 137 || dead[0].Signal != "SIGKILL" || dead[0].OOM {
 			t.Errorf("Dead: %v", dead)

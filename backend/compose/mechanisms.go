@@ -106,13 +106,16 @@ func Probe(ctx context.Context, runID, image string) Mechanisms {
 // peer and chain traffic, not the measuring of it. Labels name each
 // address for fault records.
 func (b *Backend) exempt(ctx context.Context, id string) ([]netip.Addr, []string, error) {
-	out, err := docker(ctx, "inspect", "--format", "{{range .NetworkSettings.Networks}}{{.Gateway}} {{end}}", id)
+	c, err := b.inspect1(ctx, id)
 	if err != nil {
 		return nil, nil, err
 	}
-	gws := strings.Fields(out)
+	var gws []string
+	for _, n := range networksOf(c) {
+		gws = append(gws, n.Gateway)
+	}
 	if len(gws) != 1 {
-		return nil, nil, fmt.Errorf("container %s: want one gateway on the compose network, got %q", id[:min(12, len(id))], out)
+		return nil, nil, fmt.Errorf("container %s: want one gateway on the compose network, got %q", id[:min(12, len(id))], gws)
 	}
 	gw, err := netip.ParseAddr(gws[0])
 	if err != nil {
@@ -124,7 +127,7 @@ func (b *Backend) exempt(ctx context.Context, id string) ([]netip.Addr, []string
 	b.mu.Unlock()
 	if sampling {
 		if sid, err := b.containerID(ctx, composefile.SamplerService); err == nil && sid != "" {
-			if ip, err := containerIP(ctx, sid); err == nil {
+			if ip, err := b.containerIP(ctx, sid); err == nil {
 				if a, err := netip.ParseAddr(ip); err == nil {
 					addrs, labels = append(addrs, a), append(labels, "sampler "+ip)
 				}
@@ -153,7 +156,7 @@ func (b *Backend) PrepareImpairments(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	image, err := docker(ctx, "inspect", "--format", "{{.Config.Image}}", id)
+	image, err := b.imageOf(ctx, id)
 	if err != nil {
 		return err
 	}

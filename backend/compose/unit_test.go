@@ -10,6 +10,8 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/docker/docker/api/types/container"
+	"github.com/docker/go-connections/nat"
 	"github.com/lnbench/lnbench/backend"
 	"github.com/lnbench/lnbench/composefile"
 	"github.com/lnbench/lnbench/topology"
@@ -96,9 +98,18 @@ func TestNodesGetTheirBuildsImageAndSpecsFlags(t *testing.T) {
 	}
 }
 
-func TestParseActors(t *testing.T) {
+func TestActorsOf(t *testing.T) {
 	b := &Backend{opts: Options{NetworkOptions: composefile.NetworkOptions{WorkDir: "/w"}}}
-	got, ports, err := b.parseActors("aaa 0 alice ports=49153,49154,\nbbb 0 btcd ports=49155,\nccc 0 sampler ports=\n")
+	doc := func(id, service string, ports ...string) container.InspectResponse {
+		pm := nat.PortMap{}
+		for i, p := range ports {
+			pm[nat.Port(fmt.Sprintf("%d/tcp", 9000+i))] = []nat.PortBinding{{HostIP: "127.0.0.1", HostPort: p}}
+		}
+		return container.InspectResponse{ContainerJSONBase: &container.ContainerJSONBase{ID: id, State: &container.State{Pid: 0}},
+			Config:          &container.Config{Labels: map[string]string{"com.docker.compose.service": service}},
+			NetworkSettings: &container.NetworkSettings{NetworkSettingsBase: container.NetworkSettingsBase{Ports: pm}}}
+	}
+	got, ports, err := b.actorsOf([]container.InspectResponse{doc("aaa", "alice", "49153", "49154"), doc("bbb", "btcd", "49155"), doc("ccc", "sampler")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,8 +122,8 @@ func TestParseActors(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("got %+v", got)
 	}
-	if _, _, err := b.parseActors("aaa alice"); err == nil {
-		t.Fatal("a short line is an error")
+	if _, _, err := b.actorsOf([]container.InspectResponse{doc("aaa", "")}); err == nil {
+		t.Fatal("a container without its service label is an error")
 	}
 	// The proxies join only when the containers' processes are visible here.
 	if got := withProxy(want, []int{7, 8}); len(got) != 3 {
@@ -130,13 +141,3 @@ func TestParseActors(t *testing.T) {
 }
 
 var _ backend.ActorLister = (*Backend)(nil)
-
-func TestParseAddrsKeepsIPv4(t *testing.T) {
-	got := parseAddrs("172.18.0.3 fd00::3  <no value> 10.0.9.4 \n")
-	if want := []string{"172.18.0.3", "10.0.9.4"}; !slices.Equal(got, want) {
-		t.Errorf("parseAddrs = %v, want %v", got, want)
-	}
-	if got := parseAddrs(" \n"); got != nil {
-		t.Errorf("no address: %v", got)
-	}
-}
