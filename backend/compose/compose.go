@@ -20,7 +20,6 @@ import (
 	"fmt"
 	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -34,6 +33,7 @@ import (
 	"github.com/lnbench/lnbench/backend"
 	"github.com/lnbench/lnbench/chain/btcd"
 	"github.com/lnbench/lnbench/composefile"
+	"github.com/lnbench/lnbench/internal/dockercli"
 	"github.com/lnbench/lnbench/internal/fileutil"
 	"github.com/lnbench/lnbench/node/lnd"
 )
@@ -555,17 +555,7 @@ func anyExists(dir string, rels []string) bool {
 }
 
 func dockerLogs(ctx context.Context, id, path string) error {
-	out, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	cmd := exec.CommandContext(ctx, "docker", "logs", id)
-	cmd.Stdout, cmd.Stderr = out, out
-	rerr := cmd.Run()
-	if cerr := out.Close(); rerr == nil {
-		rerr = cerr
-	}
-	return rerr
+	return dockercli.LogsTo(ctx, nil, id, path)
 }
 
 // Teardown runs `down -v --remove-orphans` for the project, then sweeps

@@ -1,7 +1,6 @@
 package compose
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"github.com/lnbench/lnbench/backend"
+	"github.com/lnbench/lnbench/internal/dockercli"
 	"github.com/lnbench/lnbench/internal/lines"
 )
 
@@ -108,21 +108,7 @@ func dockerInput(ctx context.Context, stdin string, args ...string) (string, err
 }
 
 func runCmd(ctx context.Context, env []string, stdin io.Reader, name string, args ...string) (string, error) {
-	cmd := exec.CommandContext(ctx, name, args...)
-	if env != nil {
-		cmd.Env = append(os.Environ(), env...)
-	}
-	cmd.Stdin = stdin
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Run(); err != nil {
-		msg := strings.TrimSpace(errb.String())
-		if msg == "" {
-			msg = strings.TrimSpace(out.String())
-		}
-		return out.String(), fmt.Errorf("%s %s: %v: %s", name, strings.Join(args, " "), err, lines.Last(msg, 6))
-	}
-	return strings.TrimSpace(out.String()), nil
+	return dockercli.Run(ctx, env, stdin, name, args...)
 }
 
 // Removed counts what a cleanup removed.

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -14,10 +13,10 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/docker/docker/api/types/container"
 	"github.com/docker/docker/pkg/stdcopy"
+	"github.com/lnbench/lnbench/internal/dockerapi"
 )
 
 // engine is what the compose backend asks the Docker engine beyond the
@@ -30,7 +29,8 @@ import (
 // The Docker Go client (github.com/docker/docker/client) was not used: it
 // pulls OpenTelemetry and a newer gRPC (1.79 → 1.83, `go mod tidy`,
 // 2026-11-26) into the harness whose gRPC calls are measured. The API's
-// types come from the same module, without those.
+// types come from the same module, without those; internal/dockerapi
+// makes the connection.
 type engine interface {
 	// list returns the ids of the containers matching q.
 	list(ctx context.Context, q listQuery) ([]string, error)
@@ -62,10 +62,7 @@ func projectQuery(project, service string) listQuery {
 // ($DOCKER_HOST, else the current context), else the CLI.
 func newEngine(ctx context.Context) engine {
 	if sock := socketOf(ctx); sock != "" {
-		return apiEngine{client: &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{
-			DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
-				return (&net.Dialer{}).DialContext(ctx, "unix", sock)
-			}}}}
+		return apiEngine{client: dockerapi.Client("unix://" + sock)}
 	}
 	return cliEngine{}
 }

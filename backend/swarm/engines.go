@@ -7,12 +7,12 @@ import (
 	"fmt"
 	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
 	"time"
 
+	"github.com/lnbench/lnbench/internal/dockercli"
 	"github.com/lnbench/lnbench/internal/lines"
 )
 
@@ -198,17 +198,5 @@ func docker(ctx context.Context, host string, args ...string) (string, error) {
 }
 
 func dockerEnv(ctx context.Context, host string, env []string, args ...string) (string, error) {
-	full := append([]string{"-H", host}, args...)
-	cmd := exec.CommandContext(ctx, "docker", full...)
-	cmd.Env = append(os.Environ(), env...)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Run(); err != nil {
-		msg := strings.TrimSpace(errb.String())
-		if msg == "" {
-			msg = strings.TrimSpace(out.String())
-		}
-		return out.String(), fmt.Errorf("docker -H %s %s: %v: %s", host, strings.Join(args, " "), err, lines.Last(msg, 6))
-	}
-	return strings.TrimSpace(out.String()), nil
+	return dockercli.Run(ctx, env, nil, "docker", append([]string{"-H", host}, args...)...)
 }

@@ -37,6 +37,7 @@ import (
 
 	"github.com/lnbench/lnbench/backend"
 	"github.com/lnbench/lnbench/composefile"
+	"github.com/lnbench/lnbench/internal/dockercli"
 	"github.com/lnbench/lnbench/internal/fileutil"
 	"github.com/lnbench/lnbench/internal/lines"
 )
@@ -547,17 +548,7 @@ func (b *Backend) collectLogs(ctx context.Context, dir, name string) []error {
 }
 
 func containerLogs(ctx context.Context, e Engine, id, path string) error {
-	out, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	cmd := exec.CommandContext(ctx, "docker", "-H", e.Host, "logs", id)
-	cmd.Stdout, cmd.Stderr = out, out
-	rerr := cmd.Run()
-	if cerr := out.Close(); rerr == nil {
-		rerr = cerr
-	}
-	return rerr
+	return dockercli.LogsTo(ctx, []string{"-H", e.Host}, id, path)
 }
 
 // Teardown removes the stack through the manager, then sweeps every engine
