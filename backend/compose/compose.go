@@ -35,6 +35,7 @@ import (
 	"github.com/lnbench/lnbench/composefile"
 	"github.com/lnbench/lnbench/internal/dockercli"
 	"github.com/lnbench/lnbench/internal/fileutil"
+	"github.com/lnbench/lnbench/internal/wait"
 	"github.com/lnbench/lnbench/node/lnd"
 )
 
@@ -288,42 +289,40 @@ func (b *Backend) logTail(ctx context.Context, id string, n int) string {
 func (b *Backend) waitReady(ctx context.Context, what, service string, ready func(id string) bool) (string, error) {
 	wctx, cancel := context.WithTimeoutCause(ctx, b.opts.StartTimeout, fmt.Errorf("start timeout %v", b.opts.StartTimeout))
 	defer cancel()
-	t := time.NewTicker(100 * time.Millisecond)
-	defer t.Stop()
 	var id string
 	lastState := time.Time{}
-	for {
+	err := wait.Poll(wctx, 100*time.Millisecond, func() (bool, error) {
 		if id == "" {
 			id, _ = b.containerID(wctx, service)
 		}
 		if id != "" && ready(id) {
-			return id, nil
+			return true, nil
 		}
-		// Exec'ing docker inspect is costlier than a stat: every 0.5 s.
+		// Asking the engine is costlier than a stat: every 0.5 s.
 		if id != "" && time.Since(lastState) > 500*time.Millisecond {
 			lastState = time.Now()
 			status, err := b.containerState(wctx, id)
 			if err == nil && (status == "exited" || status == "dead") {
 				lctx, lcancel := context.WithTimeout(context.Background(), 10*time.Second)
 				defer lcancel()
-				return id, &backend.DeadError{Deaths: []backend.Death{b.death(lctx, service, id, 15)}}
+				return false, &backend.DeadError{Deaths: []backend.Death{b.death(lctx, service, id, 15)}}
 			}
 		}
-		select {
-		case <-wctx.Done():
-			if ctx.Err() != nil {
-				return id, ctx.Err()
-			}
-			tailText := "  (no container)"
-			if id != "" {
-				lctx, lcancel := context.WithTimeout(context.Background(), 10*time.Second)
-				defer lcancel()
-				tailText = b.logTail(lctx, id, 15)
-			}
-			return id, fmt.Errorf("%s %s did not start in time (%v); last log lines:\n%s", what, service, context.Cause(wctx), tailText)
-		case <-t.C:
-		}
+		return false, nil
+	})
+	switch {
+	case ctx.Err() != nil:
+		return id, ctx.Err()
+	case err == nil || wctx.Err() == nil || err != context.Cause(wctx):
+		return id, err // ready, or dead
 	}
+	tailText := "  (no container)"
+	if id != "" {
+		lctx, lcancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer lcancel()
+		tailText = b.logTail(lctx, id, 15)
+	}
+	return id, fmt.Errorf("%s %s did not start in time (%v); last log lines:\n%s", what, service, context.Cause(wctx), tailText)
 }
 
 // StartChain refreshes the file with the chain's credentials and mining

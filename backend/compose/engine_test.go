@@ -4,16 +4,20 @@ import (
 	"context"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"net"
 	"net/http"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/docker/docker/api/types/container"
 	"github.com/docker/docker/api/types/network"
 	"github.com/docker/go-connections/nat"
+	"github.com/lnbench/lnbench/backend"
+	"github.com/lnbench/lnbench/composefile"
 )
 
 // apiFake serves the three engine calls on a unix socket: the containers
@@ -179,5 +183,26 @@ func TestAddressesAndPortsFromDocuments(t *testing.T) {
 	doc.NetworkSettings.Networks["v6"] = &network.EndpointSettings{IPAddress: "fd00::3"}
 	if got := b.containerAddrs(ctx, "aaa"); !slices.Equal(got, []string{"10.0.9.4", "172.18.0.3"}) {
 		t.Errorf("IPv4 addresses in network order: %v", got)
+	}
+}
+
+// waitReady: a container that never answers is a timeout with its log
+// tail; one that exits is a death, reported at once.
+func TestWaitReadyTimeoutAndDeath(t *testing.T) {
+	running := container.InspectResponse{ContainerJSONBase: &container.ContainerJSONBase{ID: "aaa", State: &container.State{Status: "running"}}}
+	b := &Backend{opts: Options{NetworkOptions: composefile.NetworkOptions{StartTimeout: 300 * time.Millisecond}}}
+	b.eng.e = fakeEngine{"aaa": running}
+	_, err := b.waitReady(context.Background(), "node", "alice", func(string) bool { return false })
+	if err == nil || !strings.Contains(err.Error(), "node alice did not start in time (start timeout 300ms)") {
+		t.Errorf("timeout: %v", err)
+	}
+	exited := container.InspectResponse{ContainerJSONBase: &container.ContainerJSONBase{ID: "aaa", State: &container.State{Status: "exited", ExitCode: 2}}}
+	b.eng.e = fakeEngine{"aaa": exited}
+	b.opts.StartTimeout = time.Minute
+	start := time.Now()
+	_, err = b.waitReady(context.Background(), "node", "alice", func(string) bool { return false })
+	var dead *backend.DeadError
+	if !errors.As(err, &dead) || dead.Deaths[0].ExitCode != 2 || time.Since(start) > 10*time.Second {
+		t.Errorf("death: %v after %v", err, time.Since(start))
 	}
 }

@@ -40,6 +40,7 @@ import (
 	"github.com/lnbench/lnbench/internal/dockercli"
 	"github.com/lnbench/lnbench/internal/fileutil"
 	"github.com/lnbench/lnbench/internal/lines"
+	"github.com/lnbench/lnbench/internal/wait"
 )
 
 // Options configure one network's swarm backend.
@@ -281,35 +282,32 @@ var failedStates = map[string]bool{"failed": true, "rejected": true, "complete":
 func (b *Backend) waitRunning(ctx context.Context, what, service string, ready func(t task, e Engine) bool) (task, Engine, error) {
 	wctx, cancel := context.WithTimeoutCause(ctx, b.opts.StartTimeout, fmt.Errorf("start timeout %v", b.opts.StartTimeout))
 	defer cancel()
-	tick := time.NewTicker(300 * time.Millisecond)
-	defer tick.Stop()
 	var last task
-	for {
+	var eng Engine
+	err := wait.Poll(wctx, 300*time.Millisecond, func() (bool, error) {
 		t, err := b.taskOf(wctx, service)
-		if err == nil && t.ID != "" {
-			last = t
-			if failedStates[t.State] {
-				return t, Engine{}, &backend.DeadError{Deaths: []backend.Death{b.taskDeath(ctx, service, t, t.State, 15)}}
-			}
-			if t.State == "running" && t.Container != "" {
-				e, err := b.engineOf(t)
-				if err != nil {
-					return t, e, err
-				}
-				if ready(t, e) {
-					return t, e, nil
-				}
-			}
+		if err != nil || t.ID == "" {
+			return false, nil
 		}
-		select {
-		case <-wctx.Done():
-			if ctx.Err() != nil {
-				return last, Engine{}, ctx.Err()
-			}
-			return last, Engine{}, fmt.Errorf("%s %s did not start in time (%v; task state %q %s on %q); last log lines:\n%s", what, service, context.Cause(wctx), last.State, last.Err, last.Node, b.logTail(last, 15))
-		case <-tick.C:
+		last = t
+		if failedStates[t.State] {
+			return false, &backend.DeadError{Deaths: []backend.Death{b.taskDeath(ctx, service, t, t.State, 15)}}
 		}
+		if t.State != "running" || t.Container == "" {
+			return false, nil
+		}
+		if eng, err = b.engineOf(t); err != nil {
+			return false, err
+		}
+		return ready(t, eng), nil
+	})
+	switch {
+	case ctx.Err() != nil:
+		return last, Engine{}, ctx.Err()
+	case err != nil && wctx.Err() != nil && err == context.Cause(wctx):
+		return last, Engine{}, fmt.Errorf("%s %s did not start in time (%v; task state %q %s on %q); last log lines:\n%s", what, service, context.Cause(wctx), last.State, last.Err, last.Node, b.logTail(last, 15))
 	}
+	return last, eng, err
 }
 
 func (b *Backend) logTail(t task, n int) string {

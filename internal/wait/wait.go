@@ -21,3 +21,18 @@ func Until(ctx context.Context, every time.Duration, ok func() bool) error {
 	}
 	return nil
 }
+
+// Poll is Until for a question that can also fail: it stops at the first
+// error step returns, or when step says done, or when ctx ends
+// (context.Cause(ctx)).
+func Poll(ctx context.Context, every time.Duration, step func() (done bool, err error)) error {
+	var err error
+	if werr := Until(ctx, every, func() bool {
+		var done bool
+		done, err = step()
+		return done || err != nil
+	}); werr != nil {
+		return werr
+	}
+	return err
+}

@@ -22,3 +22,21 @@ func TestUntilReturnsTheContextsCause(t *testing.T) {
 		t.Errorf("err %v, want %v", err, why)
 	}
 }
+
+func TestPollStopsAtAnError(t *testing.T) {
+	dead := errors.New("bob died")
+	calls := 0
+	err := Poll(context.Background(), time.Millisecond, func() (bool, error) {
+		calls++
+		if calls == 2 {
+			return false, dead
+		}
+		return false, nil
+	})
+	if !errors.Is(err, dead) || calls != 2 {
+		t.Errorf("err %v after %d calls, want %v after 2", err, calls, dead)
+	}
+	if err := Poll(context.Background(), time.Millisecond, func() (bool, error) { return true, nil }); err != nil {
+		t.Errorf("done at once: %v", err)
+	}
+}
