@@ -494,6 +494,32 @@ func (n *Node) Refresh(spec backend.NodeSpec) bool {
 	return true
 }
 
+// StartNode is what both container backends do before starting a node:
+// find it, check the chain was started and the implementation is the
+// file's, and take what the start asks (Refresh). It returns the node as
+// it will run and whether the file must be written anew. Callers hold
+// their backend's lock.
+func (s *Spec) StartNode(spec backend.NodeSpec) (Node, bool, error) {
+	i := slices.IndexFunc(s.Nodes, func(n Node) bool { return n.Name == spec.Name })
+	if i < 0 {
+		var names []string
+		for _, n := range s.Nodes {
+			names = append(names, n.Name)
+		}
+		return Node{}, false, fmt.Errorf("node %s is not in this network's topology (it has %s)", spec.Name, strings.Join(names, ", "))
+	}
+	if s.Chain.RPCUser == "" {
+		return Node{}, false, fmt.Errorf("node %s: start the chain first", spec.Name)
+	}
+	n := s.Nodes[i]
+	if impl := spec.Implementation; impl != "" && impl != n.Implementation && !(impl == "lnd" && n.Implementation == "") {
+		return Node{}, false, fmt.Errorf("node %s: asked to start %s, but the network runs it as %q", spec.Name, impl, n.Implementation)
+	}
+	changed := n.Refresh(spec)
+	s.Nodes[i] = n
+	return n, changed, nil
+}
+
 // NodeOf is the service description of topology node n: its image (by its
 // spec's build key), then its database and flags from its spec's config, or
 // def when the spec has none.

@@ -3,8 +3,10 @@ package composefile
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
+	"github.com/lnbench/lnbench/backend"
 	"github.com/lnbench/lnbench/topology"
 )
 
@@ -48,5 +50,28 @@ func TestWriteAtomic(t *testing.T) {
 	}
 	if _, err := os.Stat(path + ".tmp"); !os.IsNotExist(err) {
 		t.Errorf("temporary file left: %v", err)
+	}
+}
+
+// StartNode: what both backends check before a start, and the refresh
+// that tells them to write their file anew.
+func TestSpecStartNode(t *testing.T) {
+	s := Spec{Nodes: []Node{{Name: "alice", Implementation: "lnd"}, {Name: "carol", Implementation: "cln"}}}
+	if _, _, err := s.StartNode(backend.NodeSpec{Name: "alice"}); err == nil || !strings.Contains(err.Error(), "start the chain first") {
+		t.Errorf("before the chain: %v", err)
+	}
+	s.Chain.RPCUser = "u"
+	if _, _, err := s.StartNode(backend.NodeSpec{Name: "zed"}); err == nil || !strings.Contains(err.Error(), "node zed is not in this network's topology (it has alice, carol)") {
+		t.Errorf("unknown node: %v", err)
+	}
+	if _, _, err := s.StartNode(backend.NodeSpec{Name: "carol", Implementation: "lnd"}); err == nil || !strings.Contains(err.Error(), `runs it as "cln"`) {
+		t.Errorf("implementation: %v", err)
+	}
+	n, changed, err := s.StartNode(backend.NodeSpec{Name: "alice", Implementation: "lnd", DBBackend: "sqlite", Env: []string{"GOGC=50"}})
+	if err != nil || !changed || n.DBBackend != "sqlite" || s.Nodes[0].DBBackend != "sqlite" || s.Nodes[0].Env[0] != "GOGC=50" {
+		t.Errorf("refresh: %+v changed %v err %v; stored %+v", n, changed, err, s.Nodes[0])
+	}
+	if _, changed, _ := s.StartNode(backend.NodeSpec{Name: "alice", DBBackend: "sqlite", Env: []string{"GOGC=50"}}); changed {
+		t.Error("the same start again changed the node")
 	}
 }

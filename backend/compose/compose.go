@@ -399,26 +399,14 @@ func (b *Backend) markStarted(name string) {
 // port, a lightningd's JSON-RPC through the published bridge.
 func (b *Backend) StartNode(ctx context.Context, spec backend.NodeSpec) (backend.NodeEndpoint, error) {
 	b.mu.Lock()
-	i := slices.IndexFunc(b.spec.Nodes, func(n composefile.Node) bool { return n.Name == spec.Name })
-	if i < 0 {
-		b.mu.Unlock()
-		return backend.NodeEndpoint{}, fmt.Errorf("node %s is not in this network's topology (the compose file has %s)", spec.Name, strings.Join(b.nodeNames(), ", "))
-	}
-	if b.spec.Chain.RPCUser == "" {
-		b.mu.Unlock()
-		return backend.NodeEndpoint{}, fmt.Errorf("node %s: start the chain first", spec.Name)
-	}
-	n := b.spec.Nodes[i]
-	if impl := spec.Implementation; impl != "" && impl != n.Implementation && !(impl == "lnd" && n.Implementation == "") {
-		b.mu.Unlock()
-		return backend.NodeEndpoint{}, fmt.Errorf("node %s: asked to start %s, but the compose file runs it as %q", spec.Name, impl, n.Implementation)
-	}
-	var err error
-	if n.Refresh(spec) {
-		b.spec.Nodes[i] = n
+	n, changed, err := b.spec.StartNode(spec)
+	if err == nil && changed {
 		err = b.writeFile()
 	}
-	args := b.spec.NodeArgs(n)
+	var args []string
+	if err == nil {
+		args = b.spec.NodeArgs(n)
+	}
 	b.mu.Unlock()
 	if err != nil {
 		return backend.NodeEndpoint{}, err

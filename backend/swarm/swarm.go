@@ -368,18 +368,11 @@ func (b *Backend) StartNode(ctx context.Context, spec backend.NodeSpec) (backend
 		return backend.NodeEndpoint{}, fmt.Errorf("node %s: implementation %q is not supported by the swarm backend", spec.Name, spec.Implementation)
 	}
 	b.mu.Lock()
-	i := slices.IndexFunc(b.spec.Nodes, func(n composefile.Node) bool { return n.Name == spec.Name })
-	if i < 0 {
+	n, _, err := b.spec.StartNode(spec) // deploy writes the stack file anew
+	if err != nil {
 		b.mu.Unlock()
-		return backend.NodeEndpoint{}, fmt.Errorf("node %s is not in this network's topology", spec.Name)
+		return backend.NodeEndpoint{}, err
 	}
-	if b.spec.Chain.RPCUser == "" {
-		b.mu.Unlock()
-		return backend.NodeEndpoint{}, fmt.Errorf("node %s: start the chain first", spec.Name)
-	}
-	n := b.spec.Nodes[i]
-	n.Refresh(spec) // deploy writes the stack file anew
-	b.spec.Nodes[i] = n
 	cfg := b.spec.LndConfig(n)
 	b.mu.Unlock()
 	if err := b.deploy(ctx, spec.Name); err != nil {
@@ -397,7 +390,7 @@ func (b *Backend) StartNode(ctx context.Context, spec backend.NodeSpec) (backend
 		ep.PprofHost = fmt.Sprintf("%s:%d", spec.Name, composefile.LndPprofPort)
 	}
 	var lastCopy time.Time
-	_, _, err := b.waitRunning(ctx, "node", spec.Name, func(t task, e Engine) bool {
+	_, _, err = b.waitRunning(ctx, "node", spec.Name, func(t task, e Engine) bool {
 		p := t.Ports[composefile.LndRPCPort]
 		if p == 0 {
 			return false
