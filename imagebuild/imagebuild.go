@@ -32,6 +32,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lnbench/lnbench/internal/lines"
 	"github.com/lnbench/lnbench/nodebuild"
 )
 
@@ -199,13 +200,13 @@ func debootstrap(ctx context.Context, log io.Writer) (string, error) {
 		c.Env = append(os.Environ(), "DEBIAN_FRONTEND=noninteractive")
 		out, err := c.CombinedOutput()
 		if err != nil {
-			return fmt.Errorf("%v: %s", err, lastLine(out))
+			return fmt.Errorf("%v: %s", err, lines.Last(strings.TrimSpace(string(out)), 1))
 		}
 		return nil
 	}
 	if err := install(); err != nil {
 		if out, uerr := exec.CommandContext(ctx, "apt-get", "update", "-qq").CombinedOutput(); uerr != nil {
-			return "", fmt.Errorf("%s (apt-get update: %v: %s)", fix, uerr, lastLine(out))
+			return "", fmt.Errorf("%s (apt-get update: %v: %s)", fix, uerr, lines.Last(strings.TrimSpace(string(out)), 1))
 		}
 		if err := install(); err != nil {
 			return "", fmt.Errorf("%s (apt-get install: %v)", fix, err)
@@ -369,10 +370,10 @@ func importRootfs(ctx context.Context, root, tag string) error {
 	ierr := imp.Run()
 	terr := tarCmd.Wait()
 	if terr != nil {
-		return fmt.Errorf("tar of the rootfs failed: %v: %s", terr, lastLine(tarErr.Bytes()))
+		return fmt.Errorf("tar of the rootfs failed: %v: %s", terr, lines.Last(strings.TrimSpace(tarErr.String()), 1))
 	}
 	if ierr != nil {
-		return fmt.Errorf("docker import %s failed: %v: %s", tag, ierr, lastLine(impOut.Bytes()))
+		return fmt.Errorf("docker import %s failed: %v: %s", tag, ierr, lines.Last(strings.TrimSpace(impOut.String()), 1))
 	}
 	return nil
 }
@@ -391,12 +392,4 @@ func lastLines(data []byte, n int) string {
 		lines = lines[len(lines)-n:]
 	}
 	return "  " + strings.Join(lines, "\n  ")
-}
-
-func lastLine(data []byte) string {
-	s := strings.TrimSpace(string(data))
-	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
-		s = s[i+1:]
-	}
-	return s
 }

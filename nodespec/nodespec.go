@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -84,7 +85,7 @@ func (f Flavour) checkFor(impl string) error {
 	} else if k := f.cKnobs(); len(k) > 0 {
 		return fmt.Errorf("%s: a C build knob (Core Lightning's); %s builds with Go: use pgo, goamd64, gcflags, ldflags or tags", k[0], impl)
 	}
-	if f.COpt != "" && !contains(COptLevels, f.COpt) {
+	if f.COpt != "" && !slices.Contains(COptLevels, f.COpt) {
 		return fmt.Errorf("opt %q: use one of %s", f.COpt, strings.Join(COptLevels, ", "))
 	}
 	if f.March != "" && !marchPattern.MatchString(f.March) {
@@ -376,13 +377,13 @@ func (s Spec) Validate() error {
 	if err := ValidateLabel(s.Label); err != nil {
 		return err
 	}
-	if s.Profile != "" && !contains(Profiles, s.Profile) {
+	if s.Profile != "" && !slices.Contains(Profiles, s.Profile) {
 		return fmt.Errorf("node spec %s: profile %q: use one of %s", s.Label, s.Profile, strings.Join(Profiles, ", "))
 	}
-	if s.DB != "" && !contains(DBVariants, s.DB) {
+	if s.DB != "" && !slices.Contains(DBVariants, s.DB) {
 		return fmt.Errorf("node spec %s: db %q: use one of %s", s.Label, s.DB, strings.Join(DBVariants, ", "))
 	}
-	if s.Footprint != "" && !contains(Footprints, s.Footprint) {
+	if s.Footprint != "" && !slices.Contains(Footprints, s.Footprint) {
 		return fmt.Errorf("node spec %s: footprint %q: use one of %s", s.Label, s.Footprint, strings.Join(Footprints, ", "))
 	}
 	if s.Implementation() == "cln" && !s.IsSource() {
@@ -426,13 +427,4 @@ func (s Spec) Database(defaultDB string) string {
 		return defaultDB
 	}
 	return s.DB
-}
-
-func contains(xs []string, v string) bool {
-	for _, x := range xs {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }
