@@ -23,6 +23,11 @@ func (b *Backend) containerAddrs(ctx context.Context, id string) []string {
 	if err != nil {
 		return nil
 	}
+	return addrsOf(c)
+}
+
+// addrsOf are a container document's IPv4 addresses, in network order.
+func addrsOf(c container.InspectResponse) []string {
 	var ips []string
 	for _, n := range networksOf(c) {
 		if ip := net.ParseIP(n.IPAddress); ip != nil && ip.To4() != nil {

@@ -297,12 +297,7 @@ func (b *Backend) containerIP(ctx context.Context, id string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	var ips []string
-	for _, n := range networksOf(c) {
-		if n.IPAddress != "" {
-			ips = append(ips, n.IPAddress)
-		}
-	}
+	ips := addrsOf(c)
 	if len(ips) != 1 {
 		return "", fmt.Errorf("container %s: want one address on the compose network, got %q (is it running?)", id[:min(12, len(id))], ips)
 	}
