@@ -45,7 +45,7 @@ func export(ctx context.Context, repo, commit, dst, prefix string) error {
 
 // archive streams `git archive` of commit and unpacks it under dir.
 func archive(ctx context.Context, repo, commit, dir string) error {
-	cmd := exec.CommandContext(ctx, "git", "-C", repo, "archive", "--format=tar", commit)
+	cmd := exec.CommandContext(ctx, "git", "--no-optional-locks", "-C", repo, "archive", "--format=tar", commit)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.StdoutPipe()

@@ -31,9 +31,10 @@ func (c Commit) String() string { return c.Short + " " + c.Subject }
 const logFormat = "%H%x00%h%x00%s%x00%an%x00%aI%x1e"
 
 // git runs git in repo and returns its stdout; the error carries the first
-// line git printed on stderr.
+// line git printed on stderr. --no-optional-locks keeps even git status
+// from refreshing the clone's index.
 func git(ctx context.Context, repo string, args ...string) ([]byte, error) {
-	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", repo}, args...)...)
+	cmd := exec.CommandContext(ctx, "git", append([]string{"--no-optional-locks", "-C", repo}, args...)...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()

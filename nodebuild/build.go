@@ -29,13 +29,17 @@ type Manifest struct {
 	Tags           []string          `json:"tags"`
 	SHA256         map[string]string `json:"sha256"`
 	// Written since source trees and flavours exist; empty in older manifests.
-	ModuleDir string  `json:"module_dir,omitempty"`
-	SourceDir string  `json:"source_dir,omitempty"`
-	GitCommit string  `json:"git_commit,omitempty"`
-	GitDirty  bool    `json:"git_dirty,omitempty"`
-	Flavour   Flavour `json:"flavour"`
-	PGOSHA256 string  `json:"pgo_sha256,omitempty"`
-	PGOFrom   string  `json:"pgo_from,omitempty"` // the run a merged profile came from (PGOOriginFile)
+	ModuleDir string `json:"module_dir,omitempty"`
+	SourceDir string `json:"source_dir,omitempty"`
+	GitCommit string `json:"git_commit,omitempty"`
+	GitDirty  bool   `json:"git_dirty,omitempty"`
+	// A build of a git revision (src:PATH#REV): the revision as named and
+	// its commit's subject; GitCommit is the commit.
+	Revision   string  `json:"revision,omitempty"`
+	GitSubject string  `json:"git_subject,omitempty"`
+	Flavour    Flavour `json:"flavour"`
+	PGOSHA256  string  `json:"pgo_sha256,omitempty"`
+	PGOFrom    string  `json:"pgo_from,omitempty"` // the run a merged profile came from (PGOOriginFile)
 	// C builds (CLN): the compiler's version line, ./configure's
 	// arguments and the version string the node reports.
 	Compiler     string    `json:"compiler,omitempty"`
@@ -50,7 +54,9 @@ func (m Manifest) From() string {
 	from := m.Implementation + "@" + m.Version
 	if m.SourceDir != "" {
 		from = m.Implementation + "@src:" + m.SourceDir
-		if m.GitCommit != "" {
+		if m.Revision != "" {
+			from += "#" + m.Revision + " (commit " + shortCommit(m.GitCommit) + " " + m.GitSubject + ")"
+		} else if m.GitCommit != "" {
 			from += " (git " + shortCommit(m.GitCommit)
 			if m.GitDirty {
 				from += ", dirty"
@@ -117,7 +123,13 @@ func keyFor(ctx context.Context, spec Spec) (string, string, error) {
 		key, err := clnKey(ctx, spec, tc)
 		return key, tc, err
 	}
-	tc, err := Toolchain(ctx, toolchainDir(spec))
+	var tc string
+	var err error
+	if spec.IsRevision() {
+		tc, err = revisionToolchain(ctx, spec)
+	} else {
+		tc, err = Toolchain(ctx, toolchainDir(spec))
+	}
 	if err != nil {
 		return "", "", err
 	}
@@ -238,8 +250,14 @@ func Ensure(ctx context.Context, cache string, spec Spec, log io.Writer) (Result
 
 	moduleDir := spec.ModuleDir
 	if spec.IsSource() {
+		tree := spec
+		if spec.IsRevision() {
+			if tree, err = exportRevision(ctx, spec, filepath.Join(work, "tree"), log); err != nil {
+				return Result{}, err
+			}
+		}
 		moduleDir = filepath.Join(work, "module")
-		if err := prepareSourceModule(ctx, spec, moduleDir, env, log); err != nil {
+		if err := prepareSourceModule(ctx, tree, moduleDir, env, log); err != nil {
 			return Result{}, err
 		}
 	}
@@ -317,9 +335,7 @@ func manifestFor(ctx context.Context, spec Spec, key, toolchain, out string) (Ma
 			m.PGOFrom = strings.TrimSpace(string(origin))
 		}
 	}
-	if spec.IsSource() {
-		m.GitCommit, m.GitDirty = gitState(ctx, spec.SourceDir)
-	}
+	setGitFacts(ctx, &m, spec)
 	for _, n := range binaryNames() {
 		sum, err := fileSHA256(filepath.Join(out, n))
 		if err != nil {
@@ -328,6 +344,17 @@ func manifestFor(ctx context.Context, spec Spec, key, toolchain, out string) (Ma
 		m.SHA256[n] = sum
 	}
 	return m, nil
+}
+
+// setGitFacts records where a source build's content came from: the
+// revision's commit, or the tree's HEAD and whether it had edits.
+func setGitFacts(ctx context.Context, m *Manifest, spec Spec) {
+	switch {
+	case spec.IsRevision():
+		m.GitCommit, m.GitSubject, m.Revision = spec.Commit.ID, spec.Commit.Subject, spec.Revision
+	case spec.IsSource() && !isTarball(spec.SourceDir):
+		m.GitCommit, m.GitDirty = gitState(ctx, spec.SourceDir)
+	}
 }
 
 // gitState is the tree's HEAD commit and whether it has uncommitted edits;

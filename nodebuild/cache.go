@@ -58,8 +58,8 @@ func List(cache string) ([]Entry, error) {
 // differ only by the tree's content (or the toolchain), so the newest
 // supersedes the rest. Releases have none ("").
 func lineage(m Manifest) string {
-	if m.SourceDir == "" {
-		return ""
+	if m.SourceDir == "" || m.Revision != "" {
+		return "" // a release, or a fixed revision: nothing supersedes it
 	}
 	f := m.Flavour
 	f.Tags = f.extraTags() // the stock tags, once, in order

@@ -117,7 +117,9 @@ func clnToolchain(ctx context.Context, f Flavour) (string, error) {
 func clnKey(ctx context.Context, spec Spec, toolchain string) (string, error) {
 	h := sha256.New()
 	fmt.Fprintf(h, "source-tree %s\n%s\n", spec.Implementation, clnRecipe)
-	if isTarball(spec.SourceDir) {
+	if spec.IsRevision() {
+		fmt.Fprintf(h, "git-commit %s\n", spec.Commit.ID)
+	} else if isTarball(spec.SourceDir) {
 		sum, err := fileSHA256(spec.SourceDir)
 		if err != nil {
 			return "", fmt.Errorf("source tarball %s: %v", spec.SourceDir, err)

@@ -14,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/lnbench/lnbench/gitrev"
 )
 
 // ensureCLN builds a CLN tree in a copy (extracted, for a tarball) beside
@@ -35,7 +37,15 @@ func ensureCLN(ctx context.Context, cache string, spec Spec, key, toolchain stri
 	if err := clnSourceCopy(ctx, spec, src); err != nil {
 		return Result{}, err
 	}
-	version := clnVersion(ctx, spec.SourceDir, src)
+	var version string
+	if spec.IsRevision() {
+		// The commit's own describe; the clone's HEAD is not what is built.
+		if version = gitrev.Describe(ctx, spec.SourceDir, spec.Commit.ID); version == "" {
+			version = clnVersion(ctx, src, src)
+		}
+	} else {
+		version = clnVersion(ctx, spec.SourceDir, src)
+	}
 	logPath := filepath.Join(work, "build.log")
 	buildLog, err := os.Create(logPath)
 	if err != nil {
@@ -80,6 +90,9 @@ func ensureCLN(ctx context.Context, cache string, spec Spec, key, toolchain stri
 
 // clnSourceCopy fills src with the tree's files, or the tarball's.
 func clnSourceCopy(ctx context.Context, spec Spec, src string) error {
+	if spec.IsRevision() {
+		return gitrev.Export(ctx, spec.SourceDir, spec.Commit.ID, src)
+	}
 	if isTarball(spec.SourceDir) {
 		return run(ctx, command{Dir: src, Log: io.Discard, Name: "tar",
 			Args: []string{"-xf", spec.SourceDir, "-C", src, "--strip-components=1"}})
@@ -96,9 +109,7 @@ func clnManifest(ctx context.Context, spec Spec, key, toolchain, out string) (Ma
 	m := Manifest{Implementation: spec.Implementation, Version: spec.Version, Key: key,
 		Compiler: toolchain, SHA256: map[string]string{}, SourceDir: spec.SourceDir, Flavour: spec.Flavour,
 		Configure: configureArgs(spec.Flavour)}
-	if !isTarball(spec.SourceDir) {
-		m.GitCommit, m.GitDirty = gitState(ctx, spec.SourceDir)
-	}
+	setGitFacts(ctx, &m, spec)
 	err := filepath.WalkDir(out, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || !d.Type().IsRegular() {
 			return err

@@ -42,7 +42,10 @@ func toolchainDir(spec Spec) string {
 // cached builds stay valid.
 func Key(spec Spec, toolchain string) (string, error) {
 	h := sha256.New()
-	if spec.IsSource() {
+	if spec.IsRevision() {
+		// A commit's content is fixed: its id stands for it.
+		fmt.Fprintf(h, "git-commit %s %s\n", spec.Implementation, spec.Commit.ID)
+	} else if spec.IsSource() {
 		fmt.Fprintf(h, "source-tree %s\n", spec.Implementation)
 		if err := hashTree(h, spec.SourceDir); err != nil {
 			return "", fmt.Errorf("source tree %s: %v", spec.SourceDir, err)

@@ -2,6 +2,7 @@ package nodebuild
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -11,6 +12,8 @@ import (
 	"strings"
 
 	"github.com/google/pprof/profile"
+
+	"github.com/lnbench/lnbench/gitrev"
 )
 
 // Tags are LND's RPC sub-servers plus the pure-Go SQLite backend.
@@ -37,7 +40,12 @@ type Spec struct {
 	Version        string // release "v0.21.0-beta", or SourceVersion for a source tree
 	ModuleDir      string // release: its build module, images/lnd/v0.21.0-beta
 	SourceDir      string // source tree: absolute path of the user's clone
-	Flavour        Flavour
+	// Revision is the git revision of SourceDir the spec names ("" for the
+	// tree as it is) and Commit what it resolved to: a revision builds
+	// the commit's content, never the work tree's.
+	Revision string
+	Commit   gitrev.Commit
+	Flavour  Flavour
 }
 
 // Flavour is how a build compiles, beyond the fixed Tags: knobs that change
@@ -144,17 +152,27 @@ func (f Flavour) String() string {
 // IsSource reports whether the spec builds a local source tree.
 func (s Spec) IsSource() bool { return s.SourceDir != "" }
 
-// Text is the source as Parse reads it: lnd@v0.21.0-beta or lnd@src:/path.
+// IsRevision reports whether the spec builds a git revision's content.
+func (s Spec) IsRevision() bool { return s.Commit.ID != "" }
+
+// Text is the source as Parse reads it: lnd@v0.21.0-beta, lnd@src:/path
+// or lnd@src:/path#rev.
 func (s Spec) Text() string {
+	if s.IsRevision() {
+		return s.Implementation + "@src:" + s.SourceDir + "#" + s.Revision
+	}
 	if s.IsSource() {
 		return s.Implementation + "@src:" + s.SourceDir
 	}
 	return s.Implementation + "@" + s.Version
 }
 
-// String is Text followed by the flavour's knobs.
+// String is Text followed by the commit and the flavour's knobs.
 func (s Spec) String() string {
 	out := s.Text()
+	if s.IsRevision() && !strings.HasPrefix(s.Commit.ID, s.Revision) {
+		out += " = " + s.Commit.Short
+	}
 	if f := s.Flavour.String(); f != "" {
 		out += " (" + f + ")"
 	}
@@ -162,8 +180,9 @@ func (s Spec) String() string {
 }
 
 // Parse reads a build spec: "lnd@v0.21.0-beta" (or "lnd/v0.21.0-beta"), a
-// release folder under imagesDir, or "lnd@src:PATH", a local source tree
-// (PATH relative to the working directory).
+// release folder under imagesDir, "lnd@src:PATH", a local source tree
+// (PATH relative to the working directory), or "lnd@src:PATH#REV", the
+// committed content of a git revision of the clone at PATH.
 func Parse(imagesDir, text string) (Spec, error) {
 	impl, rest, ok := strings.Cut(text, "@")
 	if !ok {
@@ -173,6 +192,9 @@ func Parse(imagesDir, text string) (Spec, error) {
 		return Spec{}, fmt.Errorf("node build %q: use IMPL@VERSION (lnd@v0.21.0-beta) or IMPL@src:PATH (lnd@src:../lnd)", text)
 	}
 	if path, isSrc := strings.CutPrefix(rest, "src:"); isSrc {
+		if dir, rev, ok := strings.Cut(path, "#"); ok {
+			return FromRevision(context.Background(), impl, dir, rev)
+		}
 		return FromSource(impl, path)
 	}
 	return Find(imagesDir, impl, rest)

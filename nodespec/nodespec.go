@@ -3,13 +3,15 @@
 // database variant, under a short label that names it in every report.
 //
 // Syntax: IMPL@SOURCE{+OPTION=VALUE}, where SOURCE is a release folder
-// (v0.21.0-beta) or src:PATH, and the options are the build knobs (Go's
+// (v0.21.0-beta), src:PATH (the tree as it is) or src:PATH#REV (the
+// committed content of a git revision of the clone at PATH), and the options are the build knobs (Go's
 // pgo, goamd64, gcflags, ldflags, tags for LND; C's opt, march, fp,
 // configure for Core Lightning), and profile, db and footprint:
 //
 //	lnd@v0.21.0-beta
 //	lnd@v0.21.0-beta+pgo=default.pgo+goamd64=v3
 //	lnd@src:../lnd+profile=bottlepay+db=sqlite-native
+//	lnd@src:../lnd#v0.20.0-beta
 //	lnd@v0.21.0-beta+footprint=small
 //	cln@src:../lightning+opt=O3+march=native+fp=on
 package nodespec
@@ -200,11 +202,18 @@ func ParseIn(text, dir string) (Spec, error) {
 		if path == "" {
 			return Spec{}, fmt.Errorf("node spec %q: src: needs a path, e.g. lnd@src:../lnd", text)
 		}
+		path, rev, err := splitRevision(path)
+		if err != nil {
+			return Spec{}, fmt.Errorf("node spec %q: %v", text, err)
+		}
 		abs, err := absIn(dir, path)
 		if err != nil {
 			return Spec{}, fmt.Errorf("node spec %q: %v", text, err)
 		}
 		s.Build = impl + "@src:" + abs
+		if rev != "" {
+			s.Build += "#" + rev
+		}
 	} else {
 		s.Build = impl + "@" + source
 	}
@@ -217,6 +226,25 @@ func ParseIn(text, dir string) (Spec, error) {
 	}
 	s.Label = s.DefaultLabel()
 	return s, s.Validate()
+}
+
+// splitRevision splits src:PATH#REV. One '#' only: a path holding '#'
+// would be ambiguous, so it is refused rather than guessed.
+func splitRevision(path string) (string, string, error) {
+	dir, rev, ok := strings.Cut(path, "#")
+	switch {
+	case !ok:
+		return path, "", nil
+	case strings.Contains(rev, "#"):
+		return "", "", fmt.Errorf("more than one '#': src:PATH#REV takes one, before the revision (rename or symlink a folder whose name holds '#')")
+	case dir == "":
+		return "", "", fmt.Errorf("src: needs a path before #%s, e.g. lnd@src:../lnd#%s", rev, rev)
+	case rev == "":
+		return "", "", fmt.Errorf("'#' needs a git revision after it (a commit, tag or branch), e.g. src:%s#v0.20.0-beta", dir)
+	case strings.HasPrefix(rev, "-") || strings.ContainsAny(rev, " \t"):
+		return "", "", fmt.Errorf("revision %q: name a commit, tag or branch", rev)
+	}
+	return dir, rev, nil
 }
 
 var optionNames = []string{"pgo", "goamd64", "gcflags", "ldflags", "tags", "opt", "march", "fp", "configure", "profile", "db", "footprint"}
@@ -317,14 +345,38 @@ func (s Spec) Version() string {
 // IsSource tells whether the spec builds a local source tree.
 func (s Spec) IsSource() bool { return s.Version() == SourceVersion }
 
-// SourceDir is the source tree a spec builds ("" for a release).
+// SourceDir is the source tree a spec builds ("" for a release): for a
+// revision, the git clone it is read from.
 func (s Spec) SourceDir() string {
 	_, v, _ := strings.Cut(s.Build, "@")
 	dir, _ := strings.CutPrefix(v, "src:")
 	if dir == v {
 		return ""
 	}
+	dir, _, _ = strings.Cut(dir, "#")
 	return dir
+}
+
+// Revision is the git revision a source spec names after '#' ("" for the
+// tree as it is).
+func (s Spec) Revision() string {
+	if !s.IsSource() {
+		return ""
+	}
+	_, rev, _ := strings.Cut(s.Build, "#")
+	return rev
+}
+
+// WithRevision is the spec at another revision of the same clone, its
+// label the default one for it.
+func (s Spec) WithRevision(rev string) Spec {
+	impl := s.Implementation()
+	s.Build = impl + "@src:" + s.SourceDir()
+	if rev != "" {
+		s.Build += "#" + rev
+	}
+	s.Label = s.DefaultLabel()
+	return s
 }
 
 // DefaultLabel is short and says what differs: the version (or "src"),
@@ -332,6 +384,9 @@ func (s Spec) SourceDir() string {
 // and db variant when set.
 func (s Spec) DefaultLabel() string {
 	label := s.Version()
+	if rev := s.Revision(); rev != "" {
+		label += "-" + labelSafe(rev)
+	}
 	f := s.Flavour
 	if f.PGO != "" {
 		label += "+pgo"
@@ -370,6 +425,20 @@ func (s Spec) DefaultLabel() string {
 		label += "+" + s.Footprint
 	}
 	return label
+}
+
+// labelSafe turns a revision into label characters ('/' and '~' to '-').
+func labelSafe(rev string) string {
+	out := []byte(rev)
+	for i, c := range out {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '+' || c == '-') {
+			out[i] = '-'
+		}
+	}
+	if len(out) > 24 {
+		out = out[:24]
+	}
+	return string(out)
 }
 
 // Validate checks the label, profile, db variant and build knobs.

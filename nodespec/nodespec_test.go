@@ -15,6 +15,8 @@ func TestParse(t *testing.T) {
 		{"lnd@v0.20.2-beta+profile=bottlepay+db=sqlite-native", "lnd@v0.20.2-beta", "v0.20.2-beta+bottlepay+sqlite-native", "bottlepay", "sqlite-native", ""},
 		{"lnd@src:../lnd+goamd64=v3", "lnd@src:" + abs, "src+goamd64v3", "", "", "v3"},
 		{" lnd@v0.21.0-beta+db=sqlite ", "lnd@v0.21.0-beta", "v0.21.0-beta+sqlite", "", "sqlite", ""},
+		{"lnd@src:../lnd#v0.20.0-beta+goamd64=v3", "lnd@src:" + abs + "#v0.20.0-beta", "src-v0.20.0-beta+goamd64v3", "", "", "v3"},
+		{"lnd@src:../lnd#origin/main~2", "lnd@src:" + abs + "#origin/main~2", "src-origin-main-2", "", "", ""},
 	}
 	for _, tt := range tests {
 		s, err := Parse(tt.text)
@@ -56,6 +58,10 @@ func TestParseRefusesWithAFix(t *testing.T) {
 	for text, want := range map[string]string{
 		"v0.21.0-beta":                    "use IMPL@VERSION",
 		"lnd@src:":                        "src: needs a path",
+		"lnd@src:../lnd#":                 "'#' needs a git revision",
+		"lnd@src:#HEAD":                   "src: needs a path before #HEAD",
+		"lnd@src:../a#b#c":                "more than one '#'",
+		"lnd@src:../lnd#--all":            "name a commit, tag or branch",
 		"lnd@v0.21.0-beta+profile=fast":   `profile "fast": use one of default, tuned, bottlepay`,
 		"lnd@v0.21.0-beta+db=postgres":    `db "postgres": use one of bbolt, sqlite, sqlite-native`,
 		"lnd@v0.21.0-beta+footprint=tiny": `footprint "tiny": use one of default, small`,
@@ -111,5 +117,26 @@ func TestParseRefusesKnobsOfTheOtherBuild(t *testing.T) {
 		if _, err := Parse(text); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: err %v, want %q", text, err, want)
 		}
+	}
+}
+
+func TestRevision(t *testing.T) {
+	abs, _ := filepath.Abs("../lnd")
+	s, err := Parse("lnd@src:../lnd#abc1234+profile=tuned")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.SourceDir() != abs || s.Revision() != "abc1234" || !s.IsSource() {
+		t.Fatalf("dir %q rev %q", s.SourceDir(), s.Revision())
+	}
+	other := s.WithRevision("v0.20.0-beta")
+	if other.Revision() != "v0.20.0-beta" || other.Profile != "tuned" || other.Label != "src-v0.20.0-beta+tuned" {
+		t.Fatalf("WithRevision = %+v", other)
+	}
+	if tree := s.WithRevision(""); tree.Revision() != "" || tree.Build != "lnd@src:"+abs {
+		t.Fatalf("WithRevision(\"\") = %+v", tree)
+	}
+	if r, _ := Parse("lnd@v0.21.0-beta"); r.Revision() != "" {
+		t.Fatal("a release has a revision")
 	}
 }

@@ -24,7 +24,9 @@ func specLines(n runrecord.NodeInfo) []string {
 	parts := []string{n.Implementation + " " + n.Version}
 	if n.Source != "" {
 		src := "source " + n.Source
-		if n.Commit != "" {
+		if n.Revision != "" {
+			src += fmt.Sprintf(" at %s = commit %s %q (committed content)", n.Revision, short(n.Commit), n.Subject)
+		} else if n.Commit != "" {
 			src += " @ " + short(n.Commit)
 		}
 		if n.Dirty {

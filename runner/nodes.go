@@ -63,6 +63,7 @@ func NodeSetup(ds node.Drivers, s scenario.Scenario, builds map[string]NodeBuild
 			// The build is keyed by content: a cached one may have been made
 			// from another copy of the same tree, so the path is the spec's.
 			info.Key, info.Source, info.Commit, info.Dirty = m.Key, sp.SourceDir(), m.GitCommit, m.GitDirty
+			info.Revision, info.Subject = m.Revision, m.GitSubject
 			info.GoVersion, info.Tags, info.PGOHash, info.Image = m.GoVersion, m.Tags, m.PGOSHA256, b.Image
 			info.NodeVersion, info.Compiler = m.NodeVersion, m.Compiler
 			if len(m.Configure) > 0 {

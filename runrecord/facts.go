@@ -7,18 +7,22 @@ import "github.com/lnbench/lnbench/usage/costcurve"
 // NodeInfo describes one node spec of the run: its build, config profile
 // and the flags its nodes ran with.
 type NodeInfo struct {
-	Label          string   `json:"label,omitempty"` // the spec's name in the Node column
-	Baseline       bool     `json:"baseline,omitempty"`
-	Implementation string   `json:"implementation"`
-	Version        string   `json:"version"`
-	Build          string   `json:"build,omitempty"`  // lnd@v0.21.0-beta or lnd@src:/abs/path
-	Key            string   `json:"key,omitempty"`    // build key
-	Source         string   `json:"source,omitempty"` // source tree path
-	Commit         string   `json:"commit,omitempty"` // git commit of the source tree
-	Dirty          bool     `json:"dirty,omitempty"`  // uncommitted edits in the source tree
-	GoVersion      string   `json:"go_version,omitempty"`
-	Tags           []string `json:"tags,omitempty"`
-	PGOHash        string   `json:"pgo_hash,omitempty"`
+	Label          string `json:"label,omitempty"` // the spec's name in the Node column
+	Baseline       bool   `json:"baseline,omitempty"`
+	Implementation string `json:"implementation"`
+	Version        string `json:"version"`
+	Build          string `json:"build,omitempty"`  // lnd@v0.21.0-beta or lnd@src:/abs/path
+	Key            string `json:"key,omitempty"`    // build key
+	Source         string `json:"source,omitempty"` // source tree path
+	Commit         string `json:"commit,omitempty"` // git commit of the source tree
+	Dirty          bool   `json:"dirty,omitempty"`  // uncommitted edits in the source tree
+	// A git revision's build (src:PATH#REV): the revision as named and the
+	// commit's subject; the content is the commit's, never the work tree's.
+	Revision  string   `json:"revision,omitempty"`
+	Subject   string   `json:"subject,omitempty"`
+	GoVersion string   `json:"go_version,omitempty"`
+	Tags      []string `json:"tags,omitempty"`
+	PGOHash   string   `json:"pgo_hash,omitempty"`
 	// C builds (CLN): the version string the node reports, the compiler
 	// and the build options (opt, march, fp, configure).
 	NodeVersion  string   `json:"node_version,omitempty"`

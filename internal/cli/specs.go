@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/lnbench/lnbench/backend/swarm"
+	"github.com/lnbench/lnbench/gitrev"
 	"github.com/lnbench/lnbench/nodebuild"
 	"github.com/lnbench/lnbench/nodespec"
 	"github.com/lnbench/lnbench/pgo"
@@ -63,6 +64,9 @@ func ensureBuilds(ctx context.Context, images, cache string, s *scenario.Scenari
 			return out, err
 		}
 		bspecs = append(bspecs, b)
+		if b.IsRevision() && gitrev.Dirty(ctx, b.SourceDir) {
+			fmt.Fprintf(log, "node %s: %s has uncommitted changes; #%s builds commit %s as committed, without them\n", sp.Label, b.SourceDir, b.Revision, b.Commit.Short)
+		}
 	}
 	s.BuildKeys = map[string]string{}
 	for i, sp := range specs {
@@ -160,6 +164,7 @@ func (b builds) forReport() map[string]runner.NodeBuild {
 const nodeSpecHelp = `Node specs (the node under test as a dimension: cases = specs × params):
   --node lnd@v0.21.0-beta --node lnd@v0.20.2-beta     two releases (folders of images/)
   --node mine=lnd@src:../lnd                          a local source tree, labelled "mine"
+  --node lnd@src:../lnd#v0.20.0-beta                  a git revision of a clone: its committed content
   --node lnd@v0.21.0-beta+pgo=cpu.pgo+goamd64=v3      build knobs: pgo, goamd64, gcflags, ldflags, tags
   --node lnd@v0.21.0-beta+profile=bottlepay+db=sqlite-native
       config profiles: default (LND's own settings; CLN's default is tuned), tuned
