@@ -174,6 +174,7 @@ type Result struct {
 	Revisions []gitrev.Commit `json:"revisions"`
 	Builds    int             `json:"builds"`
 	Runs      int             `json:"runs"`
+	Elapsed   string          `json:"elapsed,omitempty"` // wall time of this command (a resumed bisect: since it resumed)
 	Notes     []string        `json:"notes,omitempty"`
 }
 

@@ -1,0 +1,268 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/lnbench/lnbench/bisect"
+	"github.com/lnbench/lnbench/gitrev"
+	"github.com/lnbench/lnbench/nodespec"
+	"github.com/lnbench/lnbench/scenario"
+)
+
+type bisectFlags struct {
+	run       runFlags
+	good, bad string
+	caseSel   string
+	metric    string
+	threshold string
+	out       string
+}
+
+func bisectCmd(stdout, stderr io.Writer) *cobra.Command {
+	var f bisectFlags
+	cmd := &cobra.Command{
+		Use:   "bisect [scenario.yml] --node IMPL@src:CLONE --good REV --bad REV",
+		Short: "Find the commit that made a node slower (or faster), with a statistical verdict at every step",
+		Long: "Bisect measures the bad revision against the good one in the verdict design (duet by\n" +
+			"default: launches as the unit, drift shared). With no difference larger than the threshold\n" +
+			"it stops and names no commit. Otherwise it searches the first-parent range: each step\n" +
+			"measures the midpoint against the two ends it is being placed between and places it like\n" +
+			"good, like bad, or not yet known (rounds are added up to --max-launches; then the step goes\n" +
+			"toward the nearer end and says so). Revisions that do not build or run are skipped.\n\n" +
+			"Builds are of committed content (src:CLONE#REV), cached by commit. Each step is an artifacts\n" +
+			"folder `lnbench report` reads; bisect.md, bisect.csv, bisect.json and a plot go into --out.\n" +
+			"Ctrl-C keeps every finished step: the same command again resumes.",
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runBisect(cmd, stdout, stderr, args, f)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.good, "good", "", "a revision without the change (commit, tag or branch)")
+	fl.StringVar(&f.bad, "bad", "", "a later revision with it (commit, tag or branch; HEAD works)")
+	fl.StringVar(&f.caseSel, "case", "", "the case to measure when the scenario has several: Name=value[/Name=value…], e.g. Concurrency=20")
+	fl.StringVar(&f.metric, "metric", "time", "what is compared: time (mean iteration time, i.e. payments/s)")
+	fl.StringVar(&f.threshold, "threshold", "", "smallest change worth a search, e.g. 5% (default: the MDE the good-against-bad run measured)")
+	fl.StringVar(&f.out, "out", "", "folder of the bisect: its journal, reports and every step's artifacts (default: <artifacts>/bisect-<scenario>-<good>-<bad>)")
+	fl.StringArrayVar(&f.run.params, "param", nil, "override a param: Name=v1,v2 (repeatable)")
+	fl.StringArrayVar(&f.run.jobs, "job", nil, "override a job setting: Name=value (repeatable)")
+	addBackendFlag(fl, &f.run)
+	fl.BoolVar(&f.run.reuse, "reuse-network", false, "run cases that share a topology on one network instead of a fresh one each")
+	addNetworkFlags(fl, &f.run)
+	addCompareFlags(fl, &f.run.compare)
+	return cmd
+}
+
+// bisectSetup is what a bisect checked before anything is built: the
+// clone's spec, the range, the one case and where it all goes.
+type bisectSetup struct {
+	spec      nodespec.Spec // the clone, no revision
+	revs      []gitrev.Commit
+	scenario  scenario.Scenario
+	caseKey   string
+	threshold float64
+	out       string
+	// maxLaunches caps a step's launch rounds while its verdict is not
+	// yet known (--max-launches).
+	maxLaunches int
+}
+
+// defaultBisectLaunches is a step's cap: twice the rounds it starts with.
+const defaultBisectLaunches = 2 * scenario.DefaultCompareLaunches
+
+// planBisect checks every input and refuses in one line, before anything
+// is built or started.
+func planBisect(ctx context.Context, args []string, f bisectFlags, stderr io.Writer) (bisectSetup, error) {
+	var b bisectSetup
+	if f.good == "" || f.bad == "" {
+		return b, errors.New("bisect needs both ends: --good REV (without the change) and --bad REV (with it)")
+	}
+	switch f.metric {
+	case "", "time", "payments/s":
+	default:
+		return b, fmt.Errorf("--metric %q: bisect compares the mean iteration time (time, i.e. payments/s); latency percentiles are not bisected yet", f.metric)
+	}
+	var err error
+	if b.threshold, err = parseThreshold(f.threshold); err != nil {
+		return b, err
+	}
+	b.maxLaunches = f.run.compare.maxLaunches
+	if b.maxLaunches == 0 {
+		b.maxLaunches = defaultBisectLaunches
+	}
+	if b.maxLaunches < scenario.DefaultCompareLaunches {
+		return b, fmt.Errorf("--max-launches %d: use at least %d, the launch rounds a step starts with", b.maxLaunches, scenario.DefaultCompareLaunches)
+	}
+	if len(f.run.nodes) > 1 {
+		return b, fmt.Errorf("--node given %d times: bisect takes one spec, a clone (--node lnd@src:../lnd), and the revisions with --good and --bad", len(f.run.nodes))
+	}
+	s, err := loadScenario(args, f.run)
+	if err != nil {
+		return b, err
+	}
+	specs := s.Specs()
+	if len(specs) != 1 {
+		return b, fmt.Errorf("the scenario names %d node specs: bisect takes one; give it with --node IMPL@src:CLONE", len(specs))
+	}
+	sp := specs[0]
+	switch {
+	case !sp.IsSource():
+		return b, fmt.Errorf("node spec %s: bisect builds revisions of a git clone; use --node %s@src:PATH (a clone of the node's repository)", sp.Build, sp.Implementation())
+	case sp.Revision() != "":
+		return b, fmt.Errorf("node spec %s: give the clone without #%s; the revisions are --good and --bad", sp.Build, sp.Revision())
+	}
+	b.spec = sp
+	clone := sp.SourceDir()
+	good, err := gitrev.Resolve(ctx, clone, f.good)
+	if err != nil {
+		return b, fmt.Errorf("--good: %v", err)
+	}
+	bad, err := gitrev.Resolve(ctx, clone, f.bad)
+	if err != nil {
+		return b, fmt.Errorf("--bad: %v", err)
+	}
+	between, err := gitrev.FirstParent(ctx, clone, good, bad)
+	if err != nil {
+		return b, err
+	}
+	b.revs = append([]gitrev.Commit{good}, between...)
+	if gitrev.Dirty(ctx, clone) {
+		fmt.Fprintf(stderr, "bisect: %s has uncommitted changes; every revision is built from its committed content, without them\n", clone)
+	}
+	if b.scenario, b.caseKey, err = oneCase(s, f.caseSel); err != nil {
+		return b, err
+	}
+	b.out = f.out
+	if b.out == "" {
+		b.out = filepath.Join(f.run.artifacts, fmt.Sprintf("bisect-%s-%s-%s", s.Name, good.Short, bad.Short))
+	}
+	return b, nil
+}
+
+// parseThreshold reads "5%" or "0.05"; "" is 0 (the run's MDE).
+func parseThreshold(text string) (float64, error) {
+	if text == "" {
+		return 0, nil
+	}
+	pct := strings.HasSuffix(text, "%")
+	v, err := strconv.ParseFloat(strings.TrimSuffix(text, "%"), 64)
+	if pct {
+		v /= 100
+	}
+	if err != nil || !(v > 0 && v < 1) {
+		return 0, fmt.Errorf("--threshold %q: give a relative change between 0 and 100%%, e.g. 5%% or 0.05", text)
+	}
+	return v, nil
+}
+
+// oneCase narrows s to the case sel names (Name=value parts), or its
+// only case; the key is the case's id, as every step's report names it.
+func oneCase(s scenario.Scenario, sel string) (scenario.Scenario, string, error) {
+	cases := s.Cases()
+	var ids []string
+	for _, c := range cases {
+		ids = append(ids, c.ID())
+	}
+	var match []scenario.Case
+	for _, c := range cases {
+		if caseMatches(c, sel) {
+			match = append(match, c)
+		}
+	}
+	switch {
+	case len(match) == 0:
+		return s, "", fmt.Errorf("--case %q matches none of the scenario's cases: %s", sel, strings.Join(ids, ", "))
+	case len(match) > 1 && sel == "":
+		return s, "", fmt.Errorf("the scenario has %d cases; bisect measures one: give --case, e.g. --case %s (cases: %s)", len(match), ids[0], strings.Join(ids, ", "))
+	case len(match) > 1:
+		return s, "", fmt.Errorf("--case %q matches %d cases (%s); name more params", sel, len(match), strings.Join(ids, ", "))
+	}
+	var ps []scenario.Param
+	for _, v := range match[0].Values {
+		ps = append(ps, scenario.Param{Name: v.Name, Values: []string{v.Value}})
+	}
+	return s.Override(ps), match[0].ID(), nil
+}
+
+func caseMatches(c scenario.Case, sel string) bool {
+	if sel == "" {
+		return true
+	}
+	for _, part := range strings.Split(sel, "/") {
+		name, value, ok := strings.Cut(part, "=")
+		if !ok {
+			return false
+		}
+		if v, found := c.Get(strings.TrimSpace(name)); !found || v != strings.TrimSpace(value) {
+			return false
+		}
+	}
+	return true
+}
+
+// bisectState is the journal file: the inputs it belongs to and every
+// finished measurement.
+type bisectState struct {
+	Inputs  bisectInputs   `json:"inputs"`
+	Journal bisect.Journal `json:"journal"`
+}
+
+// bisectInputs are what make two bisect commands the same search.
+type bisectInputs struct {
+	Spec     string `json:"spec"`
+	Good     string `json:"good"`
+	Bad      string `json:"bad"`
+	Case     string `json:"case"`
+	Scenario string `json:"scenario"`
+}
+
+const bisectJournalFile = "journal.json"
+
+// loadJournal reads the journal of an earlier run of the same bisect in
+// out; one of other inputs is refused rather than mixed in.
+func loadJournal(out string, in bisectInputs) (bisect.Journal, error) {
+	data, err := os.ReadFile(filepath.Join(out, bisectJournalFile))
+	if errors.Is(err, os.ErrNotExist) {
+		return bisect.Journal{}, nil
+	}
+	if err != nil {
+		return bisect.Journal{}, err
+	}
+	var st bisectState
+	if err := json.Unmarshal(data, &st); err != nil {
+		return bisect.Journal{}, fmt.Errorf("%s: %v; remove it to start over", filepath.Join(out, bisectJournalFile), err)
+	}
+	if st.Inputs != in {
+		return bisect.Journal{}, fmt.Errorf("%s holds a bisect of other inputs (%s %s..%s, case %s); give another --out, or remove the folder to start over", out, st.Inputs.Spec, shortID(st.Inputs.Good), shortID(st.Inputs.Bad), st.Inputs.Case)
+	}
+	return st.Journal, nil
+}
+
+func saveJournal(out string, in bisectInputs, j bisect.Journal) error {
+	data, err := json.MarshalIndent(bisectState{Inputs: in, Journal: j}, "", "  ")
+	if err != nil {
+		return err
+	}
+	tmp := filepath.Join(out, bisectJournalFile+".tmp")
+	if err := os.WriteFile(tmp, append(data, '\n'), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, filepath.Join(out, bisectJournalFile))
+}
+
+func shortID(id string) string {
+	if len(id) > 12 {
+		return id[:12]
+	}
+	return id
+}

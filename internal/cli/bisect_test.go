@@ -1,0 +1,147 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// lndClone is a git clone of a fake LND tree: a release tag and three
+// commits after it, and a side branch merged in.
+func lndClone(t *testing.T) string {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	dir := t.TempDir()
+	g := func(args ...string) {
+		cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.invalid",
+			"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.invalid", "GIT_CONFIG_GLOBAL=/dev/null")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	write := func(name, text string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g("init", "-q", "-b", "master")
+	write("go.mod", "module github.com/lightningnetwork/lnd\n\ngo 1.23\n")
+	write("lnd.go", "package lnd\n")
+	g("add", "-A")
+	g("commit", "-q", "-m", "release")
+	g("tag", "v1")
+	for i, msg := range []string{"one", "two", "three"} {
+		write("lnd.go", "package lnd\n"+strings.Repeat("//\n", i+1))
+		g("commit", "-q", "-am", msg)
+	}
+	g("checkout", "-q", "-b", "side", "v1")
+	write("side.go", "package lnd\n")
+	g("add", "side.go")
+	g("commit", "-q", "-m", "side work")
+	g("checkout", "-q", "master")
+	g("merge", "-q", "--no-ff", "-m", "merge side", "side")
+	return dir
+}
+
+// Bisect's bad input is refused in one line before anything is built or
+// started: no folder of the bisect exists afterwards.
+func TestBisectRefusesBadInputBeforeAnything(t *testing.T) {
+	clone := lndClone(t)
+	arts := t.TempDir()
+	notClone := t.TempDir()
+	node := "lnd@src:" + clone
+	two := filepath.Join(t.TempDir(), "two.yml")
+	os.WriteFile(two, []byte("name: Two\ntopology: AlicePaysBob\nnodes:\n  - lnd@src:"+clone+"\n  - lnd@v0.21.0-beta\n"), 0o644)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--node", node, "--good", "v1"}, "bisect needs both ends"},
+		{[]string{"--node", node, "--good", "v9", "--bad", "HEAD"}, `--good: revision "v9": no such commit`},
+		{[]string{"--node", node, "--good", "v1", "--bad", "nope"}, `--bad: revision "nope": no such commit`},
+		{[]string{"--node", node, "--good", "HEAD", "--bad", "v1"}, "is not an ancestor of --bad"},
+		{[]string{"--node", node, "--good", "side", "--bad", "HEAD"}, "not on --bad"},
+		{[]string{"--node", node, "--good", "v1", "--bad", "v1"}, "the same commit"},
+		{[]string{"--node", "lnd@src:" + notClone, "--good", "v1", "--bad", "HEAD"}, "is not a git clone"},
+		{[]string{"--node", "lnd@v0.21.0-beta", "--good", "v1", "--bad", "HEAD"}, "bisect builds revisions of a git clone"},
+		{[]string{"--node", node + "#v1", "--good", "v1", "--bad", "HEAD"}, "give the clone without #v1"},
+		{[]string{"--node", node, "--node", node, "--good", "v1", "--bad", "HEAD"}, "--node given 2 times"},
+		{[]string{two, "--good", "v1", "--bad", "HEAD"}, "the scenario names 2 node specs: bisect takes one"},
+		{[]string{"--node", node, "--good", "v1", "--bad", "HEAD", "--param", "Concurrency=10,20"}, "the scenario has 2 cases; bisect measures one: give --case"},
+		{[]string{"--node", node, "--good", "v1", "--bad", "HEAD", "--param", "Concurrency=10,20", "--case", "Concurrency=30"}, `--case "Concurrency=30" matches none`},
+		{[]string{"--node", node, "--good", "v1", "--bad", "HEAD", "--metric", "p99"}, `--metric "p99"`},
+		{[]string{"--node", node, "--good", "v1", "--bad", "HEAD", "--threshold", "150%"}, `--threshold "150%"`},
+		{[]string{"--node", node, "--good", "v1", "--bad", "HEAD", "--max-launches", "2"}, "--max-launches 2"},
+	} {
+		var out, errb bytes.Buffer
+		args := append(append([]string{"bisect"}, tc.args...), "--artifacts", arts, "--backend", "local")
+		err := Run(context.Background(), &out, &errb, args)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: %v, want %q", tc.args, err, tc.want)
+			continue
+		}
+		if strings.Contains(err.Error(), "\n") {
+			t.Errorf("%v: the error is not one line: %q", tc.args, err)
+		}
+	}
+	if entries, _ := os.ReadDir(arts); len(entries) != 0 {
+		t.Errorf("refused bisects left %d entries in the artifacts folder", len(entries))
+	}
+}
+
+func TestBisectSaysADirtyCloneIsNotBuilt(t *testing.T) {
+	clone := lndClone(t)
+	os.WriteFile(filepath.Join(clone, "lnd.go"), []byte("package lnd\n// edited\n"), 0o644)
+	var errb bytes.Buffer
+	f := bisectFlags{good: "v1", bad: "HEAD", metric: "time", caseSel: "Concurrency=20"}
+	f.run.nodes = []string{"lnd@src:" + clone}
+	f.run.artifacts = t.TempDir()
+	f.run.startTimeout = 1
+	setup, err := planBisect(context.Background(), nil, f, &errb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(errb.String(), "uncommitted changes") {
+		t.Errorf("no word of the dirty clone: %q", errb.String())
+	}
+	// v1, one, two, three and the merge: first-parent, oldest first.
+	var subjects []string
+	for _, c := range setup.revs {
+		subjects = append(subjects, c.Subject)
+	}
+	if strings.Join(subjects, ",") != "release,one,two,three,merge side" {
+		t.Errorf("range %v", subjects)
+	}
+	if setup.caseKey == "" || !strings.Contains(setup.out, "bisect-") {
+		t.Errorf("case %q out %q", setup.caseKey, setup.out)
+	}
+}
+
+func TestBisectJournalBelongsToItsInputs(t *testing.T) {
+	out := t.TempDir()
+	in := bisectInputs{Spec: "lnd@src:/x", Good: "aaa", Bad: "bbb", Case: "Concurrency=20", Scenario: "S"}
+	j, err := loadJournal(out, in)
+	if err != nil || j.Ends != nil {
+		t.Fatalf("a new folder: %+v %v", j, err)
+	}
+	j.Builds = 3
+	if err := saveJournal(out, in, j); err != nil {
+		t.Fatal(err)
+	}
+	back, err := loadJournal(out, in)
+	if err != nil || back.Builds != 3 {
+		t.Fatalf("read back %+v %v", back, err)
+	}
+	other := in
+	other.Case = "Concurrency=40"
+	if _, err := loadJournal(out, other); err == nil || !strings.Contains(err.Error(), "holds a bisect of other inputs") {
+		t.Fatalf("other inputs: %v", err)
+	}
+}

@@ -1,0 +1,249 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/lnbench/lnbench/bisect"
+	"github.com/lnbench/lnbench/gitrev"
+	"github.com/lnbench/lnbench/internal/lines"
+	"github.com/lnbench/lnbench/nodebuild"
+	"github.com/lnbench/lnbench/nodespec"
+	"github.com/lnbench/lnbench/report"
+	"github.com/lnbench/lnbench/result"
+	"github.com/lnbench/lnbench/runner"
+	"github.com/lnbench/lnbench/runrecord"
+)
+
+// lab is bisect's Lab on real nodes: builds through the cache, and each
+// measurement a run of the scenario's one case on the revisions' specs in
+// the verdict design, until known up to the cap.
+type lab struct {
+	cmd         *cobra.Command
+	stderr      io.Writer
+	setup       bisectSetup
+	f           runFlags
+	images      string
+	maxLaunches int
+	journal     *bisect.Journal // the search's: what "bad" is, once the ends are measured
+}
+
+// specAt is the clone's spec at commit c, labelled by its short id.
+func (l *lab) specAt(c gitrev.Commit) nodespec.Spec {
+	sp := l.setup.spec.WithRevision(c.ID)
+	sp.Label = c.Short
+	return sp
+}
+
+func (l *lab) Build(ctx context.Context, c gitrev.Commit) error {
+	b, err := buildSpec(l.images, l.f.cache, l.specAt(c))
+	if err != nil {
+		return err
+	}
+	if _, err := nodebuild.Locate(l.f.cache, b); err == nil {
+		return nil
+	}
+	start := time.Now()
+	fmt.Fprintf(l.stderr, "bisect: building %s\n", c)
+	r, err := nodebuild.Ensure(ctx, l.f.cache, b, l.stderr)
+	if err != nil {
+		if ctx.Err() != nil {
+			return err
+		}
+		return bisect.SkipError{Why: "does not build: " + lines.First(err.Error())}
+	}
+	fmt.Fprintf(l.stderr, "bisect: built %s in %.0fs (key %s)\n", c.Short, time.Since(start).Seconds(), r.Manifest.Key)
+	return nil
+}
+
+// comparisons are the pairs bisect reads of a run of revs: each against
+// the first, and the middle of three against the last.
+func comparisons(revs []gitrev.Commit) [][2]gitrev.Commit {
+	var out [][2]gitrev.Commit
+	for _, r := range revs[1:] {
+		out = append(out, [2]gitrev.Commit{r, revs[0]})
+	}
+	if len(revs) == 3 {
+		out = append(out, [2]gitrev.Commit{revs[1], revs[2]})
+	}
+	return out
+}
+
+func (l *lab) Measure(ctx context.Context, revs []gitrev.Commit) (bisect.Measurement, error) {
+	s := l.setup.scenario
+	s.Nodes = nil
+	for _, r := range revs {
+		s.Nodes = append(s.Nodes, l.specAt(r))
+	}
+	s.Baseline = revs[0].Short
+	s.Compare.UntilKnown, s.Compare.MaxLaunches = true, l.maxLaunches
+	s.Name = fmt.Sprintf("%s-bisect-%s", l.setup.scenario.Name, revs[1].Short)
+	if err := s.Validate(); err != nil {
+		return bisect.Measurement{}, err
+	}
+	if note, err := fitDesign(&s); err != nil {
+		return bisect.Measurement{}, err
+	} else if note != "" {
+		fmt.Fprintln(l.stderr, "bisect: "+note)
+	}
+	f := l.f
+	f.artifacts = filepath.Join(l.setup.out, "runs")
+	f.yes = true
+	pairs := comparisons(revs)
+	tweak := func(o *runner.Options) { o.UnknownVerdicts = l.unknownCounter(pairs) }
+	run, err := executeScenario(l.cmd, io.Discard, l.stderr, s, f, tweak)
+	if ctx.Err() != nil {
+		return bisect.Measurement{}, ctx.Err()
+	}
+	m := bisect.Measurement{Ratios: map[string]bisect.Comparison{}, Dir: run.Dir}
+	if run.Dir == "" {
+		return m, bisect.SkipError{Why: "did not run: " + lines.First(fmt.Sprint(err))}
+	}
+	rep, _, lerr := report.Load(run.Dir)
+	if lerr != nil {
+		return m, bisect.SkipError{Why: "no report: " + lines.First(lerr.Error())}
+	}
+	for _, p := range pairs {
+		r, ok := report.RatioBetween(rep, p[0].Short, p[1].Short, l.setup.caseKey)
+		if !ok || r.NBase == 0 || r.NNew == 0 {
+			why := "its network did not come up or measured nothing"
+			if err != nil {
+				why += ": " + lines.First(err.Error())
+			}
+			return m, bisect.SkipError{Why: why}
+		}
+		m.Ratios[bisect.Key(p[0].ID, p[1].ID)] = comparisonOf(r)
+		m.Launches = max(m.Launches, r.NNew)
+	}
+	if rep.Design != nil && rep.Design.Stopped != "" {
+		m.Note = rep.Design.Stopped
+	}
+	if err != nil {
+		m.Note = joinNote(m.Note, "the run ended with: "+lines.First(err.Error()))
+	}
+	return m, nil
+}
+
+func comparisonOf(r report.Ratio) bisect.Comparison {
+	v := r.Verdict
+	if v == report.VerdictTooFew {
+		v = bisect.Unknown
+	}
+	return bisect.Comparison{Ratio: r.Of, Low: r.Low, High: r.High, P: r.P, MDE: r.MDE, Verdict: v}
+}
+
+func joinNote(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
+}
+
+// unknownCounter is the until-known question of a bisect run: is the
+// step's verdict known yet? For the ends, whether bad differs from good
+// or is the same; for a step, whether Classify can place the revision.
+func (l *lab) unknownCounter(pairs [][2]gitrev.Commit) runner.VerdictCounter {
+	return func(dir string, m runrecord.Manifest) (int, error) {
+		recs, err := result.ReadFile(filepath.Join(dir, runrecord.PaymentsFile))
+		if err != nil {
+			return 0, fmt.Errorf("reading results: %v", err)
+		}
+		rep := report.Report{Manifest: m}
+		report.Summarize(&rep, recs)
+		var cmps []bisect.Comparison
+		for _, p := range pairs {
+			r, ok := report.RatioBetween(rep, p[0].Short, p[1].Short, l.setup.caseKey)
+			if !ok {
+				return 1, nil
+			}
+			cmps = append(cmps, comparisonOf(r))
+		}
+		if len(cmps) == 1 {
+			if v := cmps[0].Verdict; v == bisect.Unknown {
+				return 1, nil
+			}
+			return 0, nil
+		}
+		// A step: its comparisons with the good end and with the bad end.
+		bad := bisect.Slower
+		if l.journal != nil && l.journal.Ends != nil && l.journal.Ends.Direction != "" {
+			bad = l.journal.Ends.Direction
+		}
+		if class, _, _ := bisect.Classify(cmps[0], cmps[2], bad); class == bisect.Undecided {
+			return 1, nil
+		}
+		return 0, nil
+	}
+}
+
+// runBisect checks, searches and reports.
+func runBisect(cmd *cobra.Command, stdout, stderr io.Writer, args []string, f bisectFlags) error {
+	ctx := cmd.Context()
+	setup, err := planBisect(ctx, args, f, stderr)
+	if err != nil {
+		return err
+	}
+	images, err := findImages(f.run.images)
+	if err != nil {
+		return err
+	}
+	in := bisectInputs{Spec: setup.spec.Text(), Good: setup.revs[0].ID, Bad: setup.revs[len(setup.revs)-1].ID,
+		Case: setup.caseKey, Scenario: setup.scenario.Name}
+	if err := os.MkdirAll(setup.out, 0o755); err != nil {
+		return fmt.Errorf("--out %s: %v", setup.out, err)
+	}
+	j, err := loadJournal(setup.out, in)
+	if err != nil {
+		return err
+	}
+	if j.Ends != nil {
+		fmt.Fprintf(stderr, "bisect: resuming from %s (%d step(s) measured)\n", filepath.Join(setup.out, bisectJournalFile), len(j.Steps))
+	}
+	fmt.Fprintf(stderr, "bisect: %d revisions from good %s to bad %s on %s, case %s; folder %s\n",
+		len(setup.revs), setup.revs[0], setup.revs[len(setup.revs)-1], setup.spec.SourceDir(), setup.caseKey, setup.out)
+	l := &lab{cmd: cmd, stderr: stderr, setup: setup, f: f.run, images: images, maxLaunches: setup.maxLaunches, journal: &j}
+	start := time.Now()
+	res, serr := bisect.Search(ctx, setup.revs, l, &j, bisect.Options{Threshold: setup.threshold, Log: stderr,
+		Save: func(j bisect.Journal) error { return saveJournal(setup.out, in, j) }})
+	res.Elapsed = time.Since(start).Round(time.Second).String()
+	if res.Ends.Good.ID == "" { // nothing measured: nothing to report
+		return serr
+	}
+	rep := bisect.Report{Result: res, Clone: setup.spec.SourceDir(), Spec: setup.spec.Text(), Case: setup.caseKey,
+		Scenario: setup.scenario.Name, Command: commandLine(), Interrupted: serr != nil}
+	if werr := bisect.WriteAll(ctx, setup.out, rep, stderr); werr != nil {
+		serr = errors.Join(serr, werr)
+	}
+	_ = bisect.WriteText(stdout, rep)
+	abs, _ := filepath.Abs(setup.out)
+	fmt.Fprintf(stdout, "bisect: %s\n", abs)
+	if serr != nil && errors.Is(serr, context.Canceled) {
+		return fmt.Errorf("interrupted; every finished step is kept in %s, and the same command resumes: %w", abs, context.Canceled)
+	}
+	return serr
+}
+
+// commandLine is how this bisect was started, for the report.
+func commandLine() string {
+	out := "lnbench"
+	for _, a := range os.Args[1:] {
+		out += " " + shellQuote(a)
+	}
+	return out
+}
+
+// shellQuote quotes an argument for a shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && !strings.ContainsAny(s, " \t\n'\"\\$`*?[]{}()<>|&;#~!") {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
