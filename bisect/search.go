@@ -138,12 +138,13 @@ func (s *search) ends(ctx context.Context) (Ends, error) {
 			return Ends{}, fmt.Errorf("the run of good %s and bad %s gave no comparison of them", good.Short, bad.Short)
 		}
 		e = &Ends{Good: good, Bad: bad, BadVsGood: cmp, Launches: m.Launches, Dir: m.Dir, Note: m.Note}
+		decideEnds(e, s.opts.Threshold)
 		s.j.Ends = e
 		if err := s.save(); err != nil {
 			return *e, err
 		}
 	}
-	decideEnds(e, s.opts.Threshold)
+	decideEnds(e, s.opts.Threshold) // again: a resumed search may be given another threshold
 	return *e, nil
 }
 

@@ -173,3 +173,17 @@ func shortID(id string) string {
 	}
 	return id
 }
+
+// Order is every commit of the clone's refs by position, oldest first
+// (topological: a parent always before its children).
+func Order(ctx context.Context, repo string) (map[string]int, error) {
+	out, err := git(ctx, repo, "rev-list", "--topo-order", "--reverse", "--all")
+	if err != nil {
+		return nil, err
+	}
+	pos := map[string]int{}
+	for i, id := range strings.Fields(string(out)) {
+		pos[id] = i
+	}
+	return pos, nil
+}

@@ -83,6 +83,9 @@ func TestResolveAndFirstParent(t *testing.T) {
 	if strings.Join(got, ",") != "one,two,three" {
 		t.Fatalf("FirstParent = %v", got)
 	}
+	if pos, err := Order(ctx, r.dir); err != nil || pos[c0] != 0 || pos[ids[2]] != 3 {
+		t.Fatalf("Order = %v, %v", pos, err)
+	}
 	if _, err := FirstParent(ctx, r.dir, bad, good); err == nil || !strings.Contains(err.Error(), "not an ancestor") {
 		t.Fatalf("swapped range: %v", err)
 	}

@@ -79,6 +79,9 @@ type Sample struct {
 
 	CPUUserSeconds float64 `json:"cpu_user_s"` // cumulative
 	CPUSysSeconds  float64 `json:"cpu_sys_s"`  // cumulative
+	// CPUStealSeconds is the host's steal time (the hypervisor ran someone
+	// else), cumulative, already inside CPUSysSeconds; host samples only.
+	CPUStealSeconds float64 `json:"cpu_steal_s,omitempty"`
 	// CPULimit is the actor's CPU quota in CPUs; 0 means none (the host's cores).
 	CPULimit float64 `json:"cpu_limit,omitempty"`
 	// CPUPeriods and CPUThrottled count the quota's scheduler periods and

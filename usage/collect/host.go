@@ -31,6 +31,7 @@ func (c *Collector) Host() (usage.Sample, error) {
 	t := st.CPUTotal
 	s.CPUUserSeconds = t.User + t.Nice
 	s.CPUSysSeconds = t.System + t.IRQ + t.SoftIRQ + t.Steal
+	s.CPUStealSeconds = t.Steal
 	s.CPULimit = float64(len(st.CPU))
 	return s, nil
 }

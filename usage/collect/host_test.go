@@ -20,6 +20,9 @@ func TestHost(t *testing.T) {
 	if !near(s.CPUUserSeconds, 12) || !near(s.CPUSysSeconds, 3.66) || s.CPULimit != 2 {
 		t.Errorf("user %g sys %g cpus %g, want 12 3.66 2", s.CPUUserSeconds, s.CPUSysSeconds, s.CPULimit)
 	}
+	if !near(s.CPUStealSeconds, 0.33) {
+		t.Errorf("steal %g, want 0.33 (the 8th field)", s.CPUStealSeconds)
+	}
 	if _, err := (&Collector{ProcRoot: "testdata/none"}).Host(); err == nil {
 		t.Error("a missing /proc/stat read without error")
 	}
