@@ -13,6 +13,8 @@ p <- ggplot(d, aes(x = label, y = ratio_to_good, colour = class)) +
   labs(x = "revision (position on the first-parent line, commit)",
        y = "mean iteration time / good's (above 1: slower)",
        colour = "verdict", title = "Bisect: the metric over the measured revisions") +
+  scale_colour_manual(values = c(good = "#1b9e77", `like good` = "#66c2a5", bad = "#d95f02", `like bad` = "#fc8d62",
+                                 between = "#7570b3", `not yet known` = "grey50")) +
   theme_minimal() +
   theme(axis.text.x = element_text(angle = 30, hjust = 1))
 ggsave("bisect.png", p, width = 8, height = 4.5, dpi = 100)

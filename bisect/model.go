@@ -151,6 +151,8 @@ type Journal struct {
 	Steps  []Step            `json:"steps,omitempty"`
 	Skips  map[string]string `json:"skips,omitempty"` // commit id → why
 	Builds int               `json:"builds"`          // revisions built (or found built) so far
+	// Seconds is the wall time of every command that worked on it.
+	Seconds float64 `json:"seconds"`
 }
 
 func (j *Journal) step(lo, subject, hi string) (Step, bool) {

@@ -169,3 +169,98 @@ func TestSlowBisectNullRange(t *testing.T) {
 	}
 	t.Logf("%s; builds %d, runs %d, elapsed %s", rep.Ends.Note, rep.Builds, rep.Runs, rep.Elapsed)
 }
+
+// clnSleep is the CLN regression: a sleep in lightningd's
+// send_payment_core, which every payment of the payer passes (sendonion
+// and sendpay both end there; the invoice path is untouched). lightningd
+// is one event loop, so the sleep serialises.
+const clnSleep = "\tusleep(20000); /* lnbench bisect e2e: the regression */\n"
+
+// clnHistory makes a git clone of CI's CLN tree with three commits after
+// the release, the second adding clnSleep. Ignored files the tarball ships
+// (pre-generated sources) are committed too (-f), as a release tree builds
+// with them.
+func clnHistory(t *testing.T) (string, []string) {
+	t.Helper()
+	tarball := clnTarball(t)
+	tree := filepath.Join(t.TempDir(), "lightning")
+	if err := os.MkdirAll(tree, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("tar", "-xf", tarball, "-C", tree, "--strip-components=1").CombinedOutput(); err != nil {
+		t.Fatalf("tar: %v %s", err, out)
+	}
+	g := func(args ...string) string {
+		cmd := exec.Command("git", append([]string{"-C", tree}, args...)...)
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=lnbench e2e", "GIT_AUTHOR_EMAIL=e2e@example.invalid",
+			"GIT_COMMITTER_NAME=lnbench e2e", "GIT_COMMITTER_EMAIL=e2e@example.invalid", "GIT_CONFIG_GLOBAL=/dev/null")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	g("init", "-q", "-b", "master")
+	g("add", "-A", "-f")
+	g("commit", "-q", "-m", "lightning release")
+	ids := []string{g("rev-parse", "HEAD")}
+	pay := filepath.Join(tree, "lightningd", "pay.c")
+	for i := 1; i <= 3; i++ {
+		if i == 2 {
+			src, err := os.ReadFile(pay)
+			if err != nil {
+				t.Fatal(err)
+			}
+			anchor := []byte("\t/* Reconcile this with previous attempts */\n\tret = check_progress(")
+			if !bytes.Contains(src, anchor) {
+				t.Fatalf("%s: the patch's anchor is gone", pay)
+			}
+			src = bytes.Replace(src, anchor, append([]byte(clnSleep), anchor...), 1)
+			src = append([]byte("#include <unistd.h>\n"), src...)
+			if err := os.WriteFile(pay, src, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			g("commit", "-q", "-am", "pay: wait before each payment")
+		} else {
+			appendComment(t, pay, fmt.Sprintf("/* harmless change %d */\n", i))
+			g("commit", "-q", "-am", fmt.Sprintf("pay: harmless change %d", i))
+		}
+		ids = append(ids, g("rev-parse", "HEAD"))
+	}
+	return tree, ids
+}
+
+// TestSlowBisectCLN plants a sleep in lightningd's payment path in the
+// second of three commits after CI's CLN release; bisect must name it.
+// Every revision is a full CLN build (minutes each).
+func TestSlowBisectCLN(t *testing.T) {
+	requireSlowTier(t)
+	binaries(t) // btcd comes from the LND release build
+	clone, ids := clnHistory(t)
+	arts := artifactsDir(t)
+	out := filepath.Join(arts, "bisect")
+	if keep := os.Getenv("LNBENCH_BISECT_OUT"); keep != "" {
+		out = filepath.Join(keep, t.Name())
+	}
+	args := []string{"bisect", "--node", "cln@src:" + clone, "--good", "HEAD~3", "--bad", "HEAD",
+		"--param", "Concurrency=4", "--param", "TotalPayments=40", "--job", "WarmupCount=1", "--job", "IterationCount=4",
+		"--out", out, "--backend", "local", "--artifacts", arts, "--images", filepath.Join(repoRoot(t), "images")}
+	var stdout, stderr bytes.Buffer
+	start := time.Now()
+	err := cli.Run(context.Background(), &stdout, &stderr, args)
+	t.Logf("lnbench bisect took %v\n%s", time.Since(start).Round(time.Second), stdout.String())
+	if err != nil {
+		t.Fatalf("lnbench %v: %v\n%s", args, err, lastLines(stderr.String(), 40))
+	}
+	var rep bisect.Report
+	if err := json.Unmarshal([]byte(readFile(t, out, bisect.JSONFile)), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Culprits) != 1 || rep.Culprits[0].Commit.ID != ids[2] {
+		t.Fatalf("culprits %+v, want the second commit %s", rep.Culprits, ids[2][:12])
+	}
+	for _, row := range bisect.Evidence(rep.Result) {
+		t.Logf("%d %s %s: to good %.3f (%.3f–%.3f) %s", row.Position, row.Commit.Short, row.Commit.Subject, row.ToGood, row.ToGoodLow, row.ToGoodHigh, row.Class)
+	}
+	t.Logf("builds %d, runs %d, elapsed %s (%s)", rep.Builds, rep.Runs, rep.Elapsed, out)
+}

@@ -127,9 +127,10 @@ func runEnv(dir string, rep report.Report) Env {
 		e.DiskSyncsPerSec = rep.DiskProbes[0].SyncsPerSecond
 	}
 	samples, _ := jsonl.Load[usage.Sample](filepath.Join(dir, runrecord.ResourcesFile), runrecord.ResourcesFile)
+	// Steal is recorded since 2026-11-26 (older host samples read as 0).
 	var first, last *usage.Sample
 	for i := range samples {
-		if s := &samples[i]; s.Role == usage.RoleHost && s.CPUStealSeconds > 0 {
+		if s := &samples[i]; s.Role == usage.RoleHost {
 			if first == nil {
 				first = s
 			}

@@ -85,7 +85,6 @@ func (l *lab) Measure(ctx context.Context, revs []gitrev.Commit) (bisect.Measure
 	}
 	s.Baseline = revs[0].Short
 	s.Compare.UntilKnown, s.Compare.MaxLaunches = true, l.maxLaunches
-	s.Name = fmt.Sprintf("%s-bisect-%s", l.setup.scenario.Name, revs[1].Short)
 	if err := s.Validate(); err != nil {
 		return bisect.Measurement{}, err
 	}
@@ -95,7 +94,13 @@ func (l *lab) Measure(ctx context.Context, revs []gitrev.Commit) (bisect.Measure
 		fmt.Fprintln(l.stderr, "bisect: "+note)
 	}
 	f := l.f
-	f.artifacts = filepath.Join(l.setup.out, "runs")
+	// The scenario keeps its name (history's series follow it); the folder
+	// says which step: runs/<good>-<bad> for the ends, runs/<revision> after.
+	step := revs[0].Short + "-" + revs[1].Short
+	if len(revs) == 3 {
+		step = revs[1].Short
+	}
+	f.artifacts = filepath.Join(l.setup.out, "runs", step)
 	f.yes = true
 	pairs := comparisons(revs)
 	tweak := func(o *runner.Options) { o.UnknownVerdicts = l.unknownCounter(pairs) }
@@ -123,7 +128,7 @@ func (l *lab) Measure(ctx context.Context, revs []gitrev.Commit) (bisect.Measure
 		m.Ratios[bisect.Key(p[0].ID, p[1].ID)] = comparisonOf(r)
 		m.Launches = max(m.Launches, r.NNew)
 	}
-	if rep.Design != nil && rep.Design.Stopped != "" {
+	if rep.Design != nil && strings.HasPrefix(rep.Design.Stopped, "cap reached") {
 		m.Note = rep.Design.Stopped
 	}
 	if err != nil {
@@ -210,10 +215,17 @@ func runBisect(cmd *cobra.Command, stdout, stderr io.Writer, args []string, f bi
 	fmt.Fprintf(stderr, "bisect: %d revisions from good %s to bad %s on %s, case %s; folder %s\n",
 		len(setup.revs), setup.revs[0], setup.revs[len(setup.revs)-1], setup.spec.SourceDir(), setup.caseKey, setup.out)
 	l := &lab{cmd: cmd, stderr: stderr, setup: setup, f: f.run, images: images, maxLaunches: setup.maxLaunches, journal: &j}
-	start := time.Now()
-	res, serr := bisect.Search(ctx, setup.revs, l, &j, bisect.Options{Threshold: setup.threshold, Log: stderr,
-		Save: func(j bisect.Journal) error { return saveJournal(setup.out, in, j) }})
-	res.Elapsed = time.Since(start).Round(time.Second).String()
+	start, before := time.Now(), j.Seconds
+	save := func(j bisect.Journal) error {
+		j.Seconds = before + time.Since(start).Seconds()
+		return saveJournal(setup.out, in, j)
+	}
+	res, serr := bisect.Search(ctx, setup.revs, l, &j, bisect.Options{Threshold: setup.threshold, Log: stderr, Save: save})
+	total := time.Duration((before + time.Since(start).Seconds()) * float64(time.Second)).Round(time.Second)
+	res.Elapsed = total.String()
+	if before > 0 {
+		res.Elapsed += fmt.Sprintf(" (this command %v)", time.Since(start).Round(time.Second))
+	}
 	if res.Ends.Good.ID == "" { // nothing measured: nothing to report
 		return serr
 	}
