@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/lnbench/lnbench/gitrev"
 )
 
 // lndClone is a git clone of a fake LND tree: a release tag and three
@@ -143,5 +145,27 @@ func TestBisectJournalBelongsToItsInputs(t *testing.T) {
 	other.Case = "Concurrency=40"
 	if _, err := loadJournal(out, other); err == nil || !strings.Contains(err.Error(), "holds a bisect of other inputs") {
 		t.Fatalf("other inputs: %v", err)
+	}
+}
+
+func TestBisectComparisonsAndQuoting(t *testing.T) {
+	a, b, c := gitrev.Commit{ID: "a"}, gitrev.Commit{ID: "b"}, gitrev.Commit{ID: "c"}
+	pairs := comparisons([]gitrev.Commit{a, c})
+	if len(pairs) != 1 || pairs[0] != [2]gitrev.Commit{c, a} {
+		t.Fatalf("ends: %v", pairs)
+	}
+	pairs = comparisons([]gitrev.Commit{a, b, c})
+	if len(pairs) != 3 || pairs[0] != [2]gitrev.Commit{b, a} || pairs[1] != [2]gitrev.Commit{c, a} || pairs[2] != [2]gitrev.Commit{b, c} {
+		t.Fatalf("step: %v", pairs)
+	}
+	for in, want := range map[string]string{"HEAD": "HEAD", "HEAD~3": "'HEAD~3'", "it's": `'it'\''s'`, "": "''"} {
+		if got := shellQuote(in); got != want {
+			t.Errorf("shellQuote(%q) = %s, want %s", in, got, want)
+		}
+	}
+	for in, want := range map[string]float64{"": 0, "5%": 0.05, "0.1": 0.1} {
+		if got, err := parseThreshold(in); err != nil || got != want {
+			t.Errorf("parseThreshold(%q) = %g, %v", in, got, err)
+		}
 	}
 }
