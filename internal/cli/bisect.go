@@ -187,6 +187,9 @@ func oneCase(s scenario.Scenario, sel string) (scenario.Scenario, string, error)
 	case len(match) > 1:
 		return s, "", fmt.Errorf("--case %q matches %d cases (%s); name more params", sel, len(match), strings.Join(ids, ", "))
 	}
+	if match[0].Workload.OpenLoop() {
+		return s, "", fmt.Errorf("case %s is open-loop: its iteration time is the schedule's and its primary metric is p50 latency, which bisect does not compare yet; pick a closed-loop case (Concurrency=…)", match[0].ID())
+	}
 	var ps []scenario.Param
 	for _, v := range match[0].Values {
 		ps = append(ps, scenario.Param{Name: v.Name, Values: []string{v.Value}})

@@ -79,6 +79,7 @@ func TestBisectRefusesBadInputBeforeAnything(t *testing.T) {
 		{[]string{"--node", node, "--good", "v1", "--bad", "HEAD", "--param", "Concurrency=10,20"}, "the scenario has 2 cases; bisect measures one: give --case"},
 		{[]string{"--node", node, "--good", "v1", "--bad", "HEAD", "--param", "Concurrency=10,20", "--case", "Concurrency=30"}, `--case "Concurrency=30" matches none`},
 		{[]string{"--node", node, "--good", "v1", "--bad", "HEAD", "--metric", "p99"}, `--metric "p99"`},
+		{[]string{"--node", node, "--good", "v1", "--bad", "HEAD", "--param", "Rate=20", "--case", "Concurrency=20"}, "is open-loop"},
 		{[]string{"--node", node, "--good", "v1", "--bad", "HEAD", "--threshold", "150%"}, `--threshold "150%"`},
 		{[]string{"--node", node, "--good", "v1", "--bad", "HEAD", "--max-launches", "2"}, "--max-launches 2"},
 	} {
