@@ -97,7 +97,7 @@ func bisectReport(t *testing.T, clone string) (bisect.Report, string) {
 	arts := artifactsDir(t)
 	out := filepath.Join(arts, "bisect")
 	if keep := os.Getenv("LNBENCH_BISECT_OUT"); keep != "" {
-		out = filepath.Join(keep, t.Name()) // kept for the closing note's figures
+		out = filepath.Join(keep, t.Name()+"-"+time.Now().UTC().Format("20060102T150405")) // kept for the closing note's figures
 	}
 	args := []string{"bisect", "--node", "lnd@src:" + clone, "--good", "HEAD~6", "--bad", "HEAD",
 		"--param", "Concurrency=5", "--param", "TotalPayments=60", "--job", "WarmupCount=1", "--job", "IterationCount=4",
@@ -240,7 +240,7 @@ func TestSlowBisectCLN(t *testing.T) {
 	arts := artifactsDir(t)
 	out := filepath.Join(arts, "bisect")
 	if keep := os.Getenv("LNBENCH_BISECT_OUT"); keep != "" {
-		out = filepath.Join(keep, t.Name())
+		out = filepath.Join(keep, t.Name()+"-"+time.Now().UTC().Format("20060102T150405"))
 	}
 	args := []string{"bisect", "--node", "cln@src:" + clone, "--good", "HEAD~3", "--bad", "HEAD",
 		"--param", "Concurrency=4", "--param", "TotalPayments=40", "--job", "WarmupCount=1", "--job", "IterationCount=4",
