@@ -6,14 +6,16 @@ import (
 	_ "embed"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/lnbench/lnbench/internal/rscript"
 )
 
 // Report is a bisect's outcome with what it was asked.
@@ -66,26 +68,15 @@ func WriteAll(ctx context.Context, dir string, r Report, log io.Writer) error {
 }
 
 func drawPlot(ctx context.Context, dir string, log io.Writer) error {
-	rscript, err := exec.LookPath("Rscript")
-	if err != nil {
-		fmt.Fprintln(log, "bisect: Rscript not found: no plot (install r-base-core r-cran-ggplot2; then Rscript "+RScriptFile+" in the folder)")
+	err := rscript.Run(ctx, dir, RScriptFile, PlotFile)
+	if errors.Is(err, rscript.ErrNoR) {
+		fmt.Fprintf(log, "bisect: %v; then Rscript %s in the folder\n", err, RScriptFile)
 		return nil
 	}
-	_ = os.Remove(filepath.Join(dir, PlotFile))
-	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, rscript, "--vanilla", RScriptFile)
-	cmd.Dir = dir
-	out, err := cmd.CombinedOutput()
 	if err != nil {
-		return fmt.Errorf("bisect plot: Rscript %s: %v: %s", RScriptFile, err, lastLine(string(out)))
+		return fmt.Errorf("bisect plot: %v", err)
 	}
 	return nil
-}
-
-func lastLine(s string) string {
-	ls := strings.Split(strings.TrimSpace(s), "\n")
-	return ls[len(ls)-1]
 }
 
 var csvHeader = []string{"position", "commit", "short", "subject", "author_date", "class", "ratio_to_good", "low", "high", "direct",

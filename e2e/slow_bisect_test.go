@@ -16,6 +16,7 @@ import (
 
 	"github.com/lnbench/lnbench/bisect"
 	"github.com/lnbench/lnbench/internal/cli"
+	"github.com/lnbench/lnbench/internal/testsupport"
 )
 
 // bisectSleep is the regression planted on the payment path: a sleep at
@@ -23,6 +24,9 @@ import (
 // the invoice path, bob's AddInvoice, is untouched). At Concurrency=5 the
 // closed loop is latency-bound, so each payment's latency grows by it:
 // far above twice the duet's MDE (3–6%, docs/measured.md).
+// lndBisectCase is the case LND's bisects measure.
+var lndBisectCase = []string{"Concurrency=5", "TotalPayments=60"}
+
 const bisectSleep = "time.Sleep(30 * time.Millisecond) // lnbench bisect e2e: the regression"
 
 // lndHistory makes a git clone of LND's release source with six commits
@@ -32,16 +36,7 @@ const bisectSleep = "time.Sleep(30 * time.Millisecond) // lnbench bisect e2e: th
 func lndHistory(t *testing.T, regressAt int) (string, []string) {
 	t.Helper()
 	tree := lndSourceCopy(t)
-	g := func(args ...string) string {
-		cmd := exec.Command("git", append([]string{"-C", tree}, args...)...)
-		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=lnbench e2e", "GIT_AUTHOR_EMAIL=e2e@example.invalid",
-			"GIT_COMMITTER_NAME=lnbench e2e", "GIT_COMMITTER_EMAIL=e2e@example.invalid", "GIT_CONFIG_GLOBAL=/dev/null")
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-		return strings.TrimSpace(string(out))
-	}
+	g := func(args ...string) string { return testsupport.Git(t, tree, args...) }
 	g("init", "-q", "-b", "master")
 	g("add", "-A")
 	g("commit", "-q", "-m", "lnd "+lndRelease)
@@ -75,33 +70,24 @@ func appendComment(t *testing.T, path, text string) {
 // SendPaymentV2: the payer's side of every measured payment.
 func patchSendPayment(t *testing.T, tree, stmt string) {
 	t.Helper()
-	path := filepath.Join(tree, "lnrpc", "routerrpc", "router_server.go")
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	const sig = "stream Router_SendPaymentV2Server) error {\n"
-	if !bytes.Contains(data, []byte(sig)) {
-		t.Fatalf("%s: SendPaymentV2's signature moved; update the patch", path)
-	}
-	data = bytes.Replace(data, []byte(sig), []byte(sig+"\t"+stmt+"\n"), 1)
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	insertAfter(t, filepath.Join(tree, "lnrpc", "routerrpc", "router_server.go"), "stream Router_SendPaymentV2Server) error {\n", "\t"+stmt+"\n")
 }
 
-// bisectReport runs lnbench bisect over the clone's release..HEAD and
-// reads its bisect.json.
-func bisectReport(t *testing.T, clone string) (bisect.Report, string) {
+// bisectReport runs lnbench bisect of spec (a clone) over HEAD~back..HEAD
+// with the params given and reads its bisect.json.
+func bisectReport(t *testing.T, spec string, back int, params ...string) (bisect.Report, string) {
 	t.Helper()
 	arts := artifactsDir(t)
 	out := filepath.Join(arts, "bisect")
 	if keep := os.Getenv("LNBENCH_BISECT_OUT"); keep != "" {
 		out = filepath.Join(keep, t.Name()+"-"+time.Now().UTC().Format("20060102T150405")) // kept for the closing note's figures
 	}
-	args := []string{"bisect", "--node", "lnd@src:" + clone, "--good", "HEAD~6", "--bad", "HEAD",
-		"--param", "Concurrency=5", "--param", "TotalPayments=60", "--job", "WarmupCount=1", "--job", "IterationCount=4",
-		"--out", out, "--backend", "local", "--artifacts", arts, "--images", filepath.Join(repoRoot(t), "images")}
+	args := []string{"bisect", "--node", spec, "--good", fmt.Sprintf("HEAD~%d", back), "--bad", "HEAD"}
+	for _, p := range params {
+		args = append(args, "--param", p)
+	}
+	args = append(args, "--job", "WarmupCount=1", "--job", "IterationCount=4",
+		"--out", out, "--backend", "local", "--artifacts", arts, "--images", filepath.Join(repoRoot(t), "images"))
 	var stdout, stderr bytes.Buffer
 	start := time.Now()
 	err := cli.Run(context.Background(), &stdout, &stderr, args)
@@ -113,6 +99,10 @@ func bisectReport(t *testing.T, clone string) (bisect.Report, string) {
 	if err := json.Unmarshal([]byte(readFile(t, out, bisect.JSONFile)), &rep); err != nil {
 		t.Fatal(err)
 	}
+	for _, row := range bisect.Evidence(rep.Result) {
+		t.Logf("%d %s %s: to good %.3f (%.3f–%.3f) %s", row.Position, row.Commit.Short, row.Commit.Subject, row.ToGood, row.ToGoodLow, row.ToGoodHigh, row.Class)
+	}
+	t.Logf("builds %d, runs %d, elapsed %s (%s)", rep.Builds, rep.Runs, rep.Elapsed, out)
 	return rep, out
 }
 
@@ -132,7 +122,7 @@ func TestSlowBisectFindsThePaymentPathSleep(t *testing.T) {
 	requireSlowTier(t)
 	binaries(t)
 	clone, ids := lndHistory(t, 4)
-	rep, out := bisectReport(t, clone)
+	rep, out := bisectReport(t, "lnd@src:"+clone, 6, lndBisectCase...)
 	if len(rep.Culprits) != 1 || rep.Culprits[0].Commit.ID != ids[4] {
 		t.Fatalf("culprits %+v, want the fourth commit %s (%s)", rep.Culprits, ids[4][:12], filepath.Join(out, bisect.MarkdownFile))
 	}
@@ -140,7 +130,6 @@ func TestSlowBisectFindsThePaymentPathSleep(t *testing.T) {
 		t.Errorf("%d revisions measured, want at most 5", measured)
 	}
 	for _, row := range bisect.Evidence(rep.Result) {
-		t.Logf("%d %s %s: to good %.3f (%.3f–%.3f) %s", row.Position, row.Commit.Short, row.Commit.Subject, row.ToGood, row.ToGoodLow, row.ToGoodHigh, row.Class)
 		if row.Class == bisect.Skipped || row.Position == 0 {
 			continue
 		}
@@ -151,7 +140,6 @@ func TestSlowBisectFindsThePaymentPathSleep(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(out, bisect.MarkdownFile)); err != nil {
 		t.Error(err)
 	}
-	t.Logf("builds %d, runs %d, elapsed %s (%s)", rep.Builds, rep.Runs, rep.Elapsed, out)
 }
 
 // TestSlowBisectNullRange is the same history with six harmless commits:
@@ -160,14 +148,14 @@ func TestSlowBisectNullRange(t *testing.T) {
 	requireSlowTier(t)
 	binaries(t)
 	clone, _ := lndHistory(t, 0)
-	rep, out := bisectReport(t, clone)
+	rep, out := bisectReport(t, "lnd@src:"+clone, 6, lndBisectCase...)
 	if len(rep.Culprits) != 0 || rep.Ends.Difference {
 		t.Fatalf("a range of harmless commits named %+v (%s)", rep.Culprits, out)
 	}
 	if !strings.Contains(rep.Ends.Note, "no difference larger than") {
 		t.Errorf("note %q", rep.Ends.Note)
 	}
-	t.Logf("%s; builds %d, runs %d, elapsed %s", rep.Ends.Note, rep.Builds, rep.Runs, rep.Elapsed)
+	t.Log(rep.Ends.Note)
 }
 
 // clnSleep is the CLN regression: a sleep in lightningd's
@@ -190,16 +178,7 @@ func clnHistory(t *testing.T) (string, []string) {
 	if out, err := exec.Command("tar", "-xf", tarball, "-C", tree, "--strip-components=1").CombinedOutput(); err != nil {
 		t.Fatalf("tar: %v %s", err, out)
 	}
-	g := func(args ...string) string {
-		cmd := exec.Command("git", append([]string{"-C", tree}, args...)...)
-		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=lnbench e2e", "GIT_AUTHOR_EMAIL=e2e@example.invalid",
-			"GIT_COMMITTER_NAME=lnbench e2e", "GIT_COMMITTER_EMAIL=e2e@example.invalid", "GIT_CONFIG_GLOBAL=/dev/null")
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-		return strings.TrimSpace(string(out))
-	}
+	g := func(args ...string) string { return testsupport.Git(t, tree, args...) }
 	g("init", "-q", "-b", "master")
 	g("add", "-A", "-f")
 	g("commit", "-q", "-m", "lightning release")
@@ -207,19 +186,8 @@ func clnHistory(t *testing.T) (string, []string) {
 	pay := filepath.Join(tree, "lightningd", "pay.c")
 	for i := 1; i <= 3; i++ {
 		if i == 2 {
-			src, err := os.ReadFile(pay)
-			if err != nil {
-				t.Fatal(err)
-			}
-			anchor := []byte("\t/* Reconcile this with previous attempts */\n\tret = check_progress(")
-			if !bytes.Contains(src, anchor) {
-				t.Fatalf("%s: the patch's anchor is gone", pay)
-			}
-			src = bytes.Replace(src, anchor, append([]byte(clnSleep), anchor...), 1)
-			src = append([]byte("#include <unistd.h>\n"), src...)
-			if err := os.WriteFile(pay, src, 0o644); err != nil {
-				t.Fatal(err)
-			}
+			insertAfter(t, pay, "\t/* Reconcile this with previous attempts */\n", clnSleep)
+			insertAfter(t, pay, "#include \"config.h\"\n", "#include <unistd.h>\n")
 			g("commit", "-q", "-am", "pay: wait before each payment")
 		} else {
 			appendComment(t, pay, fmt.Sprintf("/* harmless change %d */\n", i))
@@ -237,30 +205,8 @@ func TestSlowBisectCLN(t *testing.T) {
 	requireSlowTier(t)
 	binaries(t) // btcd comes from the LND release build
 	clone, ids := clnHistory(t)
-	arts := artifactsDir(t)
-	out := filepath.Join(arts, "bisect")
-	if keep := os.Getenv("LNBENCH_BISECT_OUT"); keep != "" {
-		out = filepath.Join(keep, t.Name()+"-"+time.Now().UTC().Format("20060102T150405"))
-	}
-	args := []string{"bisect", "--node", "cln@src:" + clone, "--good", "HEAD~3", "--bad", "HEAD",
-		"--param", "Concurrency=4", "--param", "TotalPayments=40", "--job", "WarmupCount=1", "--job", "IterationCount=4",
-		"--out", out, "--backend", "local", "--artifacts", arts, "--images", filepath.Join(repoRoot(t), "images")}
-	var stdout, stderr bytes.Buffer
-	start := time.Now()
-	err := cli.Run(context.Background(), &stdout, &stderr, args)
-	t.Logf("lnbench bisect took %v\n%s", time.Since(start).Round(time.Second), stdout.String())
-	if err != nil {
-		t.Fatalf("lnbench %v: %v\n%s", args, err, lastLines(stderr.String(), 40))
-	}
-	var rep bisect.Report
-	if err := json.Unmarshal([]byte(readFile(t, out, bisect.JSONFile)), &rep); err != nil {
-		t.Fatal(err)
-	}
+	rep, out := bisectReport(t, "cln@src:"+clone, 3, "Concurrency=4", "TotalPayments=40")
 	if len(rep.Culprits) != 1 || rep.Culprits[0].Commit.ID != ids[2] {
-		t.Fatalf("culprits %+v, want the second commit %s", rep.Culprits, ids[2][:12])
+		t.Fatalf("culprits %+v, want the second commit %s (%s)", rep.Culprits, ids[2][:12], out)
 	}
-	for _, row := range bisect.Evidence(rep.Result) {
-		t.Logf("%d %s %s: to good %.3f (%.3f–%.3f) %s", row.Position, row.Commit.Short, row.Commit.Subject, row.ToGood, row.ToGoodLow, row.ToGoodHigh, row.Class)
-	}
-	t.Logf("builds %d, runs %d, elapsed %s (%s)", rep.Builds, rep.Runs, rep.Elapsed, out)
 }

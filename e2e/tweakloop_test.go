@@ -45,16 +45,21 @@ func lndSourceCopy(t *testing.T) string {
 // handler: the invoice path of every measured payment.
 func patchAddInvoice(t *testing.T, tree, stmt string) {
 	t.Helper()
-	path := filepath.Join(tree, "rpcserver.go")
+	insertAfter(t, filepath.Join(tree, "rpcserver.go"), "invoice *lnrpc.Invoice) (*lnrpc.AddInvoiceResponse, error) {\n", "\t"+stmt+"\n")
+}
+
+// insertAfter inserts text after the first anchor in the file at path
+// (the anchor gone fails the test: the patch needs updating).
+func insertAfter(t *testing.T, path, anchor, text string) {
+	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	const sig = "invoice *lnrpc.Invoice) (*lnrpc.AddInvoiceResponse, error) {\n"
-	if !bytes.Contains(data, []byte(sig)) {
-		t.Fatalf("%s: AddInvoice's signature moved; update the patch", path)
+	if !bytes.Contains(data, []byte(anchor)) {
+		t.Fatalf("%s: the patch's anchor %q is gone; update the patch", path, strings.TrimSpace(anchor))
 	}
-	data = bytes.Replace(data, []byte(sig), []byte(sig+"\t"+stmt+"\n"), 1)
+	data = bytes.Replace(data, []byte(anchor), []byte(anchor+text), 1)
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}

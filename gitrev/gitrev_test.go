@@ -3,10 +3,11 @@ package gitrev
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/lnbench/lnbench/internal/testsupport"
 )
 
 // repo is a throwaway git repository for the tests.
@@ -17,9 +18,6 @@ type repo struct {
 
 func newRepo(t *testing.T) repo {
 	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
 	r := repo{t: t, dir: t.TempDir()}
 	r.git("init", "-q", "-b", "main")
 	return r
@@ -27,14 +25,7 @@ func newRepo(t *testing.T) repo {
 
 func (r repo) git(args ...string) string {
 	r.t.Helper()
-	cmd := exec.Command("git", append([]string{"-C", r.dir, "-c", "protocol.file.allow=always"}, args...)...)
-	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.invalid",
-		"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.invalid", "GIT_CONFIG_GLOBAL=/dev/null")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		r.t.Fatalf("git %v: %v\n%s", args, err, out)
-	}
-	return strings.TrimSpace(string(out))
+	return testsupport.Git(r.t, r.dir, args...)
 }
 
 func (r repo) write(name, content string) {

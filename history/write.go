@@ -9,11 +9,12 @@ import (
 	"html"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/lnbench/lnbench/internal/rscript"
 )
 
 // Files `lnbench history` writes into its output folder. history.csv is
@@ -74,18 +75,8 @@ func WriteAll(ctx context.Context, dir string, r Report, log io.Writer) error {
 }
 
 func drawPlot(ctx context.Context, dir string, log io.Writer) bool {
-	rscript, err := exec.LookPath("Rscript")
-	if err != nil {
-		fmt.Fprintln(log, "history: Rscript not found: no plot (install r-base-core r-cran-ggplot2)")
-		return false
-	}
-	_ = os.Remove(filepath.Join(dir, PlotFile))
-	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, rscript, "--vanilla", RScriptFile)
-	cmd.Dir = dir
-	if out, err := cmd.CombinedOutput(); err != nil {
-		fmt.Fprintf(log, "history: Rscript %s: %v: %s\n", RScriptFile, err, strings.TrimSpace(string(out)))
+	if err := rscript.Run(ctx, dir, RScriptFile, PlotFile); err != nil {
+		fmt.Fprintf(log, "history: %v\n", err)
 		return false
 	}
 	return true

@@ -4,31 +4,20 @@ import (
 	"bytes"
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/lnbench/lnbench/internal/testsupport"
 )
 
 // gitRepo makes a git clone of a fake LND tree with two commits and
 // returns it with their ids.
 func gitRepo(t *testing.T) (dir, first, second string) {
 	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
 	dir = fakeTree(t)
 	os.RemoveAll(filepath.Join(dir, ".git"))
-	g := func(args ...string) string {
-		cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
-		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.invalid",
-			"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.invalid", "GIT_CONFIG_GLOBAL=/dev/null")
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-		return strings.TrimSpace(string(out))
-	}
+	g := func(args ...string) string { return testsupport.Git(t, dir, args...) }
 	g("init", "-q", "-b", "master")
 	g("add", "-A")
 	g("commit", "-q", "-m", "release")
