@@ -11,6 +11,9 @@ type Launch struct {
 	// comparison.
 	MeanSeconds    float64 `json:"mean_seconds"`
 	PaymentsPerSec float64 `json:"payments_per_sec"`
+	// P50Ms is the mean of its iterations' median payment latencies: the
+	// launch's value when latency is compared (open loop).
+	P50Ms float64 `json:"p50_ms,omitempty"`
 }
 
 // launchesOf groups the complete iterations by launch, in launch order.
@@ -31,12 +34,14 @@ func launchesOf(iters []Iteration, shape Shape) []Launch {
 		}
 		byLaunch[l].Iterations++
 		byLaunch[l].MeanSeconds += it.Seconds
+		byLaunch[l].P50Ms += it.P50Ms
 		wall[l] += it.Seconds * float64(max(1, shape.Invocations))
 		ok[l] += it.Succeeded
 	}
 	var out []Launch
 	for l, x := range byLaunch {
 		x.MeanSeconds /= float64(x.Iterations)
+		x.P50Ms /= float64(x.Iterations)
 		if wall[l] > 0 {
 			x.PaymentsPerSec = float64(ok[l]) / wall[l]
 		}

@@ -21,11 +21,13 @@ import (
 // Report is a bisect's outcome with what it was asked.
 type Report struct {
 	Result
-	Command     string `json:"command"`
-	Clone       string `json:"clone"`
-	Spec        string `json:"spec"`
-	Scenario    string `json:"scenario"`
-	Case        string `json:"case"`
+	Command  string `json:"command"`
+	Clone    string `json:"clone"`
+	Spec     string `json:"spec"`
+	Scenario string `json:"scenario"`
+	Case     string `json:"case"`
+	// Metric is "time" (mean iteration time) or "p50" (median latency).
+	Metric      string `json:"metric,omitempty"`
 	Interrupted bool   `json:"interrupted,omitempty"`
 }
 
@@ -111,7 +113,11 @@ func WriteText(w io.Writer, r Report) error {
 	fmt.Fprintf(&b, "# Bisect: %s, case %s\n\n", r.Scenario, r.Case)
 	fmt.Fprintf(&b, "- Clone: %s (%s)\n", r.Clone, r.Spec)
 	fmt.Fprintf(&b, "- Range: good %s .. bad %s, %d revisions on bad's first-parent line\n", commitText(e.Good), commitText(e.Bad), len(r.Revisions))
-	fmt.Fprintf(&b, "- Metric: mean iteration time (ratio above 1 is slower, i.e. fewer payments/s)\n")
+	if r.Metric == "p50" {
+		fmt.Fprintf(&b, "- Metric: median payment latency per launch (ratio above 1 is slower)\n")
+	} else {
+		fmt.Fprintf(&b, "- Metric: mean iteration time (ratio above 1 is slower, i.e. fewer payments/s)\n")
+	}
 	if r.Command != "" {
 		fmt.Fprintf(&b, "- Command: `%s`\n", r.Command)
 	}
@@ -133,7 +139,7 @@ func WriteText(w io.Writer, r Report) error {
 	if e.Note != "" && e.Difference {
 		fmt.Fprintf(&b, "Good against bad: %s (%d launches per revision).\n\n", e.Note, e.Launches)
 	}
-	b.WriteString("## Evidence\n\nEvery measured revision, in range order. *To good* is the ratio of its mean iteration time to good's with its 95% interval: measured in one run with good where marked =, else through the step's good end (×).\n\n")
+	b.WriteString("## Evidence\n\nEvery measured revision, in range order. *To good* is the ratio of its metric to good's with its 95% interval: measured in one run with good where marked =, else through the step's good end (×).\n\n")
 	b.WriteString("| # | revision | subject | to good | interval | verdict | vs good end | vs bad end | launches | step |\n|---:|---|---|---:|---|---|---|---|---:|---:|\n")
 	for _, row := range Evidence(r.Result) {
 		toGood, interval := "", ""

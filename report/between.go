@@ -1,11 +1,31 @@
 package report
 
+import (
+	"math"
+
+	"github.com/lnbench/lnbench/analysis"
+	"github.com/lnbench/lnbench/stats"
+)
+
+// Metrics RatioBetween compares.
+const (
+	MetricTime = "time" // mean iteration time (closed loop: the inverse of payments/s)
+	MetricP50  = "p50"  // median payment latency (the open loop's primary)
+)
+
 // RatioBetween is the ratio of spec subject against spec against in the
 // case whose params but Node are caseKey (the ids' "Concurrency=20/…";
 // "" when the run has one case per spec), tested exactly as a verdict
 // against the baseline is: launches as the unit, paired by round. It lets
 // a caller compare two specs of a run neither of which is the baseline.
 func RatioBetween(r Report, subject, against, caseKey string) (Ratio, bool) {
+	return MetricRatioBetween(r, MetricTime, subject, against, caseKey)
+}
+
+// MetricRatioBetween is RatioBetween of a metric: MetricTime tests mean
+// iteration times as every verdict does; MetricP50 tests each launch's
+// median latency the same way (launches as the unit, paired by round).
+func MetricRatioBetween(r Report, metric, subject, against, caseKey string) (Ratio, bool) {
 	var c, b *Row
 	for i := range r.Cases {
 		row := &r.Cases[i]
@@ -22,7 +42,36 @@ func RatioBetween(r Report, subject, against, caseKey string) (Ratio, bool) {
 	if c == nil || b == nil {
 		return Ratio{}, false
 	}
+	if metric == MetricP50 {
+		return p50RatioOf(*c, *b, r.verdictConfig()), true
+	}
 	return ratioOf(*c, *b, r.verdictConfig()), true
+}
+
+// p50RatioOf tests the launches' median latencies of c against b.
+func p50RatioOf(c, b Row, cfg verdictConfig) Ratio {
+	out := Ratio{P: 1, Verdict: VerdictTooFew, Effect: cfg.effect, Level: LevelLaunches}
+	bv, cv, paired := launchValuesOf(b.Launches, c.Launches, func(l analysis.Launch) float64 { return l.P50Ms })
+	t := stats.TestRatio(bv, cv, paired, cfg.alpha)
+	out.Of, out.P, out.NBase, out.NNew, out.Paired = t.Ratio, t.P, t.NBase, t.NNew, t.Paired
+	if math.IsNaN(t.SE) || len(bv) < 2 || len(cv) < 2 {
+		return out
+	}
+	out.Low, out.High = t.Low, t.High
+	if !math.IsNaN(t.MDE) {
+		out.MDE = t.MDE
+	}
+	switch stats.Decide(t, cfg.noise, cfg.effect) {
+	case stats.Lower:
+		out.Verdict = VerdictFaster
+	case stats.Higher:
+		out.Verdict = VerdictSlower
+	case stats.Same:
+		out.Verdict = VerdictSame
+	default:
+		out.Verdict = VerdictUnknown
+	}
+	return out
 }
 
 // CaseKey is a case's identity across specs: its params but Node.

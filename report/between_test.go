@@ -11,7 +11,8 @@ func TestRatioBetweenTwoSpecsNeitherTheBaseline(t *testing.T) {
 	row := func(node string, means ...float64) Row {
 		var ls []analysis.Launch
 		for i, m := range means {
-			ls = append(ls, analysis.Launch{Launch: i + 1, MeanSeconds: m})
+			// Latency moves the other way: a check that p50 reads its own value.
+			ls = append(ls, analysis.Launch{Launch: i + 1, MeanSeconds: m, P50Ms: 100 / m})
 		}
 		row := Row{Node: node}
 		row.Params = []scenario.Value{{Name: nodeParam, Value: node}, {Name: "Concurrency", Value: "20"}}
@@ -30,6 +31,10 @@ func TestRatioBetweenTwoSpecsNeitherTheBaseline(t *testing.T) {
 	vsBad, ok := RatioBetween(r, "mid", "bad", "Concurrency=20")
 	if !ok || vsBad.Verdict == VerdictSlower || vsBad.Verdict == VerdictFaster {
 		t.Fatalf("mid vs bad = %+v", vsBad)
+	}
+	p50, ok := MetricRatioBetween(r, MetricP50, "mid", "good", "Concurrency=20")
+	if !ok || p50.Verdict != VerdictFaster || p50.Of > 0.87 || !p50.Paired {
+		t.Fatalf("p50 mid vs good = %+v", p50)
 	}
 	if _, ok := RatioBetween(r, "mid", "good", "Concurrency=40"); ok {
 		t.Fatal("a case that does not exist was compared")

@@ -285,9 +285,14 @@ func oppositeNote(r Ratio, cfg verdictConfig) []string {
 // launchValues lines up two cases' launch means: paired by launch round
 // when both ran the same rounds, else every launch of each, unpaired.
 func launchValues(b, c []analysis.Launch) (bv, cv []float64, paired bool) {
+	return launchValuesOf(b, c, func(l analysis.Launch) float64 { return l.MeanSeconds })
+}
+
+// launchValuesOf is launchValues of any per-launch value.
+func launchValuesOf(b, c []analysis.Launch, value func(analysis.Launch) float64) (bv, cv []float64, paired bool) {
 	byRound := map[int]float64{}
 	for _, l := range b {
-		byRound[l.Launch] = l.MeanSeconds
+		byRound[l.Launch] = value(l)
 	}
 	paired = len(b) == len(c)
 	for _, l := range c {
@@ -297,15 +302,15 @@ func launchValues(b, c []analysis.Launch) (bv, cv []float64, paired bool) {
 	}
 	if paired {
 		for _, l := range c {
-			bv, cv = append(bv, byRound[l.Launch]), append(cv, l.MeanSeconds)
+			bv, cv = append(bv, byRound[l.Launch]), append(cv, value(l))
 		}
 		return bv, cv, true
 	}
 	for _, l := range b {
-		bv = append(bv, l.MeanSeconds)
+		bv = append(bv, value(l))
 	}
 	for _, l := range c {
-		cv = append(cv, l.MeanSeconds)
+		cv = append(cv, value(l))
 	}
 	return bv, cv, false
 }

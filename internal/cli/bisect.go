@@ -16,6 +16,7 @@ import (
 	"github.com/lnbench/lnbench/bisect"
 	"github.com/lnbench/lnbench/gitrev"
 	"github.com/lnbench/lnbench/nodespec"
+	"github.com/lnbench/lnbench/report"
 	"github.com/lnbench/lnbench/scenario"
 )
 
@@ -51,7 +52,7 @@ func bisectCmd(stdout, stderr io.Writer) *cobra.Command {
 	fl.StringVar(&f.good, "good", "", "a revision without the change (commit, tag or branch)")
 	fl.StringVar(&f.bad, "bad", "", "a later revision with it (commit, tag or branch; HEAD works)")
 	fl.StringVar(&f.caseSel, "case", "", "the case to measure when the scenario has several: Name=value[/Name=value…], e.g. Concurrency=20")
-	fl.StringVar(&f.metric, "metric", "time", "what is compared: time (mean iteration time, i.e. payments/s)")
+	fl.StringVar(&f.metric, "metric", "", "what is compared: time (mean iteration time, i.e. payments/s; closed loop's default) or p50 (median latency; open loop's default)")
 	fl.StringVar(&f.threshold, "threshold", "", "smallest change worth a search, e.g. 5% (default: the MDE the good-against-bad run measured)")
 	fl.StringVar(&f.out, "out", "", "folder of the bisect: its journal, reports and every step's artifacts (default: <artifacts>/bisect-<scenario>-<good>-<bad>)")
 	fl.StringArrayVar(&f.run.params, "param", nil, "override a param: Name=v1,v2 (repeatable)")
@@ -71,6 +72,7 @@ type bisectSetup struct {
 	scenario  scenario.Scenario
 	caseKey   string
 	threshold float64
+	metric    string // report.MetricTime or MetricP50
 	out       string
 	// maxLaunches caps a step's launch rounds while its verdict is not
 	// yet known (--max-launches).
@@ -88,9 +90,12 @@ func planBisect(ctx context.Context, args []string, f bisectFlags, stderr io.Wri
 		return b, errors.New("bisect needs both ends: --good REV (without the change) and --bad REV (with it)")
 	}
 	switch f.metric {
-	case "", "time", "payments/s":
+	case "", report.MetricP50:
+		b.metric = f.metric
+	case report.MetricTime, "payments/s":
+		b.metric = report.MetricTime
 	default:
-		return b, fmt.Errorf("--metric %q: bisect compares the mean iteration time (time, i.e. payments/s); latency percentiles are not bisected yet", f.metric)
+		return b, fmt.Errorf("--metric %q: use time (mean iteration time, i.e. payments/s) or p50 (median payment latency)", f.metric)
 	}
 	var err error
 	if b.threshold, err = parseThreshold(f.threshold); err != nil {
@@ -139,7 +144,7 @@ func planBisect(ctx context.Context, args []string, f bisectFlags, stderr io.Wri
 	if gitrev.Dirty(ctx, clone) {
 		fmt.Fprintf(stderr, "bisect: %s has uncommitted changes; every revision is built from its committed content, without them\n", clone)
 	}
-	if b.scenario, b.caseKey, err = oneCase(s, f.caseSel); err != nil {
+	if b.scenario, b.caseKey, b.metric, err = oneCase(s, f.caseSel, b.metric); err != nil {
 		return b, err
 	}
 	b.out = f.out
@@ -167,7 +172,9 @@ func parseThreshold(text string) (float64, error) {
 
 // oneCase narrows s to the case sel names (Name=value parts), or its
 // only case; the key is the case's id, as every step's report names it.
-func oneCase(s scenario.Scenario, sel string) (scenario.Scenario, string, error) {
+// The metric defaults to the case's primary: time for a closed loop, p50
+// for an open loop (whose iteration time is its schedule's).
+func oneCase(s scenario.Scenario, sel, metric string) (scenario.Scenario, string, string, error) {
 	cases := s.Cases()
 	var ids []string
 	for _, c := range cases {
@@ -181,20 +188,26 @@ func oneCase(s scenario.Scenario, sel string) (scenario.Scenario, string, error)
 	}
 	switch {
 	case len(match) == 0:
-		return s, "", fmt.Errorf("--case %q matches none of the scenario's cases: %s", sel, strings.Join(ids, ", "))
+		return s, "", "", fmt.Errorf("--case %q matches none of the scenario's cases: %s", sel, strings.Join(ids, ", "))
 	case len(match) > 1 && sel == "":
-		return s, "", fmt.Errorf("the scenario has %d cases; bisect measures one: give --case, e.g. --case %s (cases: %s)", len(match), ids[0], strings.Join(ids, ", "))
+		return s, "", "", fmt.Errorf("the scenario has %d cases; bisect measures one: give --case, e.g. --case %s (cases: %s)", len(match), ids[0], strings.Join(ids, ", "))
 	case len(match) > 1:
-		return s, "", fmt.Errorf("--case %q matches %d cases (%s); name more params", sel, len(match), strings.Join(ids, ", "))
+		return s, "", "", fmt.Errorf("--case %q matches %d cases (%s); name more params", sel, len(match), strings.Join(ids, ", "))
 	}
-	if match[0].Workload.OpenLoop() {
-		return s, "", fmt.Errorf("case %s is open-loop: its iteration time is the schedule's and its primary metric is p50 latency, which bisect does not compare yet; pick a closed-loop case (Concurrency=…)", match[0].ID())
+	open := match[0].Workload.OpenLoop()
+	switch {
+	case metric == "" && open:
+		metric = report.MetricP50
+	case metric == "":
+		metric = report.MetricTime
+	case metric == report.MetricTime && open:
+		return s, "", "", fmt.Errorf("--metric time: case %s is open-loop, so its iteration time is the schedule's; use --metric p50 (its default)", match[0].ID())
 	}
 	var ps []scenario.Param
 	for _, v := range match[0].Values {
 		ps = append(ps, scenario.Param{Name: v.Name, Values: []string{v.Value}})
 	}
-	return s.Override(ps), match[0].ID(), nil
+	return s.Override(ps), match[0].ID(), metric, nil
 }
 
 func caseMatches(c scenario.Case, sel string) bool {
@@ -227,6 +240,7 @@ type bisectInputs struct {
 	Bad      string `json:"bad"`
 	Case     string `json:"case"`
 	Scenario string `json:"scenario"`
+	Metric   string `json:"metric,omitempty"`
 }
 
 const bisectJournalFile = "journal.json"

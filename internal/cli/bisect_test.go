@@ -69,7 +69,7 @@ func TestBisectRefusesBadInputBeforeAnything(t *testing.T) {
 		{[]string{"--node", node, "--good", "v1", "--bad", "HEAD", "--param", "Concurrency=10,20"}, "the scenario has 2 cases; bisect measures one: give --case"},
 		{[]string{"--node", node, "--good", "v1", "--bad", "HEAD", "--param", "Concurrency=10,20", "--case", "Concurrency=30"}, `--case "Concurrency=30" matches none`},
 		{[]string{"--node", node, "--good", "v1", "--bad", "HEAD", "--metric", "p99"}, `--metric "p99"`},
-		{[]string{"--node", node, "--good", "v1", "--bad", "HEAD", "--param", "Rate=20", "--case", "Concurrency=20"}, "is open-loop"},
+		{[]string{"--node", node, "--good", "v1", "--bad", "HEAD", "--param", "Rate=20", "--case", "Concurrency=20", "--metric", "time"}, "is open-loop"},
 		{[]string{"--node", node, "--good", "v1", "--bad", "HEAD", "--threshold", "150%"}, `--threshold "150%"`},
 		{[]string{"--node", node, "--good", "v1", "--bad", "HEAD", "--max-launches", "2"}, "--max-launches 2"},
 	} {
@@ -112,8 +112,13 @@ func TestBisectSaysADirtyCloneIsNotBuilt(t *testing.T) {
 	if strings.Join(subjects, ",") != "release,one,two,three,merge side" {
 		t.Errorf("range %v", subjects)
 	}
-	if setup.caseKey == "" || !strings.Contains(setup.out, "bisect-") {
-		t.Errorf("case %q out %q", setup.caseKey, setup.out)
+	if setup.caseKey == "" || !strings.Contains(setup.out, "bisect-") || setup.metric != "time" {
+		t.Errorf("case %q out %q metric %q", setup.caseKey, setup.out, setup.metric)
+	}
+	// An open-loop case is compared on its primary metric, p50 latency.
+	f.run.params, f.metric = []string{"Rate=20"}, ""
+	if setup, err = planBisect(context.Background(), nil, f, &errb); err != nil || setup.metric != "p50" {
+		t.Errorf("open loop: metric %q, %v", setup.metric, err)
 	}
 }
 

@@ -117,7 +117,7 @@ func (l *lab) Measure(ctx context.Context, revs []gitrev.Commit) (bisect.Measure
 		return m, bisect.SkipError{Why: "no report: " + lines.First(lerr.Error())}
 	}
 	for _, p := range pairs {
-		r, ok := report.RatioBetween(rep, p[0].Short, p[1].Short, l.setup.caseKey)
+		r, ok := report.MetricRatioBetween(rep, l.setup.metric, p[0].Short, p[1].Short, l.setup.caseKey)
 		if !ok || r.NBase == 0 || r.NNew == 0 {
 			why := "its network did not come up or measured nothing"
 			if err != nil {
@@ -165,7 +165,7 @@ func (l *lab) unknownCounter(pairs [][2]gitrev.Commit) runner.VerdictCounter {
 		report.Summarize(&rep, recs)
 		var cmps []bisect.Comparison
 		for _, p := range pairs {
-			r, ok := report.RatioBetween(rep, p[0].Short, p[1].Short, l.setup.caseKey)
+			r, ok := report.MetricRatioBetween(rep, l.setup.metric, p[0].Short, p[1].Short, l.setup.caseKey)
 			if !ok {
 				return 1, nil
 			}
@@ -201,7 +201,7 @@ func runBisect(cmd *cobra.Command, stdout, stderr io.Writer, args []string, f bi
 		return err
 	}
 	in := bisectInputs{Spec: setup.spec.Text(), Good: setup.revs[0].ID, Bad: setup.revs[len(setup.revs)-1].ID,
-		Case: setup.caseKey, Scenario: setup.scenario.Name}
+		Case: setup.caseKey, Scenario: setup.scenario.Name, Metric: setup.metric}
 	if err := os.MkdirAll(setup.out, 0o755); err != nil {
 		return fmt.Errorf("--out %s: %v", setup.out, err)
 	}
@@ -229,7 +229,7 @@ func runBisect(cmd *cobra.Command, stdout, stderr io.Writer, args []string, f bi
 	if res.Ends.Good.ID == "" { // nothing measured: nothing to report
 		return serr
 	}
-	rep := bisect.Report{Result: res, Clone: setup.spec.SourceDir(), Spec: setup.spec.Text(), Case: setup.caseKey,
+	rep := bisect.Report{Result: res, Clone: setup.spec.SourceDir(), Spec: setup.spec.Text(), Case: setup.caseKey, Metric: setup.metric,
 		Scenario: setup.scenario.Name, Command: commandLine(), Interrupted: serr != nil}
 	if werr := bisect.WriteAll(ctx, setup.out, rep, stderr); werr != nil {
 		serr = errors.Join(serr, werr)
