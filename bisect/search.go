@@ -155,8 +155,12 @@ func endName(c, good gitrev.Commit) string {
 	return "--bad"
 }
 
-// decideEnds sets whether good and bad differ by more than the threshold
-// (the user's, else the run's MDE), and says why when they do not.
+// decideEnds sets whether good and bad differ enough for a search. A run
+// that cannot tell them apart stops it, saying how large a change the
+// interval leaves open (at least the threshold: the user's, else the
+// run's MDE). A change the run establishes is searched even when it is
+// below that MDE (it was detected anyway), unless the user's threshold
+// says it is too small to matter.
 func decideEnds(e *Ends, threshold float64) {
 	c := e.BadVsGood
 	e.Threshold = threshold
@@ -172,12 +176,17 @@ func decideEnds(e *Ends, threshold float64) {
 			open = math.Max(c.High-1, 1/c.Low-1)
 		}
 		e.Note = fmt.Sprintf("no difference larger than %s between good and bad: bad/good %.3f (%.3f–%.3f), %s", fmtPct(math.Max(e.Threshold, open)), c.Ratio, c.Low, c.High, c.Verdict)
-	case change < e.Threshold:
+	case threshold > 0 && change < threshold:
 		e.Difference, e.Direction = false, ""
-		e.Note = fmt.Sprintf("no difference larger than %s between good and bad: bad is %s by %s (%.3f–%.3f), below the threshold", fmtPct(e.Threshold), c.Verdict, fmtPct(change), c.Low, c.High)
+		e.Note = fmt.Sprintf("no difference larger than %s between good and bad: bad is %s by %s (%.3f–%.3f), below the threshold", fmtPct(threshold), c.Verdict, fmtPct(change), c.Low, c.High)
 	default:
 		e.Difference, e.Direction = true, c.Verdict
-		e.Note = fmt.Sprintf("bad is %s than good by %s (%.3f–%.3f), above the threshold %s", c.Verdict, fmtPct(change), c.Low, c.High, fmtPct(e.Threshold))
+		e.Note = fmt.Sprintf("bad is %s than good by %s (%.3f–%.3f, p = %.3g)", c.Verdict, fmtPct(change), c.Low, c.High, c.P)
+		if threshold > 0 {
+			e.Note += ", above the threshold " + fmtPct(threshold)
+		} else if change < c.MDE {
+			e.Note += fmt.Sprintf("; below the run's MDE (%s) yet established, so the steps may need more launches", fmtPct(c.MDE))
+		}
 	}
 }
 

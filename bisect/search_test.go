@@ -159,6 +159,15 @@ func TestSearchNoDifference(t *testing.T) {
 	if !strings.Contains(res.Ends.Note, "no difference larger than") {
 		t.Errorf("note %q", res.Ends.Note)
 	}
+	// A change the run establishes is searched even below the run's MDE
+	// (a repeat of the e2e bisect stopped there: 24.5% slower, p < 0.05,
+	// MDE 26.2% after 3 launches).
+	revs, times = history(6, map[int]float64{3: 0.15})
+	lab = newFakeLab(times)
+	res, err = Search(context.Background(), revs, &highMDE{lab}, &Journal{}, Options{})
+	if err != nil || !res.Ends.Difference || culpritIDs(res) != "c3" || !strings.Contains(res.Ends.Note, "below the run's MDE") {
+		t.Fatalf("established change below the MDE: %+v, culprits %q, %v", res.Ends, culpritIDs(res), err)
+	}
 	// A change the run sees but below the user's threshold: no search either.
 	revs, times = history(6, map[int]float64{3: 0.06})
 	res, err = Search(context.Background(), revs, newFakeLab(times), &Journal{}, Options{Threshold: 0.10})
@@ -308,4 +317,16 @@ func TestClassify(t *testing.T) {
 			t.Errorf("%s: %s placed %s, want %s placed %s", tc.name, class, placed, tc.class, tc.place)
 		}
 	}
+}
+
+// highMDE reports an MDE larger than any change, as a run of few launches does.
+type highMDE struct{ *fakeLab }
+
+func (h *highMDE) Measure(ctx context.Context, revs []gitrev.Commit) (Measurement, error) {
+	m, err := h.fakeLab.Measure(ctx, revs)
+	for k, c := range m.Ratios {
+		c.MDE = 0.3
+		m.Ratios[k] = c
+	}
+	return m, err
 }
