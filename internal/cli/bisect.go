@@ -53,7 +53,7 @@ func bisectCmd(stdout, stderr io.Writer) *cobra.Command {
 	fl.StringVar(&f.bad, "bad", "", "a later revision with it (commit, tag or branch; HEAD works)")
 	fl.StringVar(&f.caseSel, "case", "", "the case to measure when the scenario has several: Name=value[/Name=value…], e.g. Concurrency=20")
 	fl.StringVar(&f.metric, "metric", "", "what is compared: time (mean iteration time, i.e. payments/s; closed loop's default) or p50 (median latency; open loop's default)")
-	fl.StringVar(&f.threshold, "threshold", "", "smallest change worth a search, e.g. 5% (default: the MDE the good-against-bad run measured)")
+	fl.StringVar(&f.threshold, "threshold", "", "smallest change worth a search, e.g. 5% (default: any change the good-against-bad run establishes)")
 	fl.StringVar(&f.out, "out", "", "folder of the bisect: its journal, reports and every step's artifacts (default: <artifacts>/bisect-<scenario>-<good>-<bad>)")
 	fl.StringArrayVar(&f.run.params, "param", nil, "override a param: Name=v1,v2 (repeatable)")
 	fl.StringArrayVar(&f.run.jobs, "job", nil, "override a job setting: Name=value (repeatable)")
