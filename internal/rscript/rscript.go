@@ -37,7 +37,7 @@ func Run(ctx context.Context, dir, script, plot string) error {
 	cmd.Dir = dir
 	if out, err := cmd.CombinedOutput(); err != nil {
 		// R ends with "Execution halted"; the line before says why.
-		return fmt.Errorf("Rscript %s: %v: %s", script, err, strings.ReplaceAll(lines.Last(string(out), 2), "\n", " / "))
+		return fmt.Errorf("running %s with Rscript: %v: %s", script, err, strings.ReplaceAll(lines.Last(string(out), 2), "\n", " / "))
 	}
 	return nil
 }
