@@ -35,7 +35,7 @@ const bisectSleep = "time.Sleep(30 * time.Millisecond) // lnbench bisect e2e: th
 // commit ids, the release first.
 func lndHistory(t *testing.T, regressAt int) (string, []string) {
 	t.Helper()
-	tree := lndSourceCopy(t)
+	tree := keptClone(t, lndSourceCopy(t))
 	g := func(args ...string) string { return testsupport.Git(t, tree, args...) }
 	g("init", "-q", "-b", "master")
 	g("add", "-A")
@@ -52,6 +52,24 @@ func lndHistory(t *testing.T, regressAt int) (string, []string) {
 		ids = append(ids, g("rev-parse", "HEAD"))
 	}
 	return tree, ids
+}
+
+// keptClone moves the clone under LNBENCH_BISECT_OUT when it is set, so
+// that lnbench history can order the kept runs by its commits later.
+func keptClone(t *testing.T, tree string) string {
+	t.Helper()
+	keep := os.Getenv("LNBENCH_BISECT_OUT")
+	if keep == "" {
+		return tree
+	}
+	dst := filepath.Join(keep, t.Name()+"-"+time.Now().UTC().Format("20060102T150405")+"-clone")
+	if err := os.MkdirAll(keep, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tree, dst); err != nil {
+		t.Fatal(err)
+	}
+	return dst
 }
 
 func appendComment(t *testing.T, path, text string) {
