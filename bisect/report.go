@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lnbench/lnbench/gitrev"
 	"github.com/lnbench/lnbench/internal/rscript"
 )
 
@@ -193,7 +194,7 @@ func writeCulprit(b *strings.Builder, title string, c Culprit) {
 	}
 }
 
-func commitText(c interface{ String() string }) string { return "`" + c.String() + "`" }
+func commitText(c gitrev.Commit) string { return "`" + c.String() + "`" }
 
 func verdictCell(r Row) string {
 	switch r.Class {

@@ -34,7 +34,7 @@ func export(ctx context.Context, repo, commit, dst, prefix string) error {
 	for _, s := range subs {
 		subRepo, err := submoduleRepo(ctx, repo, s.path, s.commit)
 		if err != nil {
-			return fmt.Errorf("submodule %s at %s: %v", filepath.Join(prefix, s.path), shortID(s.commit), err)
+			return fmt.Errorf("submodule %s at %s: %v", filepath.Join(prefix, s.path), ShortID(s.commit), err)
 		}
 		if err := export(ctx, subRepo, s.commit, dst, filepath.Join(prefix, s.path)); err != nil {
 			return err
@@ -58,7 +58,7 @@ func archive(ctx context.Context, repo, commit, dir string) error {
 	uerr := untar(out, dir)
 	_, _ = io.Copy(io.Discard, out)
 	if werr := cmd.Wait(); werr != nil {
-		return fmt.Errorf("git archive %s in %s: %v %s", shortID(commit), repo, werr, strings.TrimSpace(stderr.String()))
+		return fmt.Errorf("git archive %s in %s: %v %s", ShortID(commit), repo, werr, strings.TrimSpace(stderr.String()))
 	}
 	return uerr
 }
@@ -121,7 +121,7 @@ type gitlink struct{ path, commit string }
 func gitlinks(ctx context.Context, repo, commit string) ([]gitlink, error) {
 	out, err := git(ctx, repo, "ls-tree", "-r", "-z", commit)
 	if err != nil {
-		return nil, fmt.Errorf("git ls-tree %s: %v", shortID(commit), err)
+		return nil, fmt.Errorf("git ls-tree %s: %v", ShortID(commit), err)
 	}
 	var links []gitlink
 	for _, entry := range strings.Split(string(out), "\x00") {

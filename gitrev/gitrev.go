@@ -162,12 +162,14 @@ func HasFile(ctx context.Context, repo, commit, path string) bool {
 func Show(ctx context.Context, repo, commit, path string) ([]byte, error) {
 	out, err := git(ctx, repo, "show", commit+":"+path)
 	if err != nil {
-		return nil, fmt.Errorf("%s at %s: %v", path, shortID(commit), err)
+		return nil, fmt.Errorf("%s at %s: %v", path, ShortID(commit), err)
 	}
 	return out, nil
 }
 
-func shortID(id string) string {
+// ShortID is the first 12 characters of a commit id (or any hash), as
+// messages and reports name it.
+func ShortID(id string) string {
 	if len(id) > 12 {
 		return id[:12]
 	}

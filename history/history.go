@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/lnbench/lnbench/changepoint"
+	"github.com/lnbench/lnbench/gitrev"
 )
 
 // Point is one case of one run on one node build.
@@ -170,7 +171,7 @@ func order(s *Series, commitOrder func(string) map[string]int) {
 	pos := commitOrder(clone)
 	for _, p := range s.Points {
 		if _, ok := pos[p.Commit]; !ok {
-			s.Notes = append(s.Notes, fmt.Sprintf("ordered by time: commit %s is not in %s's history", short(p.Commit), clone))
+			s.Notes = append(s.Notes, fmt.Sprintf("ordered by time: commit %s is not in %s's history", gitrev.ShortID(p.Commit), clone))
 			return
 		}
 	}
@@ -209,7 +210,7 @@ func detect(s *Series, o changepoint.Options) {
 			c.Kind = "environment"
 		}
 		if c.Last.Commit != "" && c.First.Commit != "" && c.Last.Clone == c.First.Clone && c.Last.Commit != c.First.Commit {
-			c.Bisect = fmt.Sprintf("lnbench bisect --node %s@src:%s --good %s --bad %s --case %s", implOf(s.Build), c.Last.Clone, short(c.Last.Commit), short(c.First.Commit), s.Case)
+			c.Bisect = fmt.Sprintf("lnbench bisect --node %s@src:%s --good %s --bad %s --case %s", implOf(s.Build), c.Last.Clone, gitrev.ShortID(c.Last.Commit), gitrev.ShortID(c.First.Commit), s.Case)
 		}
 		s.Changes = append(s.Changes, c)
 	}
@@ -263,11 +264,4 @@ func meanOf(ps []Point, f func(Point) float64) float64 {
 func implOf(build string) string {
 	impl, _, _ := strings.Cut(build, "@")
 	return impl
-}
-
-func short(id string) string {
-	if len(id) > 12 {
-		return id[:12]
-	}
-	return id
 }

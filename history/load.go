@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/lnbench/lnbench/gitrev"
 	"github.com/lnbench/lnbench/internal/jsonl"
 	"github.com/lnbench/lnbench/report"
 	"github.com/lnbench/lnbench/runrecord"
@@ -106,7 +107,7 @@ func lineageOf(n runrecord.NodeInfo) string {
 		parts = append(parts, n.BuildOptions)
 	}
 	if n.PGOHash != "" {
-		parts = append(parts, "pgo "+short(n.PGOHash))
+		parts = append(parts, "pgo "+gitrev.ShortID(n.PGOHash))
 	}
 	return strings.Join(parts, ", ")
 }

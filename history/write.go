@@ -187,10 +187,7 @@ func orAll(m string) string {
 // pointName names a point's build: its commit and subject, else its label.
 func pointName(p Point) string {
 	if p.Commit != "" {
-		name := short(p.Commit)
-		if len(name) > 7 {
-			name = name[:7]
-		}
+		name := p.Commit[:min(7, len(p.Commit))]
 		if p.Subject != "" {
 			name += " " + p.Subject
 		}

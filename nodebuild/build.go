@@ -17,6 +17,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/lnbench/lnbench/gitrev"
 )
 
 // Manifest is written beside the binaries: what they were built from, and
@@ -55,9 +57,9 @@ func (m Manifest) From() string {
 	if m.SourceDir != "" {
 		from = m.Implementation + "@src:" + m.SourceDir
 		if m.Revision != "" {
-			from += "#" + m.Revision + " (commit " + shortCommit(m.GitCommit) + " " + m.GitSubject + ")"
+			from += "#" + m.Revision + " (commit " + gitrev.ShortID(m.GitCommit) + " " + m.GitSubject + ")"
 		} else if m.GitCommit != "" {
-			from += " (git " + shortCommit(m.GitCommit)
+			from += " (git " + gitrev.ShortID(m.GitCommit)
 			if m.GitDirty {
 				from += ", dirty"
 			}
@@ -73,13 +75,6 @@ func (m Manifest) From() string {
 // PGOOriginFile is where a profile merged from a run's windows says which
 // run, windows and actors it holds; a hand-made profile has none.
 func PGOOriginFile(profile string) string { return profile + ".from" }
-
-func shortCommit(c string) string {
-	if len(c) > 12 {
-		return c[:12]
-	}
-	return c
-}
 
 // Result is where a build's binaries are.
 type Result struct {

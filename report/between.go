@@ -61,16 +61,7 @@ func p50RatioOf(c, b Row, cfg verdictConfig) Ratio {
 	if !math.IsNaN(t.MDE) {
 		out.MDE = t.MDE
 	}
-	switch stats.Decide(t, cfg.noise, cfg.effect) {
-	case stats.Lower:
-		out.Verdict = VerdictFaster
-	case stats.Higher:
-		out.Verdict = VerdictSlower
-	case stats.Same:
-		out.Verdict = VerdictSame
-	default:
-		out.Verdict = VerdictUnknown
-	}
+	out.Verdict = outcomeVerdicts[stats.Decide(t, cfg.noise, cfg.effect)]
 	return out
 }
 

@@ -192,6 +192,10 @@ func ciLabel(alpha float64) string { return fmt.Sprintf("%.4g%% CI", 100*(1-alph
 // maxSuggestedLaunches caps the launch count a note suggests.
 const maxSuggestedLaunches = 100
 
+// outcomeVerdicts names stats.Decide's outcomes as the tables do.
+var outcomeVerdicts = map[stats.Outcome]string{stats.Lower: VerdictFaster, stats.Higher: VerdictSlower,
+	stats.Same: VerdictSame, stats.NotYetKnown: VerdictUnknown}
+
 // ratioOf compares case c with the baseline case b. The verdict's test
 // takes one value per launch (its mean iteration time): a paired t test of
 // the per-round log ratios when both specs ran the same launch rounds (A B
@@ -237,13 +241,11 @@ func ratioOf(c, b Row, cfg verdictConfig) Ratio {
 		out.Notes = append(out.Notes, fmt.Sprintf("n=%d+%d %s: too few for an interval (need 2 a side)", t.NBase, t.NNew, out.Level))
 		return out
 	}
-	switch stats.Decide(t, cfg.noise, cfg.effect) {
-	case stats.Lower:
-		out.Verdict = VerdictFaster
-	case stats.Higher:
-		out.Verdict = VerdictSlower
+	outcome := stats.Decide(t, cfg.noise, cfg.effect)
+	out.Verdict = outcomeVerdicts[outcome]
+	switch outcome {
+	case stats.Lower, stats.Higher:
 	case stats.Same:
-		out.Verdict = VerdictSame
 		out.Notes = append(out.Notes, fmt.Sprintf("same: no change larger than %.1f%% (%s %.3f–%.3f)", 100*t.Excluded(), ciLabel(cfg.alpha), t.Low, t.High))
 	default:
 		out.Notes = append(out.Notes, fmt.Sprintf("not yet known: changes up to %.1f%% are not excluded (%s %.3f–%.3f)", 100*t.Excluded(), ciLabel(cfg.alpha), t.Low, t.High))

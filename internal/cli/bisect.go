@@ -260,7 +260,7 @@ func loadJournal(out string, in bisectInputs) (bisect.Journal, error) {
 		return bisect.Journal{}, fmt.Errorf("%s: %v; remove it to start over", filepath.Join(out, bisectJournalFile), err)
 	}
 	if st.Inputs != in {
-		return bisect.Journal{}, fmt.Errorf("%s holds a bisect of other inputs (%s %s..%s, case %s); give another --out, or remove the folder to start over", out, st.Inputs.Spec, shortID(st.Inputs.Good), shortID(st.Inputs.Bad), st.Inputs.Case)
+		return bisect.Journal{}, fmt.Errorf("%s holds a bisect of other inputs (%s %s..%s, case %s); give another --out, or remove the folder to start over", out, st.Inputs.Spec, gitrev.ShortID(st.Inputs.Good), gitrev.ShortID(st.Inputs.Bad), st.Inputs.Case)
 	}
 	return st.Journal, nil
 }
@@ -275,11 +275,4 @@ func saveJournal(out string, in bisectInputs, j bisect.Journal) error {
 		return err
 	}
 	return os.Rename(tmp, filepath.Join(out, bisectJournalFile))
-}
-
-func shortID(id string) string {
-	if len(id) > 12 {
-		return id[:12]
-	}
-	return id
 }

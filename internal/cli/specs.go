@@ -58,13 +58,15 @@ func ensureBuilds(ctx context.Context, images, cache string, s *scenario.Scenari
 	}
 	// Every spec resolves before the first (possibly long) build starts.
 	var bspecs []nodebuild.Spec
+	dirtySaid := map[string]bool{}
 	for _, sp := range specs {
 		b, err := buildSpec(images, cache, sp)
 		if err != nil {
 			return out, err
 		}
 		bspecs = append(bspecs, b)
-		if b.IsRevision() && gitrev.Dirty(ctx, b.SourceDir) {
+		if b.IsRevision() && !dirtySaid[b.SourceDir] && gitrev.Dirty(ctx, b.SourceDir) {
+			dirtySaid[b.SourceDir] = true // once per clone, however many of its revisions
 			fmt.Fprintf(log, "node %s: %s has uncommitted changes; #%s builds commit %s as committed, without them\n", sp.Label, b.SourceDir, b.Revision, b.Commit.Short)
 		}
 	}
