@@ -79,8 +79,16 @@ type bisectSetup struct {
 	maxLaunches int
 }
 
-// defaultBisectLaunches is a step's cap: twice the rounds it starts with.
-const defaultBisectLaunches = 2 * scenario.DefaultCompareLaunches
+// bisectStartLaunches is how many launch rounds a bisect run starts with
+// when the scenario does not set LaunchCount: one whole A B B A block per
+// pair, twice over, so the first look at the verdicts (paired t with 3
+// degrees of freedom) can already place the large effects bisect looks for.
+// Starting at 1 made the first look one that could never decide, and it
+// still took its share of α among the looks.
+const bisectStartLaunches = 4
+
+// defaultBisectLaunches is a step's cap: three times the rounds it starts with.
+const defaultBisectLaunches = 3 * bisectStartLaunches
 
 // planBisect checks every input and refuses in one line, before anything
 // is built or started.
@@ -105,15 +113,18 @@ func planBisect(ctx context.Context, args []string, f bisectFlags, stderr io.Wri
 	if b.maxLaunches == 0 {
 		b.maxLaunches = defaultBisectLaunches
 	}
-	if b.maxLaunches < scenario.DefaultCompareLaunches {
-		return b, fmt.Errorf("--max-launches %d: use at least %d, the launch rounds a step starts with", b.maxLaunches, scenario.DefaultCompareLaunches)
-	}
 	if len(f.run.nodes) > 1 {
 		return b, fmt.Errorf("--node given %d times: bisect takes one spec, a clone (--node lnd@src:../lnd), and the revisions with --good and --bad", len(f.run.nodes))
 	}
 	s, err := loadScenario(args, f.run)
 	if err != nil {
 		return b, err
+	}
+	if !s.LaunchCountSet && !jobFlagSets(f.run.jobs, "LaunchCount") && !s.Job.Timed() {
+		s.Job.LaunchCount = bisectStartLaunches
+	}
+	if b.maxLaunches < s.Job.LaunchCount {
+		return b, fmt.Errorf("--max-launches %d: use at least %d, the launch rounds a step starts with (job.LaunchCount)", b.maxLaunches, s.Job.LaunchCount)
 	}
 	specs := s.Specs()
 	if len(specs) != 1 {
@@ -152,6 +163,16 @@ func planBisect(ctx context.Context, args []string, f bisectFlags, stderr io.Wri
 		b.out = filepath.Join(f.run.artifacts, fmt.Sprintf("bisect-%s-%s-%s", s.Name, good.Short, bad.Short))
 	}
 	return b, nil
+}
+
+// jobFlagSets tells whether a --job flag sets the job setting name.
+func jobFlagSets(jobs []string, name string) bool {
+	for _, j := range jobs {
+		if k, _, _ := strings.Cut(j, "="); strings.TrimSpace(k) == name {
+			return true
+		}
+	}
+	return false
 }
 
 // parseThreshold reads "5%" or "0.05"; "" is 0 (the run's MDE).

@@ -115,6 +115,15 @@ func TestBisectSaysADirtyCloneIsNotBuilt(t *testing.T) {
 	if setup.caseKey == "" || !strings.Contains(setup.out, "bisect-") || setup.metric != "time" {
 		t.Errorf("case %q out %q metric %q", setup.caseKey, setup.out, setup.metric)
 	}
+	// Steps start with whole A B B A blocks unless the user sets LaunchCount.
+	if got := setup.scenario.Job.LaunchCount; got != bisectStartLaunches {
+		t.Errorf("a step starts with %d launches, want %d", got, bisectStartLaunches)
+	}
+	f.run.jobs = []string{"LaunchCount=2"}
+	if setup, err = planBisect(context.Background(), nil, f, &errb); err != nil || setup.scenario.Job.LaunchCount != 2 {
+		t.Errorf("--job LaunchCount=2: %d launches, %v", setup.scenario.Job.LaunchCount, err)
+	}
+	f.run.jobs = nil
 	// An open-loop case is compared on its primary metric, p50 latency.
 	f.run.params, f.metric = []string{"Rate=20"}, ""
 	if setup, err = planBisect(context.Background(), nil, f, &errb); err != nil || setup.metric != "p50" {
