@@ -177,9 +177,13 @@ func TestSlowBisectNullRange(t *testing.T) {
 }
 
 // clnSleep is the CLN regression: a sleep in lightningd's
-// send_payment_core, which every payment of the payer passes (sendonion
-// and sendpay both end there; the invoice path is untouched). lightningd
-// is one event loop, so the sleep serialises.
+// injectpaymentonion (before it checks earlier attempts), which every
+// payment part of the payer passes. In v26.06 xpay takes over `pay` by
+// default and sends with injectpaymentonion, so a sleep in
+// send_payment_core (sendpay and sendonion, the old pay plugin's path) is
+// never reached: strace of alice's lightningd counted no clock_nanosleep
+// in that build, 85 in 8 s in this one. The invoice path is untouched.
+// lightningd is one event loop, so the sleep serialises.
 const clnSleep = "\tusleep(20000); /* lnbench bisect e2e: the regression */\n"
 
 // clnHistory makes a git clone of CI's CLN tree with three commits after
@@ -204,7 +208,7 @@ func clnHistory(t *testing.T) (string, []string) {
 	pay := filepath.Join(tree, "lightningd", "pay.c")
 	for i := 1; i <= 3; i++ {
 		if i == 2 {
-			insertAfter(t, pay, "\t/* Reconcile this with previous attempts */\n", clnSleep)
+			insertAfter(t, pay, "\t * partid/groupid uniqueness: we don't know total. */\n", clnSleep)
 			insertAfter(t, pay, "#include \"config.h\"\n", "#include <unistd.h>\n")
 			g("commit", "-q", "-am", "pay: wait before each payment")
 		} else {
@@ -226,5 +230,54 @@ func TestSlowBisectCLN(t *testing.T) {
 	rep, out := bisectReport(t, "cln@src:"+clone, 3, "Concurrency=4", "TotalPayments=40")
 	if len(rep.Culprits) != 1 || rep.Culprits[0].Commit.ID != ids[2] {
 		t.Fatalf("culprits %+v, want the second commit %s (%s)", rep.Culprits, ids[2][:12], out)
+	}
+}
+
+// TestSlowBisectSkipsABrokenRevisionOnP50 bisects an open-loop case (so the
+// metric is each launch's median latency) over three commits after the
+// release: a harmless one, one that does not compile, and one that fixes
+// it and adds the payment-path sleep. The broken revision is skipped and
+// listed, and the open boundary names both it and the sleep's commit.
+func TestSlowBisectSkipsABrokenRevisionOnP50(t *testing.T) {
+	requireSlowTier(t)
+	binaries(t)
+	tree := keptClone(t, lndSourceCopy(t))
+	g := func(args ...string) string { return testsupport.Git(t, tree, args...) }
+	g("init", "-q", "-b", "master")
+	g("add", "-A")
+	g("commit", "-q", "-m", "lnd "+lndRelease)
+	lndGo := filepath.Join(tree, "lnd.go")
+	appendComment(t, lndGo, "// harmless change 1\n")
+	g("commit", "-q", "-am", "lnd: harmless change 1")
+	broken := readFile(t, tree, "lnd.go")
+	appendComment(t, lndGo, "var _ = lnbenchUndefined // does not compile\n")
+	g("commit", "-q", "-am", "lnd: a change that does not build")
+	ids := []string{"", "", g("rev-parse", "HEAD")}
+	if err := os.WriteFile(lndGo, []byte(broken), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	patchSendPayment(t, tree, bisectSleep)
+	g("commit", "-q", "-am", "lnd: fix the build; routerrpc: wait before each payment")
+	ids = append(ids, g("rev-parse", "HEAD"))
+
+	rep, out := bisectReport(t, "lnd@src:"+tree, 3, "Rate=20", "TotalPayments=60")
+	if rep.Metric != "p50" {
+		t.Errorf("metric %q, want p50 (the open loop's primary)", rep.Metric)
+	}
+	if len(rep.Skipped) != 1 || rep.Skipped[0].Commit.ID != ids[2] || !strings.Contains(rep.Skipped[0].Why, "does not build") {
+		t.Errorf("skipped %+v, want the broken commit %s", rep.Skipped, ids[2][:12])
+	}
+	if len(rep.Culprits) != 1 {
+		t.Fatalf("culprits %+v (%s)", rep.Culprits, out)
+	}
+	var cands []string
+	for _, c := range rep.Culprits[0].Candidates {
+		cands = append(cands, c.ID)
+	}
+	if rep.Culprits[0].Commit.ID != ids[3] || strings.Join(cands, ",") != ids[2]+","+ids[3] {
+		t.Errorf("culprit %s, candidates %v: want %s with the skipped %s beside it", rep.Culprits[0].Commit.Short, cands, ids[3][:12], ids[2][:12])
+	}
+	if md := readFile(t, out, bisect.MarkdownFile); !strings.Contains(md, "Skipped revisions leave the boundary open") {
+		t.Errorf("bisect.md does not say the boundary is open:\n%s", md)
 	}
 }
