@@ -260,12 +260,12 @@ func TestSlowBisectSkipsABrokenRevisionOnP50(t *testing.T) {
 	g("commit", "-q", "-am", "lnd: fix the build; routerrpc: wait before each payment")
 	ids = append(ids, g("rev-parse", "HEAD"))
 
-	rep, out := bisectReport(t, "lnd@src:"+tree, 3, "Rate=20", "TotalPayments=60")
+	rep, out := bisectReport(t, "lnd@src:"+tree, 3, "Concurrency=5", "Rate=20", "TotalPayments=60")
 	if rep.Metric != "p50" {
 		t.Errorf("metric %q, want p50 (the open loop's primary)", rep.Metric)
 	}
-	if len(rep.Skipped) != 1 || rep.Skipped[0].Commit.ID != ids[2] || !strings.Contains(rep.Skipped[0].Why, "does not build") {
-		t.Errorf("skipped %+v, want the broken commit %s", rep.Skipped, ids[2][:12])
+	if len(rep.Skipped) != 1 || rep.Skipped[0].Commit.ID != ids[2] || !strings.Contains(rep.Skipped[0].Why, "does not build") || !strings.Contains(rep.Skipped[0].Why, "undefined: lnbenchUndefined") {
+		t.Errorf("skipped %+v, want the broken commit %s with the compiler's error", rep.Skipped, ids[2][:12])
 	}
 	if len(rep.Culprits) != 1 {
 		t.Fatalf("culprits %+v (%s)", rep.Culprits, out)

@@ -9,6 +9,8 @@ import (
 	"os/exec"
 	"strings"
 	"time"
+
+	"github.com/lnbench/lnbench/internal/lines"
 )
 
 // command is one child process of a build (go build, go mod tidy, …).
@@ -37,11 +39,14 @@ func run(ctx context.Context, c command) error {
 	cmd := exec.CommandContext(ctx, c.Name, c.Args...)
 	cmd.Dir = c.Dir
 	cmd.Env = append(os.Environ(), c.Env...)
+	// held keeps the output either way: a failure's error names the first
+	// compiler diagnostic in it (bisect lists it as why a revision is skipped).
 	var held bytes.Buffer
-	if c.Quiet {
+	if c.Quiet || c.Log == nil {
 		cmd.Stdout, cmd.Stderr = &held, &held
 	} else {
-		cmd.Stdout, cmd.Stderr = c.Log, c.Log
+		w := io.MultiWriter(c.Log, &held)
+		cmd.Stdout, cmd.Stderr = w, w
 	}
 	killGroupOnCancel(cmd)
 	// Output pipes stay open while a killed group's children exit.
@@ -53,6 +58,10 @@ func run(ctx context.Context, c command) error {
 	if err != nil {
 		if c.Quiet && c.Log != nil {
 			c.Log.Write(held.Bytes())
+		}
+		if d, ok := lines.FirstDiagnostic(held.String()); ok {
+			// On a second line: callers that show one line keep the command.
+			return fmt.Errorf("%s %s in %s failed: %v\n%s", c.Name, strings.Join(c.Args, " "), c.Dir, err, d)
 		}
 		return fmt.Errorf("%s %s in %s failed: %v", c.Name, strings.Join(c.Args, " "), c.Dir, err)
 	}

@@ -162,3 +162,24 @@ func TestLoudCommandStreams(t *testing.T) {
 		t.Fatalf("log %q", log.String())
 	}
 }
+
+// A failed build's error keeps the command on its first line and names
+// the compiler's first diagnostic on the next, whether the output went to
+// the log or was held back.
+func TestRunFailureNamesTheDiagnostic(t *testing.T) {
+	script := `echo "# github.com/lightningnetwork/lnd"; echo "./lnd.go:12:9: undefined: nope" >&2; echo "./lnd.go:13:1: later" >&2; exit 1`
+	for _, quiet := range []bool{false, true} {
+		var log bytes.Buffer
+		err := run(context.Background(), command{Dir: t.TempDir(), Log: &log, Name: "sh", Args: []string{"-c", script}, Quiet: quiet})
+		if err == nil {
+			t.Fatal("a failing command returned no error")
+		}
+		first, rest, _ := strings.Cut(err.Error(), "\n")
+		if !strings.HasPrefix(first, "sh -c ") || rest != "./lnd.go:12:9: undefined: nope" {
+			t.Errorf("quiet=%v: error %q", quiet, err)
+		}
+		if !strings.Contains(log.String(), "undefined: nope") {
+			t.Errorf("quiet=%v: log lost the output: %q", quiet, log.String())
+		}
+	}
+}

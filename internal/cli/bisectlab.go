@@ -58,7 +58,7 @@ func (l *lab) Build(ctx context.Context, c gitrev.Commit) error {
 		if ctx.Err() != nil {
 			return err
 		}
-		return bisect.SkipError{Why: "does not build: " + lines.First(err.Error())}
+		return bisect.SkipError{Why: "does not build: " + lines.Diagnostic(err.Error())}
 	}
 	fmt.Fprintf(l.stderr, "bisect: built %s in %.0fs (key %s)\n", c.Short, time.Since(start).Seconds(), r.Manifest.Key)
 	return nil

@@ -2,7 +2,10 @@
 // or its last few.
 package lines
 
-import "strings"
+import (
+	"regexp"
+	"strings"
+)
 
 // First is s's first non-blank-trimmed line.
 func First(s string) string {
@@ -20,4 +23,26 @@ func Last(s string, n int) string {
 		ls = ls[len(ls)-n:]
 	}
 	return strings.Join(ls, "\n")
+}
+
+// diagnostic matches a compiler's file:line: message (Go's and gcc's).
+var diagnostic = regexp.MustCompile(`^[^\s:]+:\d+(:\d+)?: `)
+
+// Diagnostic is the first compiler diagnostic in a build's output (what
+// broke, not the command that ran), or First when there is none.
+func Diagnostic(s string) string {
+	if d, ok := FirstDiagnostic(s); ok {
+		return d
+	}
+	return First(s)
+}
+
+// FirstDiagnostic is the first line of s that is a compiler diagnostic.
+func FirstDiagnostic(s string) (string, bool) {
+	for _, l := range strings.Split(s, "\n") {
+		if l = strings.TrimSpace(l); diagnostic.MatchString(l) {
+			return l, true
+		}
+	}
+	return "", false
 }
