@@ -25,8 +25,10 @@ func Last(s string, n int) string {
 	return strings.Join(ls, "\n")
 }
 
-// diagnostic matches a compiler's file:line: message (Go's and gcc's).
-var diagnostic = regexp.MustCompile(`^[^\s:]+:\d+(:\d+)?: `)
+// diagnostic matches a compiler's error: Go's file.go:line:col: message,
+// or gcc's file:line:col: error: message. Other file:line: lines are not
+// errors (autotools' "configure.ac:39: installing …", gcc's warnings).
+var diagnostic = regexp.MustCompile(`^(\S+\.go:\d+(:\d+)?: |[^\s:]+:\d+(:\d+)?: (fatal )?error: )`)
 
 // Diagnostic is the first compiler diagnostic in a build's output (what
 // broke, not the command that ran), or First when there is none.
