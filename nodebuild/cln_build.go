@@ -63,7 +63,7 @@ func ensureCLN(ctx context.Context, cache string, spec Spec, key, toolchain stri
 	for _, c := range steps {
 		c.Dir, c.Env, c.Log = src, env, buildLog
 		if err := run(ctx, c); err != nil {
-			return Result{}, fmt.Errorf("%v\nthe build log ends:\n%s", err, logTail(logPath, 15))
+			return Result{}, fmt.Errorf("%w\nthe build log ends:\n%s", err, logTail(logPath, 15))
 		}
 	}
 	m, err := clnManifest(ctx, spec, key, toolchain, out)

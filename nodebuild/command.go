@@ -59,14 +59,34 @@ func run(ctx context.Context, c command) error {
 		if c.Quiet && c.Log != nil {
 			c.Log.Write(held.Bytes())
 		}
-		if d, ok := lines.FirstDiagnostic(held.String()); ok {
-			// On a second line: callers that show one line keep the command.
-			return fmt.Errorf("%s %s in %s failed: %v\n%s", c.Name, strings.Join(c.Args, " "), c.Dir, err, d)
-		}
-		return fmt.Errorf("%s %s in %s failed: %v", c.Name, strings.Join(c.Args, " "), c.Dir, err)
+		d, _ := lines.FirstDiagnostic(held.String())
+		return &CommandError{Command: c.Name + " " + strings.Join(c.Args, " "), Dir: c.Dir, Err: err, Diagnostic: d}
 	}
 	return nil
 }
+
+// CommandError is a build step that failed. Diagnostic is the compiler's
+// first error in its output, if it printed one: what broke, where the
+// command line only says what ran (bisect lists it as why it skipped a
+// revision).
+type CommandError struct {
+	Command    string
+	Dir        string
+	Err        error
+	Diagnostic string
+}
+
+// Error keeps the command on the first line, for callers that show one,
+// and the diagnostic on the next.
+func (e *CommandError) Error() string {
+	s := fmt.Sprintf("%s in %s failed: %v", e.Command, e.Dir, e.Err)
+	if e.Diagnostic != "" {
+		s += "\n" + e.Diagnostic
+	}
+	return s
+}
+
+func (e *CommandError) Unwrap() error { return e.Err }
 
 func firstArg(args []string) string {
 	if len(args) == 0 {

@@ -58,10 +58,20 @@ func (l *lab) Build(ctx context.Context, c gitrev.Commit) error {
 		if ctx.Err() != nil {
 			return err
 		}
-		return bisect.SkipError{Why: "does not build: " + lines.Diagnostic(err.Error())}
+		return bisect.SkipError{Why: "does not build: " + buildFailure(err)}
 	}
 	fmt.Fprintf(l.stderr, "bisect: built %s in %.0fs (key %s)\n", c.Short, time.Since(start).Seconds(), r.Manifest.Key)
 	return nil
+}
+
+// buildFailure is what broke in a failed build: the compiler's error when
+// a build step printed one, else the error's first line.
+func buildFailure(err error) string {
+	var ce *nodebuild.CommandError
+	if errors.As(err, &ce) && ce.Diagnostic != "" {
+		return ce.Diagnostic
+	}
+	return lines.First(err.Error())
 }
 
 // comparisons are the pairs bisect reads of a run of revs: each against

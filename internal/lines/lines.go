@@ -30,16 +30,8 @@ func Last(s string, n int) string {
 // errors (autotools' "configure.ac:39: installing …", gcc's warnings).
 var diagnostic = regexp.MustCompile(`^(\S+\.go:\d+(:\d+)?: |[^\s:]+:\d+(:\d+)?: (fatal )?error: )`)
 
-// Diagnostic is the first compiler diagnostic in a build's output (what
-// broke, not the command that ran), or First when there is none.
-func Diagnostic(s string) string {
-	if d, ok := FirstDiagnostic(s); ok {
-		return d
-	}
-	return First(s)
-}
-
-// FirstDiagnostic is the first line of s that is a compiler diagnostic.
+// FirstDiagnostic is the first line of a build's output that is a
+// compiler error.
 func FirstDiagnostic(s string) (string, bool) {
 	for _, l := range strings.Split(s, "\n") {
 		if l = strings.TrimSpace(l); diagnostic.MatchString(l) {
