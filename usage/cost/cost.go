@@ -48,6 +48,9 @@ type CaseInput struct {
 	// counts only when every iteration of the higher concurrency beat
 	// every one of the lower (with 3 each, a one-sided rank test at 5%).
 	IterationsPerSec []float64
+	// PerLaunch is the measured iterations of one launch (analysis.Shape's):
+	// launch L's iterations are numbered from L·PerLaunch. 0 is one launch.
+	PerLaunch int
 }
 
 // Input is everything Analyze reads.
@@ -118,6 +121,9 @@ type Actor struct {
 	// counters that went backwards (a restart: the new value is the delta).
 	Intervals int `json:"intervals"`
 	Resets    int `json:"counter_resets,omitempty"`
+	// Launches are the per-payment figures launch by launch (Launches);
+	// nil when the case ran one launch, whose figures are the ones above.
+	Launches []LaunchCost `json:"launches,omitempty"`
 }
 
 // Ceiling is the disk's sync ceiling of a case: the probe's syncs/s over
@@ -327,6 +333,7 @@ func analyzeCase(in Input, ci CaseInput, series map[seriesKey][]usage.Sample) Ca
 		c.Actors = append(c.Actors, a.Actor)
 	}
 	sortActors(c.Actors)
+	withLaunches(c.Actors, launchCosts(in, ci, series))
 	shares(&c, concurrentNodes(ci.ID, series))
 	if n := idleNote(ci.ID, series); n != "" {
 		c.Notes = append(c.Notes, n)
