@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 
 	"github.com/lnbench/lnbench/result"
@@ -14,7 +15,9 @@ import (
 // case (the R plot exporter reads this file). The params sit between Method
 // and Iterations; the node spec is always in the Node column (not among the
 // params), then Ratio, RatioSD, Verdict and RatioP when there is a baseline,
-// and after them the interval, level, sizes and detectable effect.
+// and after them the interval, level, sizes and detectable effect; last,
+// when any case has cost verdicts, CostVerdict (CostLine, "baseline" on
+// the baseline's rows, NA where resources were not sampled).
 func CSV(w io.Writer, r Report) error {
 	cw := csv.NewWriter(w)
 	head := []string{"Method"}
@@ -33,6 +36,10 @@ func CSV(w io.Writer, r Report) error {
 	ratios := r.HasRatios()
 	if ratios {
 		head = append(head, "Ratio", "RatioSD", "Verdict", "RatioP", "RatioLow", "RatioHigh", "Level", "NBase", "NNew", "Paired", "MDE", "Effect", "LaunchesForEffect")
+	}
+	costs := slices.ContainsFunc(r.Cases, func(c Row) bool { return len(c.CostVerdicts) > 0 })
+	if costs {
+		head = append(head, "CostVerdict")
 	}
 	if err := cw.Write(head); err != nil {
 		return err
@@ -62,6 +69,16 @@ func CSV(w io.Writer, r Report) error {
 					strconv.FormatBool(rt.Paired), na(rt.MDE), g(rt.Effect), strconv.Itoa(rt.LaunchesForEffect))
 			} else {
 				row = append(row, "NA", "NA", VerdictNoBaseline, "NA", "NA", "NA", "NA", "NA", "NA", "NA", "NA", "NA", "NA")
+			}
+		}
+		if costs {
+			switch {
+			case len(c.CostVerdicts) > 0:
+				row = append(row, CostLine(c.CostVerdicts))
+			case c.Node == r.BaselineLabel():
+				row = append(row, VerdictBaseline)
+			default:
+				row = append(row, "NA")
 			}
 		}
 		if err := cw.Write(row); err != nil {

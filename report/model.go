@@ -51,6 +51,10 @@ type Row struct {
 	// Ratio compares the case with the same params on the baseline spec;
 	// nil when the run has no baseline or the baseline case is missing.
 	Ratio *Ratio `json:"vs_baseline,omitempty"`
+	// CostVerdicts compare each node's (and the chain's) CPU ms and syncs
+	// per payment with the same actor of the baseline case, launches as
+	// the unit (costverdict.go); nil without a baseline or resource samples.
+	CostVerdicts []CostVerdict `json:"cost_verdicts,omitempty"`
 	analysis.Case
 }
 

@@ -63,7 +63,8 @@ func SummarizeResources(rep *Report, samples []usage.Sample, recs []result.Recor
 	for _, c := range rep.Cases {
 		storage, _ := paramOf(c.Params, cost.ParamStorage)
 		group, conc := sweepGroup(c)
-		ci := cost.CaseInput{ID: c.ID, Storage: storage, PaymentsPerSec: c.PaymentsPerSec, Group: group, Concurrency: conc, P50Ms: c.Latency.P50}
+		ci := cost.CaseInput{ID: c.ID, Storage: storage, PaymentsPerSec: c.PaymentsPerSec, Group: group, Concurrency: conc, P50Ms: c.Latency.P50,
+			PerLaunch: perLaunch(rep.Scenario.Job)}
 		for _, it := range c.Iterations {
 			if it.Complete {
 				ci.IterationsPerSec = append(ci.IterationsPerSec, it.PaymentsPerSec)
@@ -73,6 +74,7 @@ func SummarizeResources(rep *Report, samples []usage.Sample, recs []result.Recor
 	}
 	rep.Resources = cost.Analyze(in)
 	markBusyRatios(rep)
+	fillCostVerdicts(rep)
 }
 
 // BusyNote marks a verdict against the baseline whose case, or its

@@ -11,13 +11,21 @@ func headSection(r Report) Section {
 	return Section{Blocks: []Block{{Pre: EnvBlock(r)}, tableBlock(t), {Legend: t.Legend}}}
 }
 
+// verdictsSection is the time verdicts against the baseline, then the
+// cost verdicts: a line per case, its notes, the table of their evidence.
 func verdictsSection(r Report) Section {
 	s := Section{Title: verdictsTitle}
 	if lines := VerdictLines(r); len(lines) > 0 {
 		s.Blocks = []Block{{Pre: lines}}
 	}
+	if lines := CostVerdictLines(r); len(lines) > 0 {
+		t := CostVerdictTable(r)
+		s.Blocks = append(s.Blocks, Block{Text: costVerdictsIntro}, Block{Pre: lines}, tableBlock(t), Block{Legend: t.Legend})
+	}
 	return s
 }
+
+const costVerdictsIntro = "Cost per payment against the same actor on the baseline (CPU ms and syncs per payment, launches as the unit; more or less: what the case's actor spends):"
 
 func latencySection(r Report) Section {
 	return Section{Title: latencyTitle, Blocks: []Block{tableBlock(LatencyTable(r))}}

@@ -11,7 +11,7 @@ import (
 // resources and faults; the full sections are in summary.md.
 func Text(w io.Writer, r Report) error {
 	var b strings.Builder
-	secs := []Section{headSection(r), verdictsSection(r), resourceVerdictsSection(r), caseFaultsSection(r)}
+	secs := []Section{headSection(r), withoutTables(verdictsSection(r)), resourceVerdictsSection(r), caseFaultsSection(r)}
 	first := true
 	for _, s := range secs {
 		if len(s.Blocks) == 0 {
@@ -22,6 +22,19 @@ func Text(w io.Writer, r Report) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// withoutTables drops a section's tables: the verdicts' lines already say
+// on a terminal what the cost table details in the files.
+func withoutTables(s Section) Section {
+	var bs []Block
+	for _, b := range s.Blocks {
+		if b.Table == nil {
+			bs = append(bs, b)
+		}
+	}
+	s.Blocks = bs
+	return s
 }
 
 // writeTextSection writes a titled section as "Title:" with its lines
