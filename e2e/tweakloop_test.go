@@ -102,9 +102,11 @@ reuse_network: true
 	}
 	r := *patched.Ratio
 	t.Logf("patched vs release: ratio %.3f ± %.3f, median change %+.1f%%, p=%.4f, %s", r.Of, r.SD, 100*r.Change, r.P, r.Verdict)
-	// One launch a side (LaunchCount: 1): the verdict tests the iterations, and says so.
-	if r.Verdict != report.VerdictSlower || r.Of <= 1 || r.P >= report.DefaultAlpha || r.Level != report.LevelIterations || r.Low <= 1 {
-		t.Errorf("patched node: %+v, want slower with p < %g at the iteration level, its interval above 1", r, report.DefaultAlpha)
+	// One launch a side (LaunchCount: 1): the iterations show the slowdown
+	// (p < alpha, their interval above 1), but one launch cannot tell it
+	// from launch-to-launch variance, so the verdict is not yet known.
+	if r.Verdict != report.VerdictUnknown || r.Of <= 1 || r.P >= report.DefaultAlpha || r.Level != report.LevelIterations || r.Low <= 1 || r.LaunchesForEffect < 2 {
+		t.Errorf("patched node: %+v, want not yet known with p < %g at the iteration level, its interval above 1", r, report.DefaultAlpha)
 	}
 	for _, n := range rep.Nodes {
 		if n.Label == "patched" && (n.Source != tree || n.Build != "lnd@src:"+tree) {

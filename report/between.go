@@ -1,12 +1,5 @@
 package report
 
-import (
-	"math"
-
-	"github.com/lnbench/lnbench/analysis"
-	"github.com/lnbench/lnbench/stats"
-)
-
 // Metrics RatioBetween compares.
 const (
 	MetricTime = "time" // mean iteration time (closed loop: the inverse of payments/s)
@@ -42,27 +35,7 @@ func MetricRatioBetween(r Report, metric, subject, against, caseKey string) (Rat
 	if c == nil || b == nil {
 		return Ratio{}, false
 	}
-	if metric == MetricP50 {
-		return p50RatioOf(*c, *b, r.verdictConfig()), true
-	}
-	return ratioOf(*c, *b, r.verdictConfig()), true
-}
-
-// p50RatioOf tests the launches' median latencies of c against b.
-func p50RatioOf(c, b Row, cfg verdictConfig) Ratio {
-	out := Ratio{P: 1, Verdict: VerdictTooFew, Effect: cfg.effect, Level: LevelLaunches}
-	bv, cv, paired := launchValuesOf(b.Launches, c.Launches, func(l analysis.Launch) float64 { return l.P50Ms })
-	t := stats.TestRatio(bv, cv, paired, cfg.alpha)
-	out.Of, out.P, out.NBase, out.NNew, out.Paired = t.Ratio, t.P, t.NBase, t.NNew, t.Paired
-	if math.IsNaN(t.SE) || len(bv) < 2 || len(cv) < 2 {
-		return out
-	}
-	out.Low, out.High = t.Low, t.High
-	if !math.IsNaN(t.MDE) {
-		out.MDE = t.MDE
-	}
-	out.Verdict = outcomeVerdicts[stats.Decide(t, cfg.noise, cfg.effect)]
-	return out
+	return metricRatioOf(*c, *b, metric, r.verdictConfig()), true
 }
 
 // CaseKey is a case's identity across specs: its params but Node.

@@ -70,7 +70,7 @@ func TestCompareWarnsOnBusyMachine(t *testing.T) {
 	nw := run("new", map[string]float64{"a": 1, "b": 1}, "a", "b")
 	base.Resources = []cost.Case{{ID: "a", Outside: &cost.Outside{Cores: 0.9, Busy: true}}, {ID: "b", Outside: &cost.Outside{Cores: 0.01}}}
 	nw.Resources = []cost.Case{{ID: "b", Outside: &cost.Outside{Cores: 1.2, Busy: true}}}
-	cmp, err := Compare(base, nw, 0.05, 0.02)
+	cmp, err := Compare(base, nw, 0.05, 0.02, 0.05)
 	if err != nil {
 		t.Fatal(err)
 	}

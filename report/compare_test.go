@@ -9,11 +9,10 @@ import (
 
 	"github.com/lnbench/lnbench/analysis"
 	"github.com/lnbench/lnbench/runrecord"
-	"github.com/lnbench/lnbench/stats"
 )
 
 // run is a report whose cases each have 10 complete iterations of about
-// secs[id] seconds and 10/secs payments/s.
+// secs[id] seconds and 10/secs payments/s, in one launch.
 func run(id string, secs map[string]float64, order ...string) Report {
 	r := Report{Manifest: runrecord.Manifest{RunID: id}}
 	for _, c := range order {
@@ -28,34 +27,108 @@ func run(id string, secs map[string]float64, order ...string) Report {
 	return r
 }
 
+// launched gives each case of r launches whose means are its iterations'
+// scaled by the factors (one launch per factor).
+func launched(r Report, factors ...float64) Report {
+	for i, c := range r.Cases {
+		var ls []analysis.Launch
+		for k, f := range factors {
+			ls = append(ls, analysis.Launch{Launch: k, Iterations: 10, MeanSeconds: f * c.Iterations[0].Seconds})
+		}
+		r.Cases[i].Launches = ls
+	}
+	return r
+}
+
 func TestCompare(t *testing.T) {
-	base := run("base", map[string]float64{"a": 1, "b": 1, "gone": 1}, "a", "b", "gone")
-	nw := run("new", map[string]float64{"a": 1.2, "b": 0.8, "added": 1}, "added", "a", "b")
-	cmp, err := Compare(base, nw, 0.05, 0.02)
+	spread := []float64{1, 1.03, 0.98, 1.01, 0.99, 1.02}
+	base := launched(run("base", map[string]float64{"a": 1, "b": 1, "c": 1, "gone": 1}, "a", "b", "c", "gone"), spread...)
+	nw := launched(run("new", map[string]float64{"a": 1.2, "b": 0.8, "c": 1.001, "added": 1}, "added", "a", "b", "c"), spread...)
+	cmp, err := Compare(base, nw, 0.05, 0.02, 0.05)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(cmp.Cases) != 2 || cmp.Cases[0].ID != "a" || cmp.Cases[0].Time.Verdict != stats.Regressed || cmp.Cases[1].PaymentsPerSec.Verdict != stats.Improved {
-		t.Errorf("cases %+v", cmp.Cases)
+	got := map[string]string{}
+	for _, cc := range cmp.Cases {
+		got[cc.ID] = cc.Ratio.Verdict
+		if cc.Ratio.Level != LevelLaunches || cc.Ratio.Paired || cc.Ratio.NBase != 6 || cc.Ratio.PHolm < cc.Ratio.P {
+			t.Errorf("%s: %+v, want launches as the unit, unpaired, Holm-adjusted", cc.ID, cc.Ratio)
+		}
+	}
+	want := map[string]string{"a": VerdictSlower, "b": VerdictFaster, "c": VerdictSame}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("verdicts %v, want %v", got, want)
 	}
 	if got := cmp.Regressed(); !reflect.DeepEqual(got, []string{"a"}) {
 		t.Errorf("Regressed = %v", got)
 	}
-	if !reflect.DeepEqual(cmp.Notes, []string{"added: only in new", "gone: only in base"}) {
+	if !slices.Contains(cmp.Notes, "added: only in new") || !slices.Contains(cmp.Notes, "gone: only in base") {
 		t.Errorf("notes %q", cmp.Notes)
 	}
 	var b bytes.Buffer
 	if err := CompareText(&b, cmp); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"+20.0%", "regressed", "improved", "note: gone: only in base", "alpha=0.05 noise=2.0%",
-		"Payments/s (median): base", "medians over the complete iterations (one iteration's payments/s: its successes / its wall time)"} {
+	for _, want := range []string{"+20.0%", "slower", "faster", "same", "6+6", "note: gone: only in base", "alpha=0.05 noise=2.0% effect=5%",
+		"Payments/s (median): base", "launches are the unit", "95% CI"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("text lacks %q:\n%s", want, b.String())
 		}
 	}
-	if _, err := Compare(base, run("other", map[string]float64{"c": 1}, "c"), 0.05, 0.02); err == nil {
+	if _, err := Compare(base, run("other", map[string]float64{"z": 1}, "z"), 0.05, 0.02, 0.05); err == nil {
 		t.Error("no case in common should be an error")
+	}
+}
+
+// One launch a side never yields faster or slower, however clear the
+// iterations: they cannot see the launch-to-launch variance.
+func TestCompareOneLaunchIsNotYetKnown(t *testing.T) {
+	base := run("base", map[string]float64{"a": 1}, "a")
+	nw := run("new", map[string]float64{"a": 1.5}, "a")
+	cmp, err := Compare(base, nw, DefaultAlpha, DefaultNoise, 0.05)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rt := cmp.Cases[0].Ratio
+	if rt.Verdict != VerdictUnknown || rt.Level != LevelIterations || rt.Of < 1.49 || rt.Of > 1.51 || rt.LaunchesForEffect < 2 {
+		t.Errorf("one launch a side: %+v", rt)
+	}
+	if cmp.Regressed() != nil {
+		t.Errorf("one launch a side regressed: %v", cmp.Regressed())
+	}
+	var b bytes.Buffer
+	if err := CompareText(&b, cmp); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"+50.0%", "not yet known", "iterations of one launch", "launches per spec (LaunchCount="} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("text lacks %q:\n%s", want, b.String())
+		}
+	}
+}
+
+// Holm: five cases each at p ≈ 0.03 are each significant alone, but not
+// together; the verdicts say not yet known and why.
+func TestCompareHoldsTheErrorRateOverCases(t *testing.T) {
+	ids := []string{"a", "b", "c", "d", "e"}
+	secs := map[string]float64{}
+	for _, id := range ids {
+		secs[id] = 1
+	}
+	base := launched(run("base", secs, ids...), 1, 1.04, 0.97, 1.02, 0.98, 1.01)
+	nw := launched(run("new", secs, ids...), 1.06, 1.08, 1.01, 1.07, 1.02, 1.04)
+	cmp, err := Compare(base, nw, 0.05, 0.02, 0.05)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, cc := range cmp.Cases {
+		rt := cc.Ratio
+		if !(rt.P < 0.05) || rt.PHolm < 0.05 || rt.Verdict != VerdictUnknown {
+			t.Errorf("%s: p %.3f Holm %.3f verdict %s; want significant alone, not over 5 cases, not yet known", cc.ID, rt.P, rt.PHolm, rt.Verdict)
+		}
+	}
+	if !slices.ContainsFunc(cmp.Notes, func(n string) bool { return strings.Contains(n, "not over the 5 cases compared (Holm-adjusted") }) {
+		t.Errorf("notes %q", cmp.Notes)
 	}
 }
 
@@ -72,23 +145,28 @@ func TestCompareSpecs(t *testing.T) {
 				nw.Cases[i].Iterations[j].Seconds /= 1.3
 				nw.Cases[i].Iterations[j].PaymentsPerSec *= 1.3
 			}
+			for j := range c.Launches {
+				nw.Cases[i].Launches[j].MeanSeconds /= 1.3
+			}
 		}
 	}
-	cmp, err := Compare(base, nw, DefaultAlpha, DefaultNoise)
+	cmp, err := Compare(base, nw, DefaultAlpha, DefaultNoise, 0.05)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := map[string]stats.Verdict{}
+	got := map[string]string{}
 	for _, cc := range cmp.Cases {
-		got[cc.ID] = cc.Time.Verdict
+		got[cc.ID] = cc.Ratio.Verdict
 	}
-	want := map[string]stats.Verdict{
-		"Node=v0.21.0-beta/Concurrency=10/TotalPayments=4": stats.WithinNoise,
-		"Node=v0.21.0-beta/Concurrency=20/TotalPayments=4": stats.WithinNoise,
-		"Node=patched/Concurrency=10/TotalPayments=4":      stats.Improved,
-		"Node=patched/Concurrency=20/TotalPayments=4":      stats.WithinNoise,
+	// Four launches a side spread by ≈4%, unpaired: the unchanged cases
+	// cannot exclude 5%; 30% faster shows.
+	want := map[string]string{
+		"Node=v0.21.0-beta/Concurrency=10/TotalPayments=4": VerdictUnknown,
+		"Node=v0.21.0-beta/Concurrency=20/TotalPayments=4": VerdictUnknown,
+		"Node=patched/Concurrency=10/TotalPayments=4":      VerdictFaster,
+		"Node=patched/Concurrency=20/TotalPayments=4":      VerdictUnknown,
 	}
-	if !reflect.DeepEqual(got, want) || len(cmp.Warnings) != 0 || len(cmp.Notes) != 0 {
+	if !reflect.DeepEqual(got, want) || len(cmp.Warnings) != 0 || slices.ContainsFunc(cmp.Notes, func(n string) bool { return strings.Contains(n, "only in") }) {
 		t.Errorf("verdicts %v warnings %q notes %q", got, cmp.Warnings, cmp.Notes)
 	}
 	// A run of the baseline spec alone against the two-spec run: its cases
@@ -96,7 +174,7 @@ func TestCompareSpecs(t *testing.T) {
 	one := fixtureReport()
 	one.Nodes[0].Label = "v0.21.0-beta"
 	Summarize(&one, fixtureRecords())
-	cmp, err = Compare(one, base, DefaultAlpha, DefaultNoise)
+	cmp, err = Compare(one, base, DefaultAlpha, DefaultNoise, 0.05)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,30 +190,8 @@ func TestCompareSpecs(t *testing.T) {
 	other := fixtureReport()
 	other.Nodes[0].Version = "v0.20.2-beta"
 	Summarize(&other, fixtureRecords())
-	if _, err := Compare(other, base, DefaultAlpha, DefaultNoise); err == nil {
+	if _, err := Compare(other, base, DefaultAlpha, DefaultNoise, 0.05); err == nil {
 		t.Error("a v0.20.2-beta run matched v0.21.0-beta cases")
-	}
-}
-
-func TestCompareTooFewSamples(t *testing.T) {
-	base := run("base", map[string]float64{"a": 1}, "a")
-	nw := run("new", map[string]float64{"a": 1.5}, "a")
-	// --quick runs: 3 complete iterations each.
-	base.Cases[0].Iterations = base.Cases[0].Iterations[:3]
-	nw.Cases[0].Iterations = nw.Cases[0].Iterations[:3]
-	cmp, err := Compare(base, nw, DefaultAlpha, DefaultNoise)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if tm := cmp.Cases[0].Time; !tm.TooFewSamples || tm.Verdict != stats.Inconclusive || tm.Change < 0.49 || tm.Change > 0.51 {
-		t.Errorf("time comparison %+v", tm)
-	}
-	var b bytes.Buffer
-	if err := CompareText(&b, cmp); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(b.String(), "+50.0%") || strings.Count(b.String(), "not significant (too few samples)") != 2 || strings.Contains(b.String(), "+0.0%") {
-		t.Errorf("text:\n%s", b.String())
 	}
 }
 
@@ -147,7 +203,7 @@ func TestCompareWarnsOnSetupDifferences(t *testing.T) {
 	nw.Nodes[1].Key, nw.Nodes[1].Commit = "0123456789abcdef", "ffffeeeeddddcccc"
 	nw.Nodes[1].Flags = []string{"--bitcoin.simnet", "--db.backend=bbolt"}
 	nw.Nodes[0].Label = "v0.20.2-beta"
-	cmp, err := Compare(base, nw, DefaultAlpha, DefaultNoise)
+	cmp, err := Compare(base, nw, DefaultAlpha, DefaultNoise, 0.05)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -80,6 +80,14 @@ type Ratio struct {
 	// Unreliable says the case or its baseline ran on a busy machine
 	// (cost.Outside.Busy); Notes carry BusyNote.
 	Unreliable bool `json:"unreliable,omitempty"`
+	// Metric is what was tested when it is not the mean iteration time:
+	// MetricP50 for an open loop.
+	Metric string `json:"metric,omitempty"`
+	// Alpha is the level the test ran at (the interval is 1-Alpha).
+	Alpha float64 `json:"alpha,omitempty"`
+	// PHolm is P adjusted over the run's compared cases (Holm), when the
+	// run compared more than one; a change verdict needs it below Alpha.
+	PHolm float64 `json:"p_holm,omitempty"`
 }
 
 // nodeLabelOf is the spec a case ran: its Node param, else the run's only
@@ -173,17 +181,54 @@ func fillRatios(r *Report) {
 			r.Cases[i].Ratio = &rt
 		}
 	}
+	holmAcrossCases(r.Cases, cfg)
+}
+
+// holmAcrossCases holds a run's change verdicts together at alpha: with
+// several cases compared on launches, a faster or slower stands only when
+// its p adjusted over them (Holm) is below alpha, so an A/A run of many
+// cases calls any of them changed at most alpha of the time, not alpha per
+// case. A verdict the adjustment takes back becomes not yet known and
+// says why; "same" rests on each case's own interval and stays.
+func holmAcrossCases(rows []Row, cfg verdictConfig) {
+	var at []int
+	var ps []float64
+	for i, c := range rows {
+		if rt := c.Ratio; rt != nil && rt.Verdict != VerdictBaseline && rt.Level == LevelLaunches && rt.Verdict != VerdictTooFew {
+			at, ps = append(at, i), append(ps, rt.P)
+		}
+	}
+	if len(at) < 2 {
+		return
+	}
+	for k, adj := range stats.Holm(ps) {
+		rt := rows[at[k]].Ratio
+		rt.PHolm = adj
+		if (rt.Verdict == VerdictFaster || rt.Verdict == VerdictSlower) && !(adj < cfg.alpha) {
+			rt.Notes = append(rt.Notes, fmt.Sprintf("%s alone (%s), but not over the %d cases compared (Holm-adjusted p=%.3f ≥ %g): not yet known",
+				rt.Verdict, pText(rt.P), len(at), adj, cfg.alpha))
+			rt.Verdict = VerdictUnknown
+		}
+	}
 }
 
 // verdictConfig is what a verdict is decided at.
 type verdictConfig struct {
 	alpha, noise float64
 	effect       float64 // the "same" margin and the effect launch counts are suggested for
+	design       string  // the run's design ("" for two separate runs): the spread a one-launch note assumes
+	// separateRuns compares launches of two runs: their launch numbers
+	// are no shared rounds, so the test is unpaired.
+	separateRuns bool
 }
 
 // verdictConfig is the run's: alpha split over an until-known run's looks.
 func (r Report) verdictConfig() verdictConfig {
-	return verdictConfig{alpha: r.Design.Alpha(DefaultAlpha), noise: DefaultNoise, effect: r.Scenario.Compare.EffectOrDefault()}
+	cfg := verdictConfig{alpha: r.Design.Alpha(DefaultAlpha), noise: DefaultNoise, effect: r.Scenario.Compare.EffectOrDefault()}
+	if r.Design != nil {
+		cfg.design = r.Design.Name
+	}
+	return cfg
 }
 
 // ciLabel names the interval column at the run's confidence level.
@@ -196,39 +241,99 @@ const maxSuggestedLaunches = 100
 var outcomeVerdicts = map[stats.Outcome]string{stats.Lower: VerdictFaster, stats.Higher: VerdictSlower,
 	stats.Same: VerdictSame, stats.NotYetKnown: VerdictUnknown}
 
-// ratioOf compares case c with the baseline case b. The verdict's test
-// takes one value per launch (its mean iteration time): a paired t test of
-// the per-round log ratios when both specs ran the same launch rounds (A B
-// B A … or shuffled rounds), else Welch's; see stats.TestRatio for why.
-// Iterations are never pooled across launches: launches differ by 3–10%
-// while a launch's own standard error is ≈2% (docs/verdicts.md). With one launch a side the test falls back to the iterations and
-// says so in Notes.
+// primaryMetric is what a case's verdict tests: the mean iteration time
+// of a closed loop, whose payments start as the last ones end; the median
+// latency of an open loop, whose iteration time is its schedule's
+// (TotalPayments / Rate) whatever the node does.
+func primaryMetric(c Row) string {
+	if c.OfferedPerSec > 0 {
+		return MetricP50
+	}
+	return MetricTime
+}
+
+// launchValue is the per-launch value of a metric.
+func launchValue(metric string) func(analysis.Launch) float64 {
+	if metric == MetricP50 {
+		return func(l analysis.Launch) float64 { return l.P50Ms }
+	}
+	return func(l analysis.Launch) float64 { return l.MeanSeconds }
+}
+
+// iterationValues are a case's complete iterations' values of a metric.
+func iterationValues(c Row, metric string) []float64 {
+	var out []float64
+	for _, it := range c.Iterations {
+		if !it.Complete {
+			continue
+		}
+		if metric == MetricP50 {
+			out = append(out, it.P50Ms)
+		} else {
+			out = append(out, it.Seconds)
+		}
+	}
+	return out
+}
+
+// typicalPairSD is the spread of one launch pair's log ratio measured in
+// A/A runs of each design on the 2-core VM (docs/measured.md: duet 2.4%,
+// interleaved 13.9%, sequential 15.3%; two separate runs are sequential
+// launches). With one launch a side the run has no spread of its own, so
+// the launch count a note suggests rests on this one.
+func typicalPairSD(design string) (float64, string) {
+	switch design {
+	case DesignDuet:
+		return 0.024, "the 2.4% launch-pair spread measured for duet"
+	case DesignInterleaved:
+		return 0.139, "the 13.9% launch-pair spread measured for interleaved"
+	}
+	return 0.153, "the 15.3% launch-pair spread measured for sequential launches"
+}
+
+// ratioOf compares case c with the baseline case b on the case's primary
+// metric. The verdict's test takes one value per launch (its mean
+// iteration time, or its median latency in an open loop): a paired t test
+// of the per-round log ratios over the rounds both specs ran (A B B A …
+// or shuffled rounds; a round missing on one side is dropped, the others
+// stay paired), else Welch's; see stats.TestRatio for why. Iterations are
+// never pooled across launches: launches differ by 3–10% while a launch's
+// own standard error is ≈2% (docs/verdicts.md). With one launch a side
+// the iterations give a ratio and an interval to look at, never a verdict
+// of faster, slower or same: "not yet known", with the launch count that
+// would tell.
 //
 //	RatioSD = Ratio · √((sd(c)/mean(c))² + (sd(b)/mean(b))²)
 //
 // over the iteration times: BenchmarkDotNet's RatioSD, how much one
 // iteration's ratio spreads, not how precisely the ratio is known (that is
 // the interval).
-func ratioOf(c, b Row, cfg verdictConfig) Ratio {
-	out := Ratio{P: 1, Verdict: VerdictUnknown, Effect: cfg.effect}
+func ratioOf(c, b Row, cfg verdictConfig) Ratio { return metricRatioOf(c, b, primaryMetric(b), cfg) }
+
+// metricRatioOf is ratioOf on the given metric.
+func metricRatioOf(c, b Row, metric string, cfg verdictConfig) Ratio {
+	out := Ratio{P: 1, Verdict: VerdictUnknown, Effect: cfg.effect, Alpha: cfg.alpha}
+	if metric != MetricTime {
+		out.Metric = metric
+	}
 	if b.Time.Mean > 0 && c.Time.Mean > 0 {
 		out.SD = c.Time.Mean / b.Time.Mean * math.Hypot(c.Time.StdDev/c.Time.Mean, b.Time.StdDev/b.Time.Mean)
 	}
-	bs, _ := samples(b)
-	cs, _ := samples(c)
+	bs, cs := iterationValues(b, metric), iterationValues(c, metric)
 	out.Change = stats.Compare(bs, cs, cfg.alpha, cfg.noise, true).Change
 
-	var t stats.RatioTest
-	if len(b.Launches) >= 2 && len(c.Launches) >= 2 {
-		bv, cv, paired := launchValues(b.Launches, c.Launches)
-		t = stats.TestRatio(bv, cv, paired, cfg.alpha)
-		out.Level = LevelLaunches
-	} else {
-		t = stats.TestRatio(bs, cs, false, cfg.alpha)
-		out.Level = LevelIterations
-		out.Notes = append(out.Notes, fmt.Sprintf("%d+%d launch(es): the verdict tests iterations, so it ignores launch-to-launch variance (3–10%% of the mean on a 2-core VM, against ≈2%% within a launch); run LaunchCount ≥ 2 (comparisons default to %d)",
-			len(b.Launches), len(c.Launches), scenario.DefaultCompareLaunches))
+	if len(b.Launches) < 2 || len(c.Launches) < 2 {
+		return oneLaunchRatio(out, bs, cs, len(b.Launches), len(c.Launches), cfg)
 	}
+	bv, cv, paired, dropped := launchValuesOf(b.Launches, c.Launches, launchValue(metric))
+	if cfg.separateRuns {
+		bv, cv, paired, dropped = unpairedValues(b.Launches, c.Launches, launchValue(metric))
+	}
+	if len(dropped) > 0 {
+		out.Notes = append(out.Notes, fmt.Sprintf("launch round(s) %s dropped: a launch missing or incomplete on one side; the other %d rounds stay paired", roundList(dropped), len(bv)))
+	}
+	t := stats.TestRatio(bv, cv, paired, cfg.alpha)
+	out.Level = LevelLaunches
 	out.Of, out.P, out.NBase, out.NNew, out.Paired = t.Ratio, t.P, t.NBase, t.NNew, t.Paired
 	if !math.IsNaN(t.Low) {
 		out.Low, out.High = t.Low, t.High
@@ -250,21 +355,62 @@ func ratioOf(c, b Row, cfg verdictConfig) Ratio {
 	default:
 		out.Notes = append(out.Notes, fmt.Sprintf("not yet known: changes up to %.1f%% are not excluded (%s %.3f–%.3f)", 100*t.Excluded(), ciLabel(cfg.alpha), t.Low, t.High))
 	}
-	if out.Level == LevelLaunches {
-		n, ok := stats.Suggest(cfg.effect, t.SD, t.Paired, cfg.alpha, stats.DefaultPower, maxSuggestedLaunches)
+	n, ok := stats.Suggest(cfg.effect, t.SD, t.Paired, cfg.alpha, stats.DefaultPower, maxSuggestedLaunches)
+	if ok {
+		out.LaunchesForEffect = n
+	}
+	if out.Verdict != VerdictFaster && out.Verdict != VerdictSlower {
 		if ok {
-			out.LaunchesForEffect = n
-		}
-		if out.Verdict != VerdictFaster && out.Verdict != VerdictSlower {
-			if ok {
-				out.Notes = append(out.Notes, fmt.Sprintf("%d launches per spec would detect a %g%% change (80%% power at this launch spread)", n, 100*cfg.effect))
-			} else {
-				out.Notes = append(out.Notes, fmt.Sprintf("more than %d launches per spec would be needed to detect a %g%% change at this launch spread: quiet the machine first", maxSuggestedLaunches, 100*cfg.effect))
-			}
+			out.Notes = append(out.Notes, fmt.Sprintf("%d launches per spec would detect a %g%% change (80%% power at this launch spread)", n, 100*cfg.effect))
+		} else {
+			out.Notes = append(out.Notes, fmt.Sprintf("more than %d launches per spec would be needed to detect a %g%% change at this launch spread: quiet the machine first", maxSuggestedLaunches, 100*cfg.effect))
 		}
 	}
 	out.Notes = append(out.Notes, oppositeNote(out, cfg)...)
 	return out
+}
+
+// oneLaunchRatio fills a comparison with one launch on a side: the
+// iterations give the ratio and an interval at the iteration level, but
+// they cannot tell a change from the launch-to-launch variance (3–10% of
+// the mean on a 2-core VM, against ≈2% within a launch), so the verdict is
+// "not yet known" whatever they say, with the launch count that would
+// tell at the spread measured for the design.
+func oneLaunchRatio(out Ratio, bs, cs []float64, nb, nc int, cfg verdictConfig) Ratio {
+	t := stats.TestRatio(bs, cs, false, cfg.alpha)
+	out.Level = LevelIterations
+	out.Of, out.P, out.NBase, out.NNew = t.Ratio, t.P, t.NBase, t.NNew
+	if !math.IsNaN(t.Low) {
+		out.Low, out.High = t.Low, t.High
+	}
+	if !math.IsNaN(t.MDE) {
+		out.MDE = t.MDE
+	}
+	if math.IsNaN(t.SE) {
+		out.Verdict = VerdictTooFew
+		out.Notes = append(out.Notes, fmt.Sprintf("n=%d+%d %s: too few for an interval (need 2 a side)", t.NBase, t.NNew, out.Level))
+		return out
+	}
+	sd, why := typicalPairSD(cfg.design)
+	size := max(cfg.effect, math.Expm1(math.Abs(math.Log(t.Ratio))))
+	n, ok := stats.Suggest(size, sd, cfg.design != "", cfg.alpha, stats.DefaultPower, maxSuggestedLaunches)
+	tell := fmt.Sprintf("more than %d launches per spec", maxSuggestedLaunches)
+	if ok {
+		out.LaunchesForEffect = n
+		tell = fmt.Sprintf("%d launches per spec (LaunchCount=%d)", n, n)
+	}
+	out.Notes = append(out.Notes, fmt.Sprintf("%d+%d launch(es): not yet known; the iterations alone say %.3f (%s %.3f–%.3f, %s), but they ignore launch-to-launch variance (3–10%% of the mean on a 2-core VM, against ≈2%% within a launch); %s would detect a %.1f%% change at %s",
+		max(1, nb), max(1, nc), t.Ratio, ciLabel(cfg.alpha), out.Low, out.High, pText(t.P), tell, 100*size, why))
+	return out
+}
+
+// roundList names launch rounds 1-based, as the launch lines do.
+func roundList(rounds []int) string {
+	var parts []string
+	for _, r := range rounds {
+		parts = append(parts, fmt.Sprintf("#%d", r+1))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // oppositeNote flags a significant test left without a change verdict:
@@ -284,37 +430,59 @@ func oppositeNote(r Ratio, cfg verdictConfig) []string {
 	return []string{fmt.Sprintf("the test is significant toward %s (%s) but by %.1f%%, within the %g%% noise threshold", dir, pText(r.P), 100*math.Abs(r.Of-1), 100*cfg.noise)}
 }
 
-// launchValues lines up two cases' launch means: paired by launch round
-// when both ran the same rounds, else every launch of each, unpaired.
+// launchValues lines up two cases' launch means (see launchValuesOf).
 func launchValues(b, c []analysis.Launch) (bv, cv []float64, paired bool) {
-	return launchValuesOf(b, c, func(l analysis.Launch) float64 { return l.MeanSeconds })
+	bv, cv, paired, _ = launchValuesOf(b, c, launchValue(MetricTime))
+	return bv, cv, paired
 }
 
-// launchValuesOf is launchValues of any per-launch value.
-func launchValuesOf(b, c []analysis.Launch, value func(analysis.Launch) float64) (bv, cv []float64, paired bool) {
-	byRound := map[int]float64{}
+// launchValuesOf lines up two cases' per-launch values by launch round.
+// When both ran rounds with the same numbers (the runner numbers a
+// comparison's rounds alike for every spec), the rounds both ran are
+// paired and the rounds either lacks are dropped (listed). With fewer than
+// two common rounds (two separate runs, say) every launch of each side
+// counts, unpaired.
+func launchValuesOf(b, c []analysis.Launch, value func(analysis.Launch) float64) (bv, cv []float64, paired bool, dropped []int) {
+	inB, inC := map[int]float64{}, map[int]bool{}
 	for _, l := range b {
-		byRound[l.Launch] = value(l)
+		inB[l.Launch] = value(l)
 	}
-	paired = len(b) == len(c)
+	var common []analysis.Launch
 	for _, l := range c {
-		if _, ok := byRound[l.Launch]; !ok {
-			paired = false
+		inC[l.Launch] = true
+		if _, ok := inB[l.Launch]; ok {
+			common = append(common, l)
 		}
 	}
-	if paired {
+	if len(common) >= 2 {
 		for _, l := range c {
-			bv, cv = append(bv, byRound[l.Launch]), append(cv, value(l))
+			if _, ok := inB[l.Launch]; !ok {
+				dropped = append(dropped, l.Launch)
+			}
 		}
-		return bv, cv, true
+		for _, l := range b {
+			if !inC[l.Launch] {
+				dropped = append(dropped, l.Launch)
+			}
+		}
+		slices.Sort(dropped)
+		for _, l := range common {
+			bv, cv = append(bv, inB[l.Launch]), append(cv, value(l))
+		}
+		return bv, cv, true, dropped
 	}
+	return unpairedValues(b, c, value)
+}
+
+// unpairedValues is every launch's value of each side.
+func unpairedValues(b, c []analysis.Launch, value func(analysis.Launch) float64) (bv, cv []float64, paired bool, dropped []int) {
 	for _, l := range b {
 		bv = append(bv, value(l))
 	}
 	for _, l := range c {
 		cv = append(cv, value(l))
 	}
-	return bv, cv, false
+	return bv, cv, false, nil
 }
 
 // pText prints p the way papers do: tiny values as a bound.

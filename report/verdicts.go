@@ -22,9 +22,20 @@ func VerdictLines(r Report) []string {
 		if rt.Level == LevelIterations {
 			units = fmt.Sprintf("%d+%d iterations of one launch", rt.NBase, rt.NNew)
 		}
+		alpha := r.verdictConfig().alpha
+		if rt.Alpha > 0 {
+			alpha = rt.Alpha
+		}
 		line := fmt.Sprintf("%s: %s, ratio %.3f", c.ID, rt.Verdict, rt.Of)
+		if rt.Metric == MetricP50 {
+			line += " of p50 latency"
+		}
 		if rt.Low > 0 {
-			line += fmt.Sprintf(" (%s %.3f–%.3f, %s, %s", ciLabel(r.verdictConfig().alpha), rt.Low, rt.High, pText(rt.P), units)
+			p := pText(rt.P)
+			if rt.PHolm > 0 {
+				p += ", Holm " + pText(rt.PHolm)
+			}
+			line += fmt.Sprintf(" (%s %.3f–%.3f, %s, %s", ciLabel(alpha), rt.Low, rt.High, p, units)
 			if rt.MDE > 0 {
 				line += fmt.Sprintf(", MDE %.1f%%", 100*rt.MDE)
 			}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,13 +20,24 @@ import (
 // iteration per entry of secs, taking exactly that long.
 func makeRun(t *testing.T, secs ...float64) string { return makeRunFor(t, []string{"2"}, secs...) }
 
+// makeLaunchRun is makeRun of a run of the given launches, the iterations
+// split evenly between them in order.
+func makeLaunchRun(t *testing.T, launches int, secs ...float64) string {
+	return makeRunOf(t, launches, []string{"2"}, secs...)
+}
+
 // makeRunFor does the same for every Concurrency value of concs.
 func makeRunFor(t *testing.T, concs []string, secs ...float64) string {
+	return makeRunOf(t, 1, concs, secs...)
+}
+
+func makeRunOf(t *testing.T, launches int, concs []string, secs ...float64) string {
 	t.Helper()
 	dir := t.TempDir()
 	s := scenario.Default()
 	s.Params = []scenario.Param{{Name: "Concurrency", Values: concs}, {Name: "TotalPayments", Values: []string{"2"}}}
-	s.Job.IterationCount = len(secs)
+	s.Job.IterationCount = len(secs) / launches
+	s.Job.LaunchCount = launches
 	if err := os.WriteFile(filepath.Join(dir, "scenario.yml"), s.YAML(), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -61,27 +73,37 @@ func scaled(f float64) []float64 {
 	return out
 }
 
+// launches is 6 launches of 3 iterations around 1 s, the launches 1–3%
+// apart as on a quiet machine, times f.
+func launches(f float64) []float64 {
+	var out []float64
+	for _, l := range []float64{1, 1.02, 0.99, 1.03, 0.98, 1.01} {
+		out = append(out, l*f, l*f*1.01, l*f*0.99)
+	}
+	return out
+}
+
 func TestCompareVerdicts(t *testing.T) {
 	tests := []struct {
-		name    string
-		base    []float64
-		new     []float64
-		verdict string // of both metrics
-		exit    int    // with --fail-on-regression
+		name     string
+		launches int
+		base     []float64
+		new      []float64
+		verdict  string
+		exit     int // with --fail-on-regression
 	}{
-		{"slower regressed", scaled(1), scaled(1.2), "regressed", 1},
-		{"faster improved", scaled(1), scaled(0.8), "improved", 0},
-		// All new iterations are slower (significant) but only by 1%, under --noise 0.02.
-		{"tiny change within noise", scaled(1), scaled(1.01), "within noise", 0},
-		// 3 vs 3 (every --quick pair) can never reach p < 0.05 (best p =
-		// 2/C(6,3) = 0.1): the change is printed, but not as significant.
-		{"too few iterations", []float64{1, 1.1, 1.2}, []float64{2, 2.1, 2.2}, "not significant (too few samples)", 0},
+		{"slower", 6, launches(1), launches(1.2), "slower", 1},
+		{"faster", 6, launches(1), launches(0.8), "faster", 0},
+		{"same", 6, launches(1), launches(1.001), "same", 0},
+		// One launch a side: clearly 20% slower over its iterations, yet
+		// not a verdict (the iterations cannot see launch variance).
+		{"one launch a side", 1, scaled(1), scaled(1.2), "not yet known", 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			base, nw := makeRun(t, tt.base...), makeRun(t, tt.new...)
+			base, nw := makeLaunchRun(t, tt.launches, tt.base...), makeLaunchRun(t, tt.launches, tt.new...)
 			var out, errb bytes.Buffer
-			err := Run(context.Background(), &out, &errb, []string{"compare", base, nw, "--alpha", "0.05", "--noise", "0.02"})
+			err := Run(context.Background(), &out, &errb, []string{"compare", base, nw, "--alpha", "0.05", "--noise", "0.02", "--effect", "5%"})
 			if err != nil {
 				t.Fatalf("without --fail-on-regression: %v", err)
 			}
@@ -91,8 +113,8 @@ func TestCompareVerdicts(t *testing.T) {
 					row = l
 				}
 			}
-			if strings.Count(row, tt.verdict) != 2 {
-				t.Errorf("row %q: want %q for time and payments/s\n%s", row, tt.verdict, out.String())
+			if !strings.Contains(row, tt.verdict) || !strings.Contains(row, fmt.Sprintf("%d+%d", tt.launches, tt.launches)) && tt.launches > 1 {
+				t.Errorf("row %q: want %q over %d launches\n%s", row, tt.verdict, tt.launches, out.String())
 			}
 			err = Run(context.Background(), &out, &errb, []string{"compare", base, nw, "--fail-on-regression"})
 			var reg ErrRegression
@@ -104,6 +126,10 @@ func TestCompareVerdicts(t *testing.T) {
 			}
 		})
 	}
+	var out bytes.Buffer
+	if err := Run(context.Background(), &out, &out, []string{"compare", makeRun(t, 1), makeRun(t, 1), "--effect", "x"}); err == nil || !strings.Contains(err.Error(), "--effect") {
+		t.Errorf("a bad --effect: %v", err)
+	}
 }
 
 func TestCompareReportsChange(t *testing.T) {
@@ -112,26 +138,10 @@ func TestCompareReportsChange(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Median 1.045 s → 1.254 s: +20% time, -16.7% payments/s.
-	for _, want := range []string{"1.045 s", "1.254 s", "+20.0%", "-16.7%"} {
+	for _, want := range []string{"1.045 s", "1.254 s", "+20.0%", "-16.7%", "LaunchCount="} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, out.String())
 		}
-	}
-}
-
-func TestCompareTooFewShowsChange(t *testing.T) {
-	var out bytes.Buffer
-	if err := Run(context.Background(), &out, &out, []string{"compare", makeRun(t, 1, 1.1, 1.2), makeRun(t, 2, 2.1, 2.2)}); err != nil {
-		t.Fatal(err)
-	}
-	// Median 1.1 s → 2.1 s: +90.9% time; payments/s 2/1.1 → 2/2.1: -47.6%.
-	for _, want := range []string{"+90.9%", "-47.6%", "need >= 4 per sample"} {
-		if !strings.Contains(out.String(), want) {
-			t.Errorf("output lacks %q:\n%s", want, out.String())
-		}
-	}
-	if strings.Contains(out.String(), "+0.0%") {
-		t.Errorf("a change hidden as +0.0%%:\n%s", out.String())
 	}
 }
 
