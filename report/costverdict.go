@@ -220,7 +220,7 @@ func holdCostTogether(vs []*CostVerdict) {
 	if len(tested) < 2 {
 		return
 	}
-	for k, adj := range holm(ps) {
+	for k, adj := range stats.Holm(ps) {
 		v := tested[k]
 		v.PHolm = adj
 		if v.Changed() && !(adj < v.Alpha) {
@@ -229,22 +229,6 @@ func holdCostTogether(vs []*CostVerdict) {
 			v.Verdict = VerdictUnknown
 		}
 	}
-}
-
-// holm is Holm's step-down adjustment of p-values tested together.
-func holm(ps []float64) []float64 {
-	idx := make([]int, len(ps))
-	for i := range idx {
-		idx[i] = i
-	}
-	sort.SliceStable(idx, func(a, b int) bool { return ps[idx[a]] < ps[idx[b]] })
-	out := make([]float64, len(ps))
-	running := 0.0
-	for rank, i := range idx {
-		running = math.Max(running, math.Min(1, float64(len(ps)-rank)*ps[i]))
-		out[i] = running
-	}
-	return out
 }
 
 // fillCostVerdicts sets every case's CostVerdicts against the case with
