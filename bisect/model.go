@@ -29,12 +29,42 @@ const (
 // in one run: the ratio of mean iteration times (above 1 is slower), its
 // interval, and the run's verdict.
 type Comparison struct {
-	Ratio   float64 `json:"ratio"`
-	Low     float64 `json:"low"`
-	High    float64 `json:"high"`
-	P       float64 `json:"p"`
-	MDE     float64 `json:"mde"`
-	Verdict string  `json:"verdict"`
+	Ratio float64 `json:"ratio"`
+	// Low and High bound Ratio at the level 1-Alpha.
+	Low  float64 `json:"low"`
+	High float64 `json:"high"`
+	P    float64 `json:"p"`
+	MDE  float64 `json:"mde"`
+	// Verdict is the run's (Faster, Slower, Same, Unknown); a step's
+	// comparisons are re-read at the step's margin (AtMargin).
+	Verdict string `json:"verdict"`
+	// Alpha is the level each look of the run tested at: the interval is
+	// its 1-Alpha one. An until-known run splits 0.05 over its Looks
+	// (Bonferroni), so 5 looks test at 0.01, a 99% interval. 0: not
+	// recorded (a journal of an older lnbench).
+	Alpha float64 `json:"alpha,omitempty"`
+	Looks int     `json:"looks,omitempty"`
+	// Margin is the relative change "same" excludes: the run's effect
+	// (--effect) as the lab reports it, a step's margin once re-read.
+	Margin float64 `json:"margin,omitempty"`
+}
+
+// CI names the comparison's interval at its level, as `lnbench run`'s
+// tables do: "99% CI".
+func (c Comparison) CI() string { return CILabel(c.Alpha) }
+
+// CILabel names an interval at level 1-alpha ("95% CI"); "CI" when the
+// level was not recorded.
+func CILabel(alpha float64) string {
+	if !(alpha > 0 && alpha < 1) {
+		return "CI (level not recorded)"
+	}
+	return fmt.Sprintf("%.4g%% CI", 100*(1-alpha))
+}
+
+// interval is "99% CI 0.981–1.020", the interval labelled at its level.
+func (c Comparison) interval() string {
+	return fmt.Sprintf("%s %.3f–%.3f", c.CI(), c.Low, c.High)
 }
 
 // changed tells whether the comparison shows a change in direction dir.
@@ -46,6 +76,40 @@ func (c Comparison) logDistance() float64 {
 		return math.Inf(1)
 	}
 	return math.Abs(math.Log(c.Ratio))
+}
+
+// AtMargin re-reads the comparison at a step's margin m (relative; 0
+// leaves it as the run said): Same when the whole interval lies within
+// [1/(1+m), 1+m], even if the test also found a change smaller than m;
+// else the run's Faster or Slower; else Unknown. The run's own "same"
+// is at the comparison effect (--effect, 5%), which says nothing of
+// whether a revision is like good or like bad: an ends' effect of 4%
+// makes a 5% margin wider than the distance between the ends, one of
+// 50% makes it so narrow that no step can be the same as an end.
+func (c Comparison) AtMargin(m float64) Comparison {
+	if !(m > 0) {
+		return c
+	}
+	c.Margin = m
+	switch {
+	case c.Low > 0 && c.High > 0 && c.Low >= 1/(1+m) && c.High <= 1+m:
+		c.Verdict = Same
+	case c.Verdict == Faster || c.Verdict == Slower:
+	default:
+		c.Verdict = Unknown
+	}
+	return c
+}
+
+// HalfEffect is the margin of a step between two ends whose ratio is
+// ratio: half their distance on the log scale, as a relative change
+// (√ratio − 1 for a slowdown; bad/good 1.15 gives 7.2%). A revision
+// within it of one end is nearer that end than the other.
+func HalfEffect(ratio float64) float64 {
+	if !(ratio > 0) {
+		return 0
+	}
+	return math.Exp(math.Abs(math.Log(ratio))/2) - 1
 }
 
 // Measurement is what one run of revisions (the first the baseline)
@@ -81,15 +145,47 @@ func (e SkipError) Is(target error) bool {
 	return target == ErrSkip
 }
 
+// Run is one measurement the search asks for: revs with revs[0] as the
+// baseline, and what decides that the run may stop adding launches.
+type Run struct {
+	Revs []gitrev.Commit
+	// Direction is what bad is (Slower or Faster) and Margin the step's
+	// margin (HalfEffect of its ends); both empty for the ends run.
+	Direction string
+	Margin    float64
+}
+
+// Known tells whether a run's comparisons so far settle its question:
+// for the ends, whether bad is faster, slower or the same as good (at
+// the run's effect); for a step, whether Classify places the revision
+// at the step's margin. A lab adding launches until known asks it.
+func (r Run) Known(m Measurement) bool {
+	if len(r.Revs) == 2 {
+		c, ok := m.Of(r.Revs[1].ID, r.Revs[0].ID)
+		return ok && c.Verdict != Unknown
+	}
+	if len(r.Revs) != 3 {
+		return false
+	}
+	lo, okLo := m.Of(r.Revs[1].ID, r.Revs[0].ID)
+	hi, okHi := m.Of(r.Revs[1].ID, r.Revs[2].ID)
+	if !okLo || !okHi {
+		return false
+	}
+	class, _, _ := Classify(lo, hi, r.Direction, r.Margin)
+	return class != Undecided
+}
+
 // Lab builds and measures revisions. Build and Measure return an error
 // wrapping ErrSkip for a revision that does not build or whose network
 // does not come up; any other error stops the search (an interrupt).
 type Lab interface {
 	Build(ctx context.Context, c gitrev.Commit) error
-	// Measure runs revs with revs[0] as the baseline and returns the
-	// comparisons the search asks for: every rev against revs[0], and
-	// the middle of three against the last.
-	Measure(ctx context.Context, revs []gitrev.Commit) (Measurement, error)
+	// Measure runs run.Revs with the first as the baseline and returns
+	// the comparisons the search asks for: every rev against the first,
+	// and the middle of three against the last. A lab that adds launches
+	// while the verdict is not yet known stops when run.Known says so.
+	Measure(ctx context.Context, run Run) (Measurement, error)
 }
 
 // Class is where a step places its revision.
@@ -118,10 +214,14 @@ type Step struct {
 	Class   Class         `json:"class"`
 	// Placed is the side the search continued on (LikeGood or LikeBad;
 	// for Between, both).
-	Placed   Class  `json:"placed"`
-	Launches int    `json:"launches"`
-	Dir      string `json:"dir,omitempty"`
-	Note     string `json:"note,omitempty"`
+	Placed Class `json:"placed"`
+	// Margin is the step's margin (relative): HalfEffect of the ratio of
+	// its ends' levels, so "like good" and "like bad" follow the effect
+	// the ends measured, not the comparison effect (--effect).
+	Margin   float64 `json:"margin"`
+	Launches int     `json:"launches"`
+	Dir      string  `json:"dir,omitempty"`
+	Note     string  `json:"note,omitempty"`
 }
 
 func (s Step) key() string { return stepKey(s.Lo.ID, s.Subject.ID, s.Hi.ID) }
@@ -141,7 +241,10 @@ type Ends struct {
 	Threshold  float64       `json:"threshold"`
 	Direction  string        `json:"direction,omitempty"` // Slower or Faster: what "bad" is
 	Difference bool          `json:"difference"`
-	Note       string        `json:"note,omitempty"`
+	// StepMargin is the margin of a step between good and bad: HalfEffect
+	// of BadVsGood.Ratio (0 without a difference).
+	StepMargin float64 `json:"step_margin,omitempty"`
+	Note       string  `json:"note,omitempty"`
 }
 
 // Journal is every finished measurement of a bisect, so that a rerun of

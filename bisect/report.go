@@ -47,27 +47,36 @@ var plotR []byte
 // WriteAll writes the markdown, CSV, JSON and R script into dir and draws
 // the plot when Rscript is there (said on log when it is not).
 func WriteAll(ctx context.Context, dir string, r Report, log io.Writer) error {
+	files, err := render(r)
+	if err != nil {
+		return err
+	}
+	for name, data := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			return err
+		}
+	}
+	return drawPlot(ctx, dir, log)
+}
+
+// render is every file WriteAll writes, by name, but the plot.
+func render(r Report) (map[string][]byte, error) {
 	var md bytes.Buffer
 	if err := WriteText(&md, r); err != nil {
-		return err
+		return nil, err
 	}
 	js, err := json.MarshalIndent(struct {
 		Report
 		Evidence []Row `json:"evidence"`
 	}{r, Evidence(r.Result)}, "", "  ")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	var csvBuf bytes.Buffer
 	if err := writeCSV(&csvBuf, r); err != nil {
-		return err
+		return nil, err
 	}
-	for name, data := range map[string][]byte{MarkdownFile: md.Bytes(), JSONFile: append(js, '\n'), CSVFile: csvBuf.Bytes(), RScriptFile: plotR} {
-		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
-			return err
-		}
-	}
-	return drawPlot(ctx, dir, log)
+	return map[string][]byte{MarkdownFile: md.Bytes(), JSONFile: append(js, '\n'), CSVFile: csvBuf.Bytes(), RScriptFile: plotR}, nil
 }
 
 func drawPlot(ctx context.Context, dir string, log io.Writer) error {
@@ -82,8 +91,10 @@ func drawPlot(ctx context.Context, dir string, log io.Writer) error {
 	return nil
 }
 
-var csvHeader = []string{"position", "commit", "short", "subject", "author_date", "class", "ratio_to_good", "low", "high", "direct",
-	"vs_lo_ratio", "vs_lo_verdict", "vs_hi_ratio", "vs_hi_verdict", "launches", "step", "dir"}
+// csvHeader: ci_low and ci_high bound ratio_to_good at the level ci
+// names ("99% CI"); margin is a step's.
+var csvHeader = []string{"position", "commit", "short", "subject", "author_date", "class", "ratio_to_good", "ci_low", "ci_high", "ci", "direct",
+	"vs_lo_ratio", "vs_lo_verdict", "vs_hi_ratio", "vs_hi_verdict", "margin", "launches", "step", "dir"}
 
 func writeCSV(w io.Writer, r Report) error {
 	cw := csv.NewWriter(w)
@@ -91,15 +102,18 @@ func writeCSV(w io.Writer, r Report) error {
 	g := func(v float64) string { return strconv.FormatFloat(v, 'g', 6, 64) }
 	for _, row := range Evidence(r.Result) {
 		rec := []string{strconv.Itoa(row.Position), row.Commit.ID, row.Commit.Short, row.Commit.Subject, row.Commit.AuthorDate.Format(time.RFC3339),
-			string(row.Class), "", "", "", strconv.FormatBool(row.Direct), "", "", "", "", strconv.Itoa(row.Launches), strconv.Itoa(row.Step), row.Dir}
+			string(row.Class), "", "", "", "", strconv.FormatBool(row.Direct), "", "", "", "", "", strconv.Itoa(row.Launches), strconv.Itoa(row.Step), row.Dir}
 		if row.Class != Skipped && row.ToGood > 0 {
-			rec[6], rec[7], rec[8] = g(row.ToGood), g(row.ToGoodLow), g(row.ToGoodHigh)
+			rec[6], rec[7], rec[8], rec[9] = g(row.ToGood), g(row.ToGoodLow), g(row.ToGoodHigh), row.CI
 		}
 		if row.VsLo != nil {
-			rec[10], rec[11] = g(row.VsLo.Ratio), row.VsLo.Verdict
+			rec[11], rec[12] = g(row.VsLo.Ratio), row.VsLo.Verdict
 		}
 		if row.VsHi != nil {
-			rec[12], rec[13] = g(row.VsHi.Ratio), row.VsHi.Verdict
+			rec[13], rec[14] = g(row.VsHi.Ratio), row.VsHi.Verdict
+		}
+		if row.Margin > 0 {
+			rec[15] = g(row.Margin)
 		}
 		_ = cw.Write(rec)
 	}
@@ -140,10 +154,26 @@ func WriteText(w io.Writer, r Report) error {
 	if e.Note != "" && e.Difference {
 		fmt.Fprintf(&b, "Good against bad: %s (%d launches per revision).\n\n", e.Note, e.Launches)
 	}
-	b.WriteString("## Evidence\n\nEvery measured revision, in range order. *To good* is the ratio of its metric to good's with its 95% interval: measured in one run with good where marked =, else through the step's good end (×).\n\n")
-	b.WriteString("| # | revision | subject | to good | interval | verdict | vs good end | vs bad end | launches | step |\n|---:|---|---|---:|---|---|---|---|---:|---:|\n")
-	for _, row := range Evidence(r.Result) {
-		toGood, interval := "", ""
+	if e.Good.ID != "" {
+		b.WriteString("## How the steps decide\n\n")
+		if e.Difference {
+			fmt.Fprintf(&b, "- %s\n", marginText(r.Result))
+		}
+		fmt.Fprintf(&b, "- %s\n\n", errorRateText(r.Result))
+	}
+	rows := Evidence(r.Result)
+	level := oneLevel(rows)
+	column := "interval"
+	if level != "" {
+		column = level
+		fmt.Fprintf(&b, "## Evidence\n\nEvery measured revision, in range order. *To good* is the ratio of its metric to good's with its %s: measured in one run with good where marked =, else through the step's good end (×), log half-widths added in quadrature.", level)
+	} else {
+		b.WriteString("## Evidence\n\nEvery measured revision, in range order. *To good* is the ratio of its metric to good's with its interval, each labelled at its level (the runs tested at different levels): measured in one run with good where marked =, else through the step's good end (×), log half-widths added in quadrature at the lower confidence.")
+	}
+	b.WriteString(" A step's verdicts against its ends are read at its margin.\n\n")
+	fmt.Fprintf(&b, "| # | revision | subject | to good | %s | verdict | vs good end | vs bad end | margin | launches | step |\n|---:|---|---|---:|---|---|---|---|---:|---:|---:|\n", column)
+	for _, row := range rows {
+		toGood, interval, margin := "", "", ""
 		if row.Class != Skipped && row.ToGood > 0 {
 			mark := "×"
 			if row.Direct {
@@ -151,9 +181,15 @@ func WriteText(w io.Writer, r Report) error {
 			}
 			toGood = fmt.Sprintf("%s%.3f", mark, row.ToGood)
 			interval = fmt.Sprintf("%.3f–%.3f", row.ToGoodLow, row.ToGoodHigh)
+			if level == "" {
+				interval = row.CI + " " + interval
+			}
 		}
-		fmt.Fprintf(&b, "| %d | %s | %s | %s | %s | %s | %s | %s | %d | %s |\n", row.Position, row.Commit.Short, escape(row.Commit.Subject),
-			toGood, interval, verdictCell(row), cmpCell(row.VsLo, row.Class == "bad"), cmpCell(row.VsHi, false), row.Launches, stepCell(row))
+		if row.Margin > 0 {
+			margin = "±" + fmtPct(row.Margin)
+		}
+		fmt.Fprintf(&b, "| %d | %s | %s | %s | %s | %s | %s | %s | %s | %d | %s |\n", row.Position, row.Commit.Short, escape(row.Commit.Subject),
+			toGood, interval, verdictCell(row), cmpCell(row.VsLo, row.Class == "bad"), cmpCell(row.VsHi, false), margin, row.Launches, stepCell(row))
 	}
 	b.WriteString("\n")
 	if len(r.Skipped) > 0 {
@@ -180,6 +216,111 @@ func WriteText(w io.Writer, r Report) error {
 	b.WriteString("Each step's artifacts folder (`lnbench report DIR`) is in the Evidence's JSON and CSV (dir).\n")
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// oneLevel is the label every measured row's interval shares ("99% CI"),
+// "" when they differ.
+func oneLevel(rows []Row) string {
+	level := ""
+	for _, row := range rows {
+		if row.Class == Skipped || !(row.ToGood > 0) {
+			continue
+		}
+		if level != "" && row.CI != level {
+			return ""
+		}
+		level = row.CI
+	}
+	return level
+}
+
+// marginText states how a step's margin follows the ends' effect.
+func marginText(r Result) string {
+	e := r.Ends
+	effect := "the comparison effect (`--effect`)"
+	if m := e.BadVsGood.Margin; m > 0 {
+		effect = fmt.Sprintf("the comparison effect (%s, `--effect`)", fmtPct(m))
+	}
+	return fmt.Sprintf("**Margin.** A step places its revision *like good* when its interval against the good end it is placed against lies within ±margin, "+
+		"or when it differs significantly from the bad end toward good; *like bad* the other way round; *between* when it differs from both by more than the margin. "+
+		"The margin is half the distance of the step's two ends on the log scale, as measured: bad/good %.3f gives ±%s (a revision within it of one end is nearer that end than the other); "+
+		"after a *between* revision each half has its own (the margin column). %s decides only whether the ends differ.",
+		e.BadVsGood.Ratio, fmtPct(e.StepMargin), capitalize(effect))
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// runAlpha is a run's false-verdict rate over its looks: each look's
+// alpha times the looks (0 when not recorded).
+func runAlpha(c Comparison) float64 {
+	return c.Alpha * float64(max(1, c.Looks))
+}
+
+// levelText says at what level a run's comparisons were tested.
+func levelText(c Comparison) string {
+	switch {
+	case !(c.Alpha > 0):
+		return "at a level not recorded (a journal of an older lnbench)"
+	case c.Looks > 1:
+		return fmt.Sprintf("at α = %.3g per look (%s): %.3g split over until-known's %d looks (Bonferroni), so each comparison's interval misses the true ratio at some look with probability at most %.3g",
+			c.Alpha, c.CI(), runAlpha(c), c.Looks, runAlpha(c))
+	}
+	return fmt.Sprintf("at α = %.3g (%s), one look, so each comparison's interval misses the true ratio with probability at most %.3g", c.Alpha, c.CI(), c.Alpha)
+}
+
+// errorRateText states the error rate of the ends and of every step
+// taken: each run's level, and the Bonferroni bound over the runs.
+func errorRateText(r Result) string {
+	e := r.Ends
+	b := &strings.Builder{}
+	fmt.Fprintf(b, "**Error rate.** The ends run tested %s.", levelText(e.BadVsGood))
+	if !e.Difference {
+		return b.String()
+	}
+	total, known, same := runAlpha(e.BadVsGood), e.BadVsGood.Alpha > 0, true
+	decided, undecided := 0, 0
+	for _, st := range r.Steps {
+		if st.Class == Undecided {
+			undecided++
+			continue
+		}
+		decided++
+		a := runAlpha(st.VsLo)
+		known = known && st.VsLo.Alpha > 0
+		same = same && a == runAlpha(e.BadVsGood)
+		total += a
+	}
+	var others []string
+	for _, st := range r.Steps {
+		if st.VsLo.Alpha != e.BadVsGood.Alpha || st.VsLo.Looks != e.BadVsGood.Looks {
+			others = append(others, fmt.Sprintf("%s %s", st.Subject.Short, levelText(st.VsLo)))
+		}
+	}
+	switch {
+	case len(r.Steps) == 0:
+	case len(others) == 0:
+		b.WriteString(" Each step's comparisons were tested the same way.")
+	default:
+		fmt.Fprintf(b, " The other steps' comparisons were tested the same way but: %s.", strings.Join(others, "; "))
+	}
+	b.WriteString(" The ends find a difference where there is none only when their interval misses the true ratio. A step decided by its tests misplaces a revision that is like one of its ends only when one of its two intervals misses the true ratio on the side of the other end, which each does at most half as often, so at most its run's α too.")
+	switch {
+	case !known:
+		fmt.Fprintf(b, " Over the ends and the %d decided step(s) the bound is the sum of the runs' α, not known here: some levels were not recorded.", decided)
+	case same:
+		fmt.Fprintf(b, " Over the ends and the %d decided step(s) taken, the chance that any of these verdicts is wrong is at most %d × %.3g = %.3g (Bonferroni over the runs).", decided, decided+1, runAlpha(e.BadVsGood), total)
+	default:
+		fmt.Fprintf(b, " Over the ends and the %d decided step(s) taken, the chance that any of these verdicts is wrong is at most %.3g, the sum of the runs' α (Bonferroni over the runs).", decided, total)
+	}
+	if undecided > 0 {
+		fmt.Fprintf(b, " The %d step(s) placed at the cap by the nearer ratio (not yet known) have no such bound: weaker evidence.", undecided)
+	}
+	return b.String()
 }
 
 func writeCulprit(b *strings.Builder, title string, c Culprit) {

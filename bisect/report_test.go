@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
+	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -59,5 +61,134 @@ func TestReportSaysNoCommitWithoutADifference(t *testing.T) {
 	}
 	if !strings.Contains(b.String(), "No commit named: no difference larger than") || strings.Contains(b.String(), "First bad commit") {
 		t.Fatalf("%s", b.String())
+	}
+}
+
+// Every interval bisect.md, the CSV and the JSON show is labelled at the
+// level its runs tested at: 0.05 split over until-known's looks (5 looks
+// from 4 to 12 launches: 99%), 95% with one look; with the step margin
+// and the error rate over the steps stated.
+func TestReportLabelsEveryIntervalAtItsLevel(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		start, cap int
+		ci, alpha  string
+	}{
+		{"until known, 5 looks", 4, 12, "99% CI", "α = 0.01 per look (99% CI): 0.05 split over until-known's 5 looks (Bonferroni)"},
+		{"one look", 6, 6, "95% CI", "α = 0.05 (95% CI), one look"},
+		{"3 looks", 4, 8, "98.33% CI", "α = 0.0167 per look (98.33% CI): 0.05 split over until-known's 3 looks"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			revs, times := history(6, map[int]float64{4: 0.15})
+			lab := newFakeLab(times)
+			lab.start, lab.cap = tc.start, tc.cap
+			res, err := Search(context.Background(), revs, lab, &Journal{}, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			files, err := render(Report{Result: res, Scenario: "S", Case: "Concurrency=20"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			text := string(files[MarkdownFile])
+			steps := len(res.Steps)
+			for _, want := range []string{
+				"with its " + tc.ci + ":",
+				"| to good | " + tc.ci + " | verdict |",
+				"Good against bad: bad is slower than good by 15.0% (" + tc.ci + " 1.",
+				"The ends run tested at " + tc.alpha,
+				fmt.Sprintf("Over the ends and the %d decided step(s) taken, the chance that any of these verdicts is wrong is at most %d × 0.05 = %.3g", steps, steps+1, 0.05*float64(steps+1)),
+				"bad/good 1.150 gives ±7.2%",
+				"| ±7.2% |",
+			} {
+				if !strings.Contains(text, want) {
+					t.Errorf("bisect.md lacks %q:\n%s", want, text)
+				}
+			}
+			if other := map[string]string{"99% CI": "95% CI", "95% CI": "99% CI", "98.33% CI": "95% CI"}[tc.ci]; strings.Contains(text, other) || strings.Contains(text, "95% interval") {
+				t.Errorf("bisect.md names %s or a 95%% interval though its runs tested at %s:\n%s", other, tc.ci, text)
+			}
+			rows, err := csv.NewReader(bytes.NewReader(files[CSVFile])).ReadAll()
+			if err != nil || len(rows) < 3 {
+				t.Fatalf("bisect.csv: %v %v", rows, err)
+			}
+			col := map[string]int{}
+			for i, name := range rows[0] {
+				col[name] = i
+			}
+			for _, name := range []string{"ratio_to_good", "ci_low", "ci_high", "ci", "margin"} {
+				if _, ok := col[name]; !ok {
+					t.Fatalf("bisect.csv has no column %s: %v", name, rows[0])
+				}
+			}
+			for _, row := range rows[1:] {
+				if row[col["ci"]] != tc.ci {
+					t.Errorf("bisect.csv row %v: ci %q, want %q", row, row[col["ci"]], tc.ci)
+				}
+			}
+			js := files[JSONFile]
+			var back struct {
+				Evidence []Row `json:"evidence"`
+				Steps    []Step
+			}
+			if err := json.Unmarshal(js, &back); err != nil {
+				t.Fatal(err)
+			}
+			for _, row := range back.Evidence {
+				if row.CI != tc.ci {
+					t.Errorf("bisect.json row %d: ci %q, want %q", row.Position, row.CI, tc.ci)
+				}
+			}
+			for _, st := range back.Steps {
+				if st.VsLo.CI() != tc.ci || st.VsHi.CI() != tc.ci || st.Margin == 0 {
+					t.Errorf("bisect.json step %s: comparisons at %s and %s, margin %g", st.Subject.ID, st.VsLo.CI(), st.VsHi.CI(), st.Margin)
+				}
+			}
+		})
+	}
+}
+
+// Runs at different levels (or an older journal without them) label each
+// interval in its cell, the combined one at the lower confidence; steps
+// placed at the cap are kept out of the error bound and said to be.
+func TestReportLabelsMixedLevelsPerInterval(t *testing.T) {
+	revs, times := history(6, map[int]float64{4: 0.15})
+	lab := newFakeLab(times)
+	lab.unknown["c3"] = true
+	res, err := Search(context.Background(), revs, lab, &Journal{}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := len(res.Steps) - 1
+	res.Steps[last].VsLo.Alpha, res.Steps[last].VsLo.Looks = 0.02, 1 // a step run at one look, at 0.02
+	var b bytes.Buffer
+	if err := WriteText(&b, Report{Result: res}); err != nil {
+		t.Fatal(err)
+	}
+	text := b.String()
+	rows := Evidence(res)
+	var stepRow Row
+	for _, row := range rows {
+		if row.Step == last+1 {
+			stepRow = row
+		}
+	}
+	if stepRow.CI != "98% CI" {
+		t.Errorf("a step at 98%% through an end at 99%%: labelled %q, want the lower confidence, 98%% CI", stepRow.CI)
+	}
+	for _, want := range []string{"| to good | interval | verdict |", "| 99% CI 1.", "| 98% CI ", "each labelled at its level",
+		"tested the same way but: c4 at α = 0.02 (98% CI), one look",
+		"Over the ends and the 1 decided step(s) taken, the chance that any of these verdicts is wrong is at most 0.07, the sum of the runs' α",
+		"The 1 step(s) placed at the cap by the nearer ratio (not yet known) have no such bound"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("bisect.md lacks %q:\n%s", want, text)
+		}
+	}
+	// A level not recorded is said to be, never guessed.
+	res.Ends.BadVsGood.Alpha = 0
+	b.Reset()
+	_ = WriteText(&b, Report{Result: res})
+	if !strings.Contains(b.String(), "CI (level not recorded)") || !strings.Contains(b.String(), "some levels were not recorded") {
+		t.Errorf("unrecorded level:\n%s", b.String())
 	}
 }

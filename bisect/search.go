@@ -34,7 +34,7 @@ func Search(ctx context.Context, revs []gitrev.Commit, lab Lab, j *Journal, opts
 	if len(revs) < 2 {
 		return Result{}, errors.New("bisect needs a good and a later bad revision")
 	}
-	s := &search{revs: revs, lab: lab, j: j, opts: opts, start: opts.now()}
+	s := &search{revs: revs, lab: lab, j: j, opts: opts, start: opts.now(), level: map[int]float64{}}
 	if j.Skips == nil {
 		j.Skips = map[string]string{}
 	}
@@ -47,6 +47,7 @@ func Search(ctx context.Context, revs []gitrev.Commit, lab Lab, j *Journal, opts
 	if !ends.Difference {
 		return s.result(res), nil
 	}
+	s.level[0], s.level[len(revs)-1] = 0, math.Log(ends.BadVsGood.Ratio)
 	// Each range has a like-good low end and a like-bad high end; a
 	// "between" step splits its range in two, both searched.
 	ranges := [][2]int{{0, len(revs) - 1}}
@@ -67,10 +68,15 @@ func Search(ctx context.Context, revs []gitrev.Commit, lab Lab, j *Journal, opts
 			}
 			switch step.Placed {
 			case LikeGood:
+				s.level[mid] = s.level[lo]
 				lo = mid
 			case LikeBad:
+				s.level[mid] = s.level[hi]
 				hi = mid
 			case Between:
+				// Its own level: the mean of what the run measured
+				// through either end.
+				s.level[mid] = (s.level[lo] + math.Log(step.VsLo.Ratio) + s.level[hi] + math.Log(step.VsHi.Ratio)) / 2
 				ranges = append(ranges, [2]int{mid, hi})
 				hi = mid
 			}
@@ -89,6 +95,16 @@ type search struct {
 	j     *Journal
 	opts  Options
 	start time.Time
+	// level is each placed revision's log ratio to good: 0 for good and
+	// what is like it, the ends' measured log ratio for bad and what is
+	// like it, a between revision's own measured level.
+	level map[int]float64
+}
+
+// margin is the margin of a step between revs[lo] and revs[hi]: half
+// the distance of their levels on the log scale, as a relative change.
+func (s *search) margin(lo, hi int) float64 {
+	return math.Exp(math.Abs(s.level[hi]-s.level[lo])/2) - 1
 }
 
 func (o Options) now() time.Time {
@@ -126,7 +142,7 @@ func (s *search) ends(ctx context.Context) (Ends, error) {
 			}
 		}
 		s.logf("measuring bad %s against good %s (%d revisions between them)", bad.Short, good.Short, len(s.revs)-2)
-		m, err := s.lab.Measure(ctx, []gitrev.Commit{good, bad})
+		m, err := s.lab.Measure(ctx, Run{Revs: []gitrev.Commit{good, bad}})
 		if err != nil {
 			if errors.Is(err, ErrSkip) {
 				return Ends{}, fmt.Errorf("good %s against bad %s: %v; bisect needs both ends to build and run", good.Short, bad.Short, err)
@@ -144,7 +160,9 @@ func (s *search) ends(ctx context.Context) (Ends, error) {
 			return *e, err
 		}
 	}
-	decideEnds(e, s.opts.Threshold) // again: a resumed search may be given another threshold
+	// Again on a resumed search (the CLI refuses another threshold; a
+	// journal of an older lnbench lacks the step margin).
+	decideEnds(e, s.opts.Threshold)
 	return *e, nil
 }
 
@@ -168,6 +186,7 @@ func decideEnds(e *Ends, threshold float64) {
 		e.Threshold = c.MDE
 	}
 	change := math.Abs(c.Ratio - 1)
+	e.StepMargin = 0
 	switch {
 	case c.Verdict != Slower && c.Verdict != Faster:
 		e.Difference, e.Direction = false, ""
@@ -175,13 +194,14 @@ func decideEnds(e *Ends, threshold float64) {
 		if c.Low > 0 {
 			open = math.Max(c.High-1, 1/c.Low-1)
 		}
-		e.Note = fmt.Sprintf("no difference larger than %s between good and bad: bad/good %.3f (%.3f–%.3f), %s", fmtPct(math.Max(e.Threshold, open)), c.Ratio, c.Low, c.High, c.Verdict)
+		e.Note = fmt.Sprintf("no difference larger than %s between good and bad: bad/good %.3f (%s), %s", fmtPct(math.Max(e.Threshold, open)), c.Ratio, c.interval(), c.Verdict)
 	case threshold > 0 && change < threshold:
 		e.Difference, e.Direction = false, ""
-		e.Note = fmt.Sprintf("no difference larger than %s between good and bad: bad is %s by %s (%.3f–%.3f), below the threshold", fmtPct(threshold), c.Verdict, fmtPct(change), c.Low, c.High)
+		e.Note = fmt.Sprintf("no difference larger than %s between good and bad: bad is %s by %s (%s), below the threshold", fmtPct(threshold), c.Verdict, fmtPct(change), c.interval())
 	default:
 		e.Difference, e.Direction = true, c.Verdict
-		e.Note = fmt.Sprintf("bad is %s than good by %s (%.3f–%.3f, p = %.3g)", c.Verdict, fmtPct(change), c.Low, c.High, c.P)
+		e.StepMargin = HalfEffect(c.Ratio)
+		e.Note = fmt.Sprintf("bad is %s than good by %s (%s, p = %.3g)", c.Verdict, fmtPct(change), c.interval(), c.P)
 		if threshold > 0 {
 			e.Note += ", above the threshold " + fmtPct(threshold)
 		} else if change < c.MDE {
@@ -243,7 +263,8 @@ func (s *search) step(ctx context.Context, lo, mid, hi int) (Step, error) {
 	if err := s.build(ctx, m); err != nil {
 		return Step{}, err
 	}
-	meas, err := s.lab.Measure(ctx, []gitrev.Commit{l, m, h})
+	margin := s.margin(lo, hi)
+	meas, err := s.lab.Measure(ctx, Run{Revs: []gitrev.Commit{l, m, h}, Direction: s.j.Ends.Direction, Margin: margin})
 	if errors.Is(err, ErrSkip) {
 		s.j.Skips[m.ID] = err.Error()
 		s.logf("skipping %s: %v", m, err)
@@ -257,13 +278,15 @@ func (s *search) step(ctx context.Context, lo, mid, hi int) (Step, error) {
 	if !okLo || !okHi {
 		return Step{}, fmt.Errorf("the run of %s between %s and %s gave no comparison of them", m.Short, l.Short, h.Short)
 	}
-	st := Step{Lo: l, Subject: m, Hi: h, VsLo: vsLo, VsHi: vsHi, Launches: meas.Launches, Dir: meas.Dir}
-	st.Class, st.Placed, st.Note = Classify(vsLo, vsHi, s.j.Ends.Direction)
+	vsLo, vsHi = vsLo.AtMargin(margin), vsHi.AtMargin(margin)
+	st := Step{Lo: l, Subject: m, Hi: h, VsLo: vsLo, VsHi: vsHi, Margin: margin, Launches: meas.Launches, Dir: meas.Dir}
+	st.Class, st.Placed, st.Note = Classify(vsLo, vsHi, s.j.Ends.Direction, margin)
 	if meas.Note != "" {
 		st.Note = joinNotes(st.Note, meas.Note)
 	}
 	s.j.Steps = append(s.j.Steps, st)
-	s.logf("%s: %s (vs good end %.3f %s, vs bad end %.3f %s)%s", m, st.Class, vsLo.Ratio, vsLo.Verdict, vsHi.Ratio, vsHi.Verdict, prefixed(st.Note))
+	s.logf("%s: %s at the margin ±%s (vs good end %.3f, %s, %s; vs bad end %.3f, %s, %s)%s", m, st.Class, fmtPct(margin),
+		vsLo.Ratio, vsLo.interval(), vsLo.Verdict, vsHi.Ratio, vsHi.interval(), vsHi.Verdict, prefixed(st.Note))
 	return st, s.save()
 }
 
@@ -284,8 +307,8 @@ func prefixed(note string) string {
 // progress says where the search is: steps done and left, builds, time.
 func (s *search) progress(lo, hi int) {
 	left := bits.Len(uint(hi - lo - 1)) // ⌈log2(revisions inside + 1)⌉
-	s.logf("step %d: %d revision(s) left between %s and %s, ~%d step(s) to go; %d build(s) so far, ~%d to go; %v elapsed",
-		len(s.j.Steps)+1, hi-lo-1, s.revs[lo].Short, s.revs[hi].Short, left, s.j.Builds, left, s.opts.now().Sub(s.start).Round(time.Second))
+	s.logf("step %d: %d revision(s) left between %s and %s, ~%d step(s) to go; %d build(s) so far, ~%d to go; %v elapsed; like an end within ±%s (half their measured effect)",
+		len(s.j.Steps)+1, hi-lo-1, s.revs[lo].Short, s.revs[hi].Short, left, s.j.Builds, left, s.opts.now().Sub(s.start).Round(time.Second), fmtPct(s.margin(lo, hi)))
 }
 
 // culprit is the first bad commit of a finished range: hi, or with
@@ -315,9 +338,13 @@ func (s *search) result(res Result) Result {
 
 // Classify places a revision from its comparisons with the low (like
 // good) and high (like bad) ends of its range; dir is what bad is
-// (Slower or Faster). A revision the data cannot place is Undecided and
-// goes toward the end its ratio is nearer, which the note says.
-func Classify(vsLo, vsHi Comparison, dir string) (class, placed Class, note string) {
+// (Slower or Faster) and margin the step's margin (HalfEffect of the
+// ends' ratio): a comparison whose interval lies within ±margin is the
+// same as that end (AtMargin; margin 0 keeps the run's verdicts). A
+// revision the data cannot place is Undecided and goes toward the end
+// its ratio is nearer, which the note says.
+func Classify(vsLo, vsHi Comparison, dir string, margin float64) (class, placed Class, note string) {
+	vsLo, vsHi = vsLo.AtMargin(margin), vsHi.AtMargin(margin)
 	opp := Faster
 	if dir == Faster {
 		opp = Slower
@@ -327,7 +354,7 @@ func Classify(vsLo, vsHi Comparison, dir string) (class, placed Class, note stri
 	loBeyond, hiBeyond := vsLo.changed(opp), vsHi.changed(dir)   // past an end: not monotonic
 	switch {
 	case loSame && hiSame:
-		return nearer(vsLo, vsHi, "the same as both ends within the margin")
+		return nearer(vsLo, vsHi, "the same as both ends within the margin ±"+fmtPct(margin))
 	case loSame:
 		return LikeGood, LikeGood, ""
 	case hiSame:

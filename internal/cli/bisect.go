@@ -35,14 +35,21 @@ func bisectCmd(stdout, stderr io.Writer) *cobra.Command {
 		Use:   "bisect [scenario.yml] --node IMPL@src:CLONE --good REV --bad REV",
 		Short: "Find the commit that made a node slower (or faster), with a statistical verdict at every step",
 		Long: "Bisect measures the bad revision against the good one in the verdict design (duet by\n" +
-			"default: launches as the unit, drift shared). With no difference larger than the threshold\n" +
-			"it stops and names no commit. Otherwise it searches the first-parent range: each step\n" +
-			"measures the midpoint against the two ends it is being placed between and places it like\n" +
-			"good, like bad, or not yet known (rounds are added up to --max-launches; then the step goes\n" +
-			"toward the nearer end and says so). Revisions that do not build or run are skipped.\n\n" +
+			"default: launches as the unit, drift shared), adding launch rounds while the verdict is not yet\n" +
+			"known, up to --max-launches. With no difference larger than the threshold it stops and names\n" +
+			"no commit. Otherwise it searches the first-parent range: each step measures the midpoint\n" +
+			"against the two ends it is being placed between and places it like good or like bad (its\n" +
+			"interval within a margin of an end, the margin half the ends' measured effect on the log\n" +
+			"scale, or different from the other end), between (different from both: both halves are\n" +
+			"searched), or not yet known at the cap (then toward the nearer end, and it says so). --effect\n" +
+			"sets only the ends' \"same\". Each look tests at 0.05 split over a run's looks (99% intervals\n" +
+			"with the default 4 to 12 launches); bisect.md labels every interval at its level and states\n" +
+			"the error rate over the steps. Revisions that do not build or run are skipped.\n\n" +
 			"Builds are of committed content (src:CLONE#REV), cached by commit. Each step is an artifacts\n" +
 			"folder `lnbench report` reads; bisect.md, bisect.csv, bisect.json and a plot go into --out.\n" +
-			"Ctrl-C keeps every finished step: the same command again resumes.",
+			"Ctrl-C keeps every finished step: the same command again resumes. A resume with another\n" +
+			"--metric, --threshold, --effect, --design, --order, --max-launches or LaunchCount than the\n" +
+			"journal's is refused, naming the setting.",
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runBisect(cmd, stdout, stderr, args, f)
@@ -61,6 +68,11 @@ func bisectCmd(stdout, stderr io.Writer) *cobra.Command {
 	fl.BoolVar(&f.run.reuse, "reuse-network", false, "run cases that share a topology on one network instead of a fresh one each")
 	addNetworkFlags(fl, &f.run)
 	addCompareFlags(fl, &f.run.compare)
+	// run's words for these do not fit bisect: every run is until known,
+	// capped at 12, and the effect decides only the ends' "same".
+	fl.Lookup("max-launches").Usage = fmt.Sprintf("cap of every run's launch rounds per revision while its verdict is not yet known (0 = %d)", defaultBisectLaunches)
+	fl.Lookup("effect").Usage = fmt.Sprintf("the ends' \"same\": no change between good and bad larger than this, e.g. 3%% (default %g%%); a step's margin is half the ends' measured effect instead", 100*scenario.DefaultEffect)
+	fl.Lookup("until-known").Usage = "always on in bisect: every run adds launch rounds until its verdict is known or --max-launches ran"
 	return cmd
 }
 
@@ -247,11 +259,13 @@ func caseMatches(c scenario.Case, sel string) bool {
 	return true
 }
 
-// bisectState is the journal file: the inputs it belongs to and every
-// finished measurement.
+// bisectState is the journal file: the inputs it belongs to, the
+// settings its runs were measured and decided at, and every finished
+// measurement.
 type bisectState struct {
-	Inputs  bisectInputs   `json:"inputs"`
-	Journal bisect.Journal `json:"journal"`
+	Inputs   bisectInputs    `json:"inputs"`
+	Settings *bisectSettings `json:"settings,omitempty"`
+	Journal  bisect.Journal  `json:"journal"`
 }
 
 // bisectInputs are what make two bisect commands the same search.
@@ -261,15 +275,61 @@ type bisectInputs struct {
 	Bad      string `json:"bad"`
 	Case     string `json:"case"`
 	Scenario string `json:"scenario"`
-	Metric   string `json:"metric,omitempty"`
+}
+
+// bisectSettings are how every run of a bisect is measured and decided.
+// A resumed bisect must ask the same: steps measured at another metric,
+// effect, design, order, cap, first launch count (which sets the looks,
+// hence each look's alpha) or threshold would be mixed with the journal's.
+type bisectSettings struct {
+	Metric      string  `json:"metric"`
+	Threshold   float64 `json:"threshold"` // 0: none
+	Effect      float64 `json:"effect"`
+	Design      string  `json:"design"`
+	Order       string  `json:"order"`
+	MaxLaunches int     `json:"max_launches"`
+	Launches    int     `json:"launches"` // launch rounds a run starts with (job.LaunchCount)
+}
+
+// settingsOf are the settings a planned bisect runs at.
+func settingsOf(b bisectSetup) bisectSettings {
+	s := b.scenario
+	return bisectSettings{Metric: b.metric, Threshold: b.threshold, Effect: s.Compare.EffectOrDefault(), Design: s.Design(),
+		Order: s.Compare.OrderOrDefault(), MaxLaunches: b.maxLaunches, Launches: s.Job.LaunchCount}
+}
+
+// flags are the settings as the flags that give them ("" for no
+// --threshold), in the order a mismatch is reported.
+func (s bisectSettings) flags() []string {
+	pct := func(v float64) string { return fmt.Sprintf("%.4g%%", 100*v) }
+	threshold := ""
+	if s.Threshold > 0 {
+		threshold = "--threshold " + pct(s.Threshold)
+	}
+	return []string{"--metric " + s.Metric, threshold, "--effect " + pct(s.Effect), "--design " + s.Design,
+		"--order " + s.Order, "--max-launches " + strconv.Itoa(s.MaxLaunches), "--job LaunchCount=" + strconv.Itoa(s.Launches)}
+}
+
+// settingMismatch is the one line refusing a resume at other settings.
+func settingMismatch(out, was, asks string) error {
+	made, rerun, asked := "with "+was, "with "+was, asks
+	if was == "" {
+		made, rerun = "without --threshold", "without --threshold"
+	}
+	if asks == "" {
+		asked = "no --threshold"
+	}
+	return fmt.Errorf("the journal in %s was made %s; this command asks %s: rerun %s, or give a new --out", out, made, asked, rerun)
 }
 
 const bisectJournalFile = "journal.json"
 
 // loadJournal reads the journal of an earlier run of the same bisect in
-// out; one of other inputs is refused rather than mixed in.
-func loadJournal(out string, in bisectInputs) (bisect.Journal, error) {
-	data, err := os.ReadFile(filepath.Join(out, bisectJournalFile))
+// out; one of other inputs is refused rather than mixed in, and one made
+// at other settings is refused in one line naming the setting and its fix.
+func loadJournal(out string, in bisectInputs, set bisectSettings) (bisect.Journal, error) {
+	path := filepath.Join(out, bisectJournalFile)
+	data, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return bisect.Journal{}, nil
 	}
@@ -278,16 +338,25 @@ func loadJournal(out string, in bisectInputs) (bisect.Journal, error) {
 	}
 	var st bisectState
 	if err := json.Unmarshal(data, &st); err != nil {
-		return bisect.Journal{}, fmt.Errorf("%s: %v; remove it to start over", filepath.Join(out, bisectJournalFile), err)
+		return bisect.Journal{}, fmt.Errorf("%s: %v; remove it to start over", path, err)
 	}
 	if st.Inputs != in {
 		return bisect.Journal{}, fmt.Errorf("%s holds a bisect of other inputs (%s %s..%s, case %s); give another --out, or remove the folder to start over", out, st.Inputs.Spec, gitrev.ShortID(st.Inputs.Good), gitrev.ShortID(st.Inputs.Bad), st.Inputs.Case)
 	}
+	if st.Settings == nil {
+		return bisect.Journal{}, fmt.Errorf("the journal in %s records no settings (an older lnbench made it), so its steps cannot be told to match this command's; give a new --out, or remove %s to start over", out, path)
+	}
+	was, asks := st.Settings.flags(), set.flags()
+	for i := range was {
+		if was[i] != asks[i] {
+			return bisect.Journal{}, settingMismatch(out, was[i], asks[i])
+		}
+	}
 	return st.Journal, nil
 }
 
-func saveJournal(out string, in bisectInputs, j bisect.Journal) error {
-	data, err := json.MarshalIndent(bisectState{Inputs: in, Journal: j}, "", "  ")
+func saveJournal(out string, in bisectInputs, set bisectSettings, j bisect.Journal) error {
+	data, err := json.MarshalIndent(bisectState{Inputs: in, Settings: &set, Journal: j}, "", "  ")
 	if err != nil {
 		return err
 	}

@@ -3,13 +3,19 @@ package cli
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/lnbench/lnbench/bisect"
 	"github.com/lnbench/lnbench/gitrev"
 	"github.com/lnbench/lnbench/internal/testsupport"
+	"github.com/lnbench/lnbench/report"
+	"github.com/lnbench/lnbench/runrecord"
 )
 
 // lndClone is a git clone of a fake LND tree: a release tag and three
@@ -134,22 +140,91 @@ func TestBisectSaysADirtyCloneIsNotBuilt(t *testing.T) {
 func TestBisectJournalBelongsToItsInputs(t *testing.T) {
 	out := t.TempDir()
 	in := bisectInputs{Spec: "lnd@src:/x", Good: "aaa", Bad: "bbb", Case: "Concurrency=20", Scenario: "S"}
-	j, err := loadJournal(out, in)
+	set := bisectSettings{Metric: "time", Effect: 0.05, Design: "duet", Order: "abba", MaxLaunches: 12, Launches: 4}
+	j, err := loadJournal(out, in, set)
 	if err != nil || j.Ends != nil {
 		t.Fatalf("a new folder: %+v %v", j, err)
 	}
 	j.Builds = 3
-	if err := saveJournal(out, in, j); err != nil {
+	if err := saveJournal(out, in, set, j); err != nil {
 		t.Fatal(err)
 	}
-	back, err := loadJournal(out, in)
+	back, err := loadJournal(out, in, set)
 	if err != nil || back.Builds != 3 {
 		t.Fatalf("read back %+v %v", back, err)
 	}
 	other := in
 	other.Case = "Concurrency=40"
-	if _, err := loadJournal(out, other); err == nil || !strings.Contains(err.Error(), "holds a bisect of other inputs") {
+	if _, err := loadJournal(out, other, set); err == nil || !strings.Contains(err.Error(), "holds a bisect of other inputs") {
 		t.Fatalf("other inputs: %v", err)
+	}
+}
+
+// A resume that asks other settings than the journal was made at is
+// refused in one line naming the setting, what the journal used and the
+// fix: one case per setting.
+func TestBisectResumeRefusesOtherSettings(t *testing.T) {
+	in := bisectInputs{Spec: "lnd@src:/x", Good: "aaa", Bad: "bbb", Case: "Concurrency=20", Scenario: "S"}
+	base := bisectSettings{Metric: "time", Threshold: 0, Effect: 0.05, Design: "duet", Order: "abba", MaxLaunches: 12, Launches: 4}
+	for _, tc := range []struct {
+		name   string
+		change func(*bisectSettings)
+		want   string
+	}{
+		{"metric", func(s *bisectSettings) { s.Metric = "p50" }, "was made with --metric time; this command asks --metric p50: rerun with --metric time, or give a new --out"},
+		{"threshold given", func(s *bisectSettings) { s.Threshold = 0.05 }, "was made without --threshold; this command asks --threshold 5%: rerun without --threshold, or give a new --out"},
+		{"effect", func(s *bisectSettings) { s.Effect = 0.03 }, "was made with --effect 5%; this command asks --effect 3%: rerun with --effect 5%, or give a new --out"},
+		{"design", func(s *bisectSettings) { s.Design = "interleaved" }, "was made with --design duet; this command asks --design interleaved: rerun with --design duet, or give a new --out"},
+		{"order", func(s *bisectSettings) { s.Order = "shuffled" }, "was made with --order abba; this command asks --order shuffled: rerun with --order abba, or give a new --out"},
+		{"cap", func(s *bisectSettings) { s.MaxLaunches = 20 }, "was made with --max-launches 12; this command asks --max-launches 20: rerun with --max-launches 12, or give a new --out"},
+		{"launches", func(s *bisectSettings) { s.Launches = 6 }, "was made with --job LaunchCount=4; this command asks --job LaunchCount=6: rerun with --job LaunchCount=4, or give a new --out"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out := t.TempDir()
+			if err := saveJournal(out, in, base, bisect.Journal{Builds: 2}); err != nil {
+				t.Fatal(err)
+			}
+			asks := base
+			tc.change(&asks)
+			_, err := loadJournal(out, in, asks)
+			if err == nil || !strings.Contains(err.Error(), "the journal in "+out+" "+tc.want) || strings.Contains(err.Error(), "\n") {
+				t.Fatalf("got %v\nwant one line with %q", err, tc.want)
+			}
+		})
+	}
+	// The threshold the other way round: the journal had one.
+	out := t.TempDir()
+	with := base
+	with.Threshold = 0.1
+	if err := saveJournal(out, in, with, bisect.Journal{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := loadJournal(out, in, base); err == nil || !strings.Contains(err.Error(), "was made with --threshold 10%; this command asks no --threshold: rerun with --threshold 10%") {
+		t.Fatalf("threshold dropped: %v", err)
+	}
+	// A journal without settings (an older lnbench) cannot be matched.
+	os.WriteFile(filepath.Join(out, bisectJournalFile), []byte(`{"inputs":{"spec":"lnd@src:/x","good":"aaa","bad":"bbb","case":"Concurrency=20","scenario":"S","metric":"time"},"journal":{"builds":1}}`), 0o644)
+	if _, err := loadJournal(out, in, base); err == nil || !strings.Contains(err.Error(), "records no settings") {
+		t.Fatalf("journal without settings: %v", err)
+	}
+}
+
+// The settings a bisect records are the ones its runs use: the
+// scenario's compare block after the flags, the cap, the first launches.
+func TestBisectSettingsOfThePlan(t *testing.T) {
+	clone := lndClone(t)
+	f := bisectFlags{good: "v1", bad: "HEAD", caseSel: "Concurrency=20", threshold: "8%"}
+	f.run.nodes = []string{"lnd@src:" + clone}
+	f.run.artifacts = t.TempDir()
+	f.run.startTimeout = 1
+	f.run.compare = compareFlags{effect: "3%", design: "interleaved", order: "shuffled", maxLaunches: 10}
+	setup, err := planBisect(context.Background(), nil, f, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := bisectSettings{Metric: "time", Threshold: 0.08, Effect: 0.03, Design: "interleaved", Order: "shuffled", MaxLaunches: 10, Launches: bisectStartLaunches}
+	if got := settingsOf(setup); got != want {
+		t.Errorf("settings %+v, want %+v", got, want)
 	}
 }
 
@@ -172,5 +247,54 @@ func TestBisectComparisonsAndQuoting(t *testing.T) {
 		if got, err := parseThreshold(in); err != nil || got != want {
 			t.Errorf("parseThreshold(%q) = %g, %v", in, got, err)
 		}
+	}
+}
+
+// The lab records each comparison's level from its run's design: 0.05
+// split over an until-known run's looks, so the reports label the
+// interval right, and the effect the run's "same" was at.
+func TestBisectComparisonKeepsItsLevel(t *testing.T) {
+	r := report.Ratio{Of: 1.1, Low: 1.05, High: 1.15, P: 0.001, Verdict: report.VerdictSlower, Effect: 0.05}
+	for _, tc := range []struct {
+		design *runrecord.Design
+		alpha  float64
+		looks  int
+		ci     string
+	}{
+		{&runrecord.Design{UntilKnown: true, MaxLaunches: 12, Looks: 5}, 0.01, 5, "99% CI"},
+		{&runrecord.Design{UntilKnown: true, MaxLaunches: 8, Looks: 3}, 0.05 / 3, 3, "98.33% CI"},
+		{&runrecord.Design{}, 0.05, 1, "95% CI"},
+		{nil, 0.05, 1, "95% CI"},
+	} {
+		c := comparisonOf(r, tc.design)
+		if math.Abs(c.Alpha-tc.alpha) > 1e-12 || c.Looks != tc.looks || c.CI() != tc.ci || c.Margin != 0.05 || c.Verdict != bisect.Slower {
+			t.Errorf("design %+v: %+v (%s), want alpha %g looks %d %s", tc.design, c, c.CI(), tc.alpha, tc.looks, tc.ci)
+		}
+	}
+	if c := comparisonOf(report.Ratio{Verdict: report.VerdictTooFew}, nil); c.Verdict != bisect.Unknown {
+		t.Errorf("too few samples reads as %q, want not yet known", c.Verdict)
+	}
+}
+
+// bisect --help says what bisect does with the flags it shares with run.
+func TestBisectHelp(t *testing.T) {
+	var out, errb bytes.Buffer
+	if err := Run(context.Background(), &out, &errb, []string{"bisect", "--help"}); err != nil {
+		t.Fatal(err)
+	}
+	help := strings.Join(strings.Fields(out.String()+errb.String()), " ")
+	for _, want := range []string{
+		"the margin half the ends' measured effect on the log scale",
+		"--effect sets only the ends' \"same\"",
+		"Each look tests at 0.05 split over a run's looks (99% intervals with the default 4 to 12 launches)",
+		"--metric, --threshold, --effect, --design, --order, --max-launches or LaunchCount than the journal's is refused",
+		fmt.Sprintf("(0 = %d)", defaultBisectLaunches),
+	} {
+		if !strings.Contains(help, want) {
+			t.Errorf("bisect --help lacks %q:\n%s", want, out.String())
+		}
+	}
+	if strings.Contains(help, "(0 = 20)") {
+		t.Errorf("bisect --help gives run's cap default:\n%s", out.String())
 	}
 }

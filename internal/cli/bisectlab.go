@@ -33,7 +33,6 @@ type lab struct {
 	f           runFlags
 	images      string
 	maxLaunches int
-	journal     *bisect.Journal // the search's: what "bad" is, once the ends are measured
 }
 
 // specAt is the clone's spec at commit c, labelled by its short id.
@@ -87,7 +86,8 @@ func comparisons(revs []gitrev.Commit) [][2]gitrev.Commit {
 	return out
 }
 
-func (l *lab) Measure(ctx context.Context, revs []gitrev.Commit) (bisect.Measurement, error) {
+func (l *lab) Measure(ctx context.Context, q bisect.Run) (bisect.Measurement, error) {
+	revs := q.Revs
 	s := l.setup.scenario
 	s.Nodes = nil
 	for _, r := range revs {
@@ -113,7 +113,7 @@ func (l *lab) Measure(ctx context.Context, revs []gitrev.Commit) (bisect.Measure
 	f.artifacts = filepath.Join(l.setup.out, "runs", step)
 	f.yes = true
 	pairs := comparisons(revs)
-	tweak := func(o *runner.Options) { o.UnknownVerdicts = l.unknownCounter(pairs) }
+	tweak := func(o *runner.Options) { o.UnknownVerdicts = l.unknownCounter(q, pairs) }
 	run, err := executeScenario(l.cmd, io.Discard, l.stderr, s, f, tweak)
 	if ctx.Err() != nil {
 		return bisect.Measurement{}, ctx.Err()
@@ -135,7 +135,7 @@ func (l *lab) Measure(ctx context.Context, revs []gitrev.Commit) (bisect.Measure
 			}
 			return m, bisect.SkipError{Why: why}
 		}
-		m.Ratios[bisect.Key(p[0].ID, p[1].ID)] = comparisonOf(r)
+		m.Ratios[bisect.Key(p[0].ID, p[1].ID)] = comparisonOf(r, rep.Design)
 		m.Launches = max(m.Launches, r.NNew)
 	}
 	if rep.Design != nil && strings.HasPrefix(rep.Design.Stopped, "cap reached") {
@@ -147,12 +147,19 @@ func (l *lab) Measure(ctx context.Context, revs []gitrev.Commit) (bisect.Measure
 	return m, nil
 }
 
-func comparisonOf(r report.Ratio) bisect.Comparison {
+// comparisonOf is a ratio as bisect reads it, with the level its run
+// tested at: the design's alpha, split over an until-known run's looks.
+func comparisonOf(r report.Ratio, d *runrecord.Design) bisect.Comparison {
 	v := r.Verdict
 	if v == report.VerdictTooFew {
 		v = bisect.Unknown
 	}
-	return bisect.Comparison{Ratio: r.Of, Low: r.Low, High: r.High, P: r.P, MDE: r.MDE, Verdict: v}
+	c := bisect.Comparison{Ratio: r.Of, Low: r.Low, High: r.High, P: r.P, MDE: r.MDE, Verdict: v,
+		Alpha: d.Alpha(report.DefaultAlpha), Looks: 1, Margin: r.Effect}
+	if d != nil && d.Looks > 1 {
+		c.Looks = d.Looks
+	}
+	return c
 }
 
 func joinNote(a, b string) string {
@@ -163,9 +170,10 @@ func joinNote(a, b string) string {
 }
 
 // unknownCounter is the until-known question of a bisect run: is the
-// step's verdict known yet? For the ends, whether bad differs from good
-// or is the same; for a step, whether Classify can place the revision.
-func (l *lab) unknownCounter(pairs [][2]gitrev.Commit) runner.VerdictCounter {
+// run's verdict known yet (bisect.Run.Known)? For the ends, whether bad
+// differs from good or is the same; for a step, whether Classify places
+// the revision at the step's margin.
+func (l *lab) unknownCounter(q bisect.Run, pairs [][2]gitrev.Commit) runner.VerdictCounter {
 	return func(dir string, m runrecord.Manifest) (int, error) {
 		recs, err := result.ReadFile(filepath.Join(dir, runrecord.PaymentsFile))
 		if err != nil {
@@ -173,29 +181,18 @@ func (l *lab) unknownCounter(pairs [][2]gitrev.Commit) runner.VerdictCounter {
 		}
 		rep := report.Report{Manifest: m}
 		report.Summarize(&rep, recs)
-		var cmps []bisect.Comparison
+		meas := bisect.Measurement{Ratios: map[string]bisect.Comparison{}}
 		for _, p := range pairs {
 			r, ok := report.MetricRatioBetween(rep, l.setup.metric, p[0].Short, p[1].Short, l.setup.caseKey)
 			if !ok {
 				return 1, nil
 			}
-			cmps = append(cmps, comparisonOf(r))
+			meas.Ratios[bisect.Key(p[0].ID, p[1].ID)] = comparisonOf(r, m.Design)
 		}
-		if len(cmps) == 1 {
-			if v := cmps[0].Verdict; v == bisect.Unknown {
-				return 1, nil
-			}
+		if q.Known(meas) {
 			return 0, nil
 		}
-		// A step: its comparisons with the good end and with the bad end.
-		bad := bisect.Slower
-		if l.journal != nil && l.journal.Ends != nil && l.journal.Ends.Direction != "" {
-			bad = l.journal.Ends.Direction
-		}
-		if class, _, _ := bisect.Classify(cmps[0], cmps[2], bad); class == bisect.Undecided {
-			return 1, nil
-		}
-		return 0, nil
+		return 1, nil
 	}
 }
 
@@ -211,11 +208,12 @@ func runBisect(cmd *cobra.Command, stdout, stderr io.Writer, args []string, f bi
 		return err
 	}
 	in := bisectInputs{Spec: setup.spec.Text(), Good: setup.revs[0].ID, Bad: setup.revs[len(setup.revs)-1].ID,
-		Case: setup.caseKey, Scenario: setup.scenario.Name, Metric: setup.metric}
+		Case: setup.caseKey, Scenario: setup.scenario.Name}
+	set := settingsOf(setup)
 	if err := os.MkdirAll(setup.out, 0o755); err != nil {
 		return fmt.Errorf("--out %s: %v", setup.out, err)
 	}
-	j, err := loadJournal(setup.out, in)
+	j, err := loadJournal(setup.out, in, set)
 	if err != nil {
 		return err
 	}
@@ -224,11 +222,11 @@ func runBisect(cmd *cobra.Command, stdout, stderr io.Writer, args []string, f bi
 	}
 	fmt.Fprintf(stderr, "bisect: %d revisions from good %s to bad %s on %s, case %s; folder %s\n",
 		len(setup.revs), setup.revs[0], setup.revs[len(setup.revs)-1], setup.spec.SourceDir(), setup.caseKey, setup.out)
-	l := &lab{cmd: cmd, stderr: stderr, setup: setup, f: f.run, images: images, maxLaunches: setup.maxLaunches, journal: &j}
+	l := &lab{cmd: cmd, stderr: stderr, setup: setup, f: f.run, images: images, maxLaunches: setup.maxLaunches}
 	start, before := time.Now(), j.Seconds
 	save := func(j bisect.Journal) error {
 		j.Seconds = before + time.Since(start).Seconds()
-		return saveJournal(setup.out, in, j)
+		return saveJournal(setup.out, in, set, j)
 	}
 	res, serr := bisect.Search(ctx, setup.revs, l, &j, bisect.Options{Threshold: setup.threshold, Log: stderr, Save: save})
 	total := time.Duration((before + time.Since(start).Seconds()) * float64(time.Second)).Round(time.Second)
