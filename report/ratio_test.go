@@ -166,3 +166,55 @@ func TestNodeLabelOldRuns(t *testing.T) {
 		t.Errorf("label %q", got)
 	}
 }
+
+// An open loop's iteration time is its schedule's (TotalPayments / Rate),
+// so its verdict tests each launch's median latency instead.
+func TestOpenLoopVerdictIsOnP50(t *testing.T) {
+	open := func(node string, p50s ...float64) Row {
+		r := launchRow(node, "1", 1, 1, 1, 1) // the schedule: the same time every launch
+		r.OfferedPerSec = 50
+		for i := range r.Launches {
+			r.Launches[i].P50Ms = p50s[i]
+		}
+		for i := range r.Iterations {
+			r.Iterations[i].P50Ms = p50s[i/2]
+		}
+		return r
+	}
+	base := open("base", 100, 104, 98, 101)
+	got := ratioOf(open("new", 130, 136, 126, 133), base, cfg)
+	if got.Metric != MetricP50 || got.Verdict != VerdictSlower || got.Of < 1.29 || got.Of > 1.32 || got.Level != LevelLaunches {
+		t.Errorf("open loop, p50 30%% higher: %+v", got)
+	}
+	// The same latencies in a closed loop are not what is tested: time is.
+	closed := func(r Row) Row { r.OfferedPerSec = 0; return r }
+	if got := ratioOf(closed(open("new", 130, 136, 126, 133)), closed(base), cfg); got.Metric != "" || got.Verdict != VerdictSame {
+		t.Errorf("closed loop with equal times: %+v", got)
+	}
+	r := Report{Manifest: runrecord.Manifest{Nodes: []runrecord.NodeInfo{{Label: "base", Baseline: true}, {Label: "new"}}},
+		Cases: []Row{base, open("new", 130, 136, 126, 133)}}
+	fillRatios(&r)
+	if lines := strings.Join(VerdictLines(r), "\n"); !strings.Contains(lines, "slower, ratio 1.30") || !strings.Contains(lines, "of p50 latency") {
+		t.Errorf("verdict lines:\n%s", lines)
+	}
+}
+
+// Many cases: a run's change verdicts hold alpha together (Holm).
+func TestFillRatiosHolmOverCases(t *testing.T) {
+	r := Report{Manifest: runrecord.Manifest{Nodes: []runrecord.NodeInfo{{Label: "base", Baseline: true}, {Label: "new"}}}}
+	for _, conc := range []string{"1", "2", "3", "4", "5"} {
+		r.Cases = append(r.Cases, launchRow("base", conc, 1, 1.04, 0.97, 1.02, 0.98, 1.01),
+			launchRow("new", conc, 1.0513, 1.04, 1.03, 1.0303, 1.0511, 1.0304))
+	}
+	fillRatios(&r)
+	for _, c := range r.Cases {
+		rt := c.Ratio
+		if c.Node == "base" {
+			continue
+		}
+		if !(rt.P < 0.05) || rt.PHolm < 0.05 || rt.Verdict != VerdictUnknown ||
+			!slices.ContainsFunc(rt.Notes, func(n string) bool { return strings.Contains(n, "not over the 5 cases compared") }) {
+			t.Errorf("%s: %+v; want significant alone, not yet known over 5 cases", c.ID, rt)
+		}
+	}
+}
