@@ -47,6 +47,13 @@ type Comparison struct {
 	// Margin is the relative change "same" excludes: the run's effect
 	// (--effect) as the lab reports it, a step's margin once re-read.
 	Margin float64 `json:"margin,omitempty"`
+	// Cost is the cost verdict of the same pair in the same run, in one
+	// line (report.CostLine): each node's and the chain's CPU ms and syncs
+	// per payment against the same actor, launches as the unit, e.g.
+	// "bob +2.50 ms CPU per payment (1.36×, 99% CI 1.30–1.42), more; alice
+	// same". "" when the run has no cost verdict (no resource samples, or
+	// a journal of an older lnbench). Never part of the verdict.
+	Cost string `json:"cost,omitempty"`
 }
 
 // CI names the comparison's interval at its level, as `lnbench run`'s

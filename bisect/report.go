@@ -92,9 +92,12 @@ func drawPlot(ctx context.Context, dir string, log io.Writer) error {
 }
 
 // csvHeader: ci_low and ci_high bound ratio_to_good at the level ci
-// names ("99% CI"); margin is a step's.
+// names ("99% CI"); margin is a step's; vs_lo_cost and vs_hi_cost are the
+// cost verdicts (Comparison.Cost) against the good end (good itself for
+// bad and where direct) and the bad end, last so the columns before keep
+// their places.
 var csvHeader = []string{"position", "commit", "short", "subject", "author_date", "class", "ratio_to_good", "ci_low", "ci_high", "ci", "direct",
-	"vs_lo_ratio", "vs_lo_verdict", "vs_hi_ratio", "vs_hi_verdict", "margin", "launches", "step", "dir"}
+	"vs_lo_ratio", "vs_lo_verdict", "vs_hi_ratio", "vs_hi_verdict", "margin", "launches", "step", "dir", "vs_lo_cost", "vs_hi_cost"}
 
 func writeCSV(w io.Writer, r Report) error {
 	cw := csv.NewWriter(w)
@@ -102,15 +105,15 @@ func writeCSV(w io.Writer, r Report) error {
 	g := func(v float64) string { return strconv.FormatFloat(v, 'g', 6, 64) }
 	for _, row := range Evidence(r.Result) {
 		rec := []string{strconv.Itoa(row.Position), row.Commit.ID, row.Commit.Short, row.Commit.Subject, row.Commit.AuthorDate.Format(time.RFC3339),
-			string(row.Class), "", "", "", "", strconv.FormatBool(row.Direct), "", "", "", "", "", strconv.Itoa(row.Launches), strconv.Itoa(row.Step), row.Dir}
+			string(row.Class), "", "", "", "", strconv.FormatBool(row.Direct), "", "", "", "", "", strconv.Itoa(row.Launches), strconv.Itoa(row.Step), row.Dir, "", ""}
 		if row.Class != Skipped && row.ToGood > 0 {
 			rec[6], rec[7], rec[8], rec[9] = g(row.ToGood), g(row.ToGoodLow), g(row.ToGoodHigh), row.CI
 		}
 		if row.VsLo != nil {
-			rec[11], rec[12] = g(row.VsLo.Ratio), row.VsLo.Verdict
+			rec[11], rec[12], rec[19] = g(row.VsLo.Ratio), row.VsLo.Verdict, row.VsLo.Cost
 		}
 		if row.VsHi != nil {
-			rec[13], rec[14] = g(row.VsHi.Ratio), row.VsHi.Verdict
+			rec[13], rec[14], rec[20] = g(row.VsHi.Ratio), row.VsHi.Verdict, row.VsHi.Cost
 		}
 		if row.Margin > 0 {
 			rec[15] = g(row.Margin)
@@ -170,8 +173,16 @@ func WriteText(w io.Writer, r Report) error {
 	} else {
 		b.WriteString("## Evidence\n\nEvery measured revision, in range order. *To good* is the ratio of its metric to good's with its interval, each labelled at its level (the runs tested at different levels): measured in one run with good where marked =, else through the step's good end (×), log half-widths added in quadrature at the lower confidence.")
 	}
-	b.WriteString(" A step's verdicts against its ends are read at its margin.\n\n")
-	fmt.Fprintf(&b, "| # | revision | subject | to good | %s | verdict | vs good end | vs bad end | margin | launches | step |\n|---:|---|---|---:|---|---|---|---|---:|---:|---:|\n", column)
+	b.WriteString(" A step's verdicts against its ends are read at its margin.")
+	withCost := hasCost(rows)
+	costHead, costAlign := "", ""
+	if withCost {
+		b.WriteString(" *Cost vs good* is the same run's cost verdict, which never places a revision: each node's and btcd's CPU ms and syncs per payment against the same actor, launches as the unit (paired by round, Holm over the pair's figures); against good where the run measured good, else against the step's good end, named.\n\n")
+		costHead, costAlign = " cost vs good |", "---|"
+	} else {
+		b.WriteString(" No cost verdicts: the runs sampled no resources (ResourceSampling off) or the journal is an older lnbench's.\n\n")
+	}
+	fmt.Fprintf(&b, "| # | revision | subject | to good | %s |%s verdict | vs good end | vs bad end | margin | launches | step |\n|---:|---|---|---:|---|%s---|---|---|---:|---:|---:|\n", column, costHead, costAlign)
 	for _, row := range rows {
 		toGood, interval, margin := "", "", ""
 		if row.Class != Skipped && row.ToGood > 0 {
@@ -188,8 +199,12 @@ func WriteText(w io.Writer, r Report) error {
 		if row.Margin > 0 {
 			margin = "±" + fmtPct(row.Margin)
 		}
-		fmt.Fprintf(&b, "| %d | %s | %s | %s | %s | %s | %s | %s | %s | %d | %s |\n", row.Position, row.Commit.Short, escape(row.Commit.Subject),
-			toGood, interval, verdictCell(row), cmpCell(row.VsLo, row.Class == "bad"), cmpCell(row.VsHi, false), margin, row.Launches, stepCell(row))
+		costCell := ""
+		if withCost {
+			costCell = " " + escape(costText(r.Result, row)) + " |"
+		}
+		fmt.Fprintf(&b, "| %d | %s | %s | %s | %s |%s %s | %s | %s | %s | %d | %s |\n", row.Position, row.Commit.Short, escape(row.Commit.Subject),
+			toGood, interval, costCell, verdictCell(row), cmpCell(row.VsLo, row.Class == "bad"), cmpCell(row.VsHi, false), margin, row.Launches, stepCell(row))
 	}
 	b.WriteString("\n")
 	if len(r.Skipped) > 0 {
@@ -216,6 +231,31 @@ func WriteText(w io.Writer, r Report) error {
 	b.WriteString("Each step's artifacts folder (`lnbench report DIR`) is in the Evidence's JSON and CSV (dir).\n")
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// hasCost tells whether any measured row has a cost verdict.
+func hasCost(rows []Row) bool {
+	for _, row := range rows {
+		if row.VsLo != nil && row.VsLo.Cost != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// costText is a row's cell under "cost vs good": its cost verdict against
+// good, or against the step's good end named when that is not good; "" for
+// good and skipped revisions, "not measured" for a run without one.
+func costText(r Result, row Row) string {
+	switch {
+	case row.VsLo == nil:
+		return ""
+	case row.VsLo.Cost == "":
+		return "not measured"
+	case row.Step == 0 || row.Step > len(r.Steps) || r.Steps[row.Step-1].Lo.ID == r.Ends.Good.ID:
+		return row.VsLo.Cost
+	}
+	return "vs " + r.Steps[row.Step-1].Lo.Short + ": " + row.VsLo.Cost
 }
 
 // oneLevel is the label every measured row's interval shares ("99% CI"),

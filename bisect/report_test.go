@@ -192,3 +192,111 @@ func TestReportLabelsMixedLevelsPerInterval(t *testing.T) {
 		t.Errorf("unrecorded level:\n%s", b.String())
 	}
 }
+
+// The cost verdict the lab read from each run stands beside the time
+// ratio: a "cost vs good" column in bisect.md (against the step's good end,
+// named, when that is not good), vs_lo_cost and vs_hi_cost in bisect.csv,
+// and each comparison's cost in bisect.json; it survives the step's
+// re-reading at its margin. Without any, the table says so and has no column.
+func TestReportShowsTheCostBesideTheRatio(t *testing.T) {
+	revs, times := history(6, map[int]float64{4: 0.15})
+	lab := newFakeLab(times)
+	lab.cost = func(subject, against string) string {
+		if times[subject] > times[against] {
+			return "bob +2.50 ms CPU per payment (1.36×, 99% CI 1.30–1.42), more; alice same"
+		}
+		return "alice, bob same [" + subject + " vs " + against + "]"
+	}
+	res, err := Search(context.Background(), revs, lab, &Journal{}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var indirect *Step
+	for i, s := range res.Steps {
+		if s.Lo.ID != "c0" && indirect == nil {
+			indirect = &res.Steps[i]
+		}
+	}
+	if indirect == nil || len(res.Steps) < 2 {
+		t.Fatalf("the search took no step against another good end than c0: %+v", res.Steps)
+	}
+	files, err := render(Report{Result: res, Scenario: "S", Case: "Concurrency=20"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := string(files[MarkdownFile])
+	bump := "bob +2.50 ms CPU per payment (1.36×, 99% CI 1.30–1.42), more; alice same"
+	for _, want := range []string{
+		"| to good | 99% CI | cost vs good | verdict |",
+		"*Cost vs good* is the same run's cost verdict, which never places a revision",
+		"| 6 | c6 | commit c6 | =1.150 | ",
+		"| " + bump + " | bad end |",
+		"| alice, bob same [c3 vs c0] | like good |",
+		"| vs " + indirect.Lo.Short + ": " + indirect.VsLo.Cost + " | " + string(indirect.Class) + " |",
+		"|---:|---|---|---:|---|---|---|---|---|---:|---:|---:|",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("bisect.md lacks %q:\n%s", want, md)
+		}
+	}
+	// The good row has no cost of its own.
+	for _, line := range strings.Split(md, "\n") {
+		if strings.HasPrefix(line, "| 0 | c0 |") && !strings.Contains(line, "| =1.000 | 1.000–1.000 |  | good end |") {
+			t.Errorf("good's row: %s", line)
+		}
+	}
+	rows, err := csv.NewReader(bytes.NewReader(files[CSVFile])).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := map[string]int{}
+	for i, name := range rows[0] {
+		col[name] = i
+	}
+	if col["position"] != 0 || col["ratio_to_good"] != 6 || col["dir"] != 18 || col["vs_lo_cost"] != 19 || col["vs_hi_cost"] != 20 {
+		t.Fatalf("bisect.csv columns moved: %v", rows[0])
+	}
+	seen := map[string][2]string{}
+	for _, row := range rows[1:] {
+		seen[row[col["short"]]] = [2]string{row[col["vs_lo_cost"]], row[col["vs_hi_cost"]]}
+	}
+	if seen["c6"][0] != bump || seen["c0"] != [2]string{} {
+		t.Errorf("bisect.csv costs: c6 %q, c0 %q", seen["c6"], seen["c0"])
+	}
+	if got := seen[indirect.Subject.Short]; got[0] != indirect.VsLo.Cost || got[1] != indirect.VsHi.Cost || got[1] == "" {
+		t.Errorf("bisect.csv %s: %q, want %q and %q", indirect.Subject.Short, got, indirect.VsLo.Cost, indirect.VsHi.Cost)
+	}
+	var back struct {
+		Ends     Ends   `json:"ends"`
+		Steps    []Step `json:"steps"`
+		Evidence []Row  `json:"evidence"`
+	}
+	if err := json.Unmarshal(files[JSONFile], &back); err != nil {
+		t.Fatal(err)
+	}
+	if back.Ends.BadVsGood.Cost != bump || !strings.Contains(string(files[JSONFile]), `"cost": "alice, bob same [c3 vs c0]"`) {
+		t.Errorf("bisect.json ends cost %q:\n%s", back.Ends.BadVsGood.Cost, files[JSONFile])
+	}
+	for _, s := range back.Steps {
+		if want := lab.cost(s.Subject.ID, s.Hi.ID); s.VsHi.Cost != want {
+			t.Errorf("bisect.json step %s: vs_hi cost %q, want %q", s.Subject.ID, s.VsHi.Cost, want)
+		}
+	}
+
+	// Without cost verdicts: no column, and a sentence why.
+	lab.cost = nil
+	res, _ = Search(context.Background(), revs, lab, &Journal{}, Options{})
+	files, _ = render(Report{Result: res})
+	md = string(files[MarkdownFile])
+	if strings.Contains(md, "cost vs good") || !strings.Contains(md, "No cost verdicts: the runs sampled no resources") ||
+		!strings.Contains(md, "| to good | 99% CI | verdict |") {
+		t.Errorf("bisect.md without costs:\n%s", md)
+	}
+	// A step measured without (an older journal's) beside one with: "not measured".
+	res.Ends.BadVsGood.Cost = bump
+	var b bytes.Buffer
+	_ = WriteText(&b, Report{Result: res})
+	if !strings.Contains(b.String(), "| not measured | like good |") {
+		t.Errorf("a step without a cost verdict:\n%s", b.String())
+	}
+}

@@ -32,7 +32,10 @@ type fakeLab struct {
 	cap       int             // launches at most; 0: 12
 	// first replaces a comparison's first look (by Key): a run whose first
 	// launches happened to fall far from the truth.
-	first    map[string]Comparison
+	first map[string]Comparison
+	// cost is the cost text of subject against against (Comparison.Cost),
+	// as the CLI's lab reads it from the run; nil: none.
+	cost     func(subject, against string) string
 	builds   map[string]int // builds asked for, per revision
 	measured [][]string     // each run's revisions
 	asked    []Run          // each run as the search asked for it
@@ -106,11 +109,18 @@ func (l *fakeLab) Measure(_ context.Context, run Run) (Measurement, error) {
 			}
 			return c
 		}
+		withCost := func(subject, against string) Comparison {
+			c := cmp(subject, against)
+			if l.cost != nil {
+				c.Cost = l.cost(subject, against)
+			}
+			return c
+		}
 		for _, r := range revs[1:] {
-			m.Ratios[Key(r.ID, revs[0].ID)] = cmp(r.ID, revs[0].ID)
+			m.Ratios[Key(r.ID, revs[0].ID)] = withCost(r.ID, revs[0].ID)
 		}
 		if len(revs) == 3 {
-			m.Ratios[Key(revs[1].ID, revs[2].ID)] = cmp(revs[1].ID, revs[2].ID)
+			m.Ratios[Key(revs[1].ID, revs[2].ID)] = withCost(revs[1].ID, revs[2].ID)
 		}
 		if run.Known(m) {
 			return m, nil

@@ -122,21 +122,18 @@ func (l *lab) Measure(ctx context.Context, q bisect.Run) (bisect.Measurement, er
 	if run.Dir == "" {
 		return m, bisect.SkipError{Why: "did not run: " + lines.First(fmt.Sprint(err))}
 	}
+	// report.Load recomputes the cases from payments.jsonl and each actor's
+	// cost per launch from resources.jsonl, so the cost verdicts exist.
 	rep, _, lerr := report.Load(run.Dir)
 	if lerr != nil {
 		return m, bisect.SkipError{Why: "no report: " + lines.First(lerr.Error())}
 	}
-	for _, p := range pairs {
-		r, ok := report.MetricRatioBetween(rep, l.setup.metric, p[0].Short, p[1].Short, l.setup.caseKey)
-		if !ok || r.NBase == 0 || r.NNew == 0 {
-			why := "its network did not come up or measured nothing"
-			if err != nil {
-				why += ": " + lines.First(err.Error())
-			}
-			return m, bisect.SkipError{Why: why}
+	if !readRun(rep, l.setup.metric, l.setup.caseKey, pairs, &m) {
+		why := "its network did not come up or measured nothing"
+		if err != nil {
+			why += ": " + lines.First(err.Error())
 		}
-		m.Ratios[bisect.Key(p[0].ID, p[1].ID)] = comparisonOf(r, rep.Design)
-		m.Launches = max(m.Launches, r.NNew)
+		return m, bisect.SkipError{Why: why}
 	}
 	if rep.Design != nil && strings.HasPrefix(rep.Design.Stopped, "cap reached") {
 		m.Note = rep.Design.Stopped
@@ -145,6 +142,26 @@ func (l *lab) Measure(ctx context.Context, q bisect.Run) (bisect.Measurement, er
 		m.Note = joinNote(m.Note, "the run ended with: "+lines.First(err.Error()))
 	}
 	return m, nil
+}
+
+// readRun reads every pair of a run's report into m as bisect does: the
+// metric's ratio at the run's level and, beside it, the cost verdict of
+// the same pair in one line (report.CostLine; "" without resources), and
+// the launches used. false when a pair measured nothing.
+func readRun(rep report.Report, metric, caseKey string, pairs [][2]gitrev.Commit, m *bisect.Measurement) bool {
+	for _, p := range pairs {
+		r, ok := report.MetricRatioBetween(rep, metric, p[0].Short, p[1].Short, caseKey)
+		if !ok || r.NBase == 0 || r.NNew == 0 {
+			return false
+		}
+		c := comparisonOf(r, rep.Design)
+		if vs, ok := report.CostVerdictsBetween(rep, p[0].Short, p[1].Short, caseKey); ok {
+			c.Cost = report.CostLine(vs)
+		}
+		m.Ratios[bisect.Key(p[0].ID, p[1].ID)] = c
+		m.Launches = max(m.Launches, r.NNew)
+	}
+	return true
 }
 
 // comparisonOf is a ratio as bisect reads it, with the level its run
