@@ -105,6 +105,10 @@ type Shape struct {
 	// the runner numbers launch L's iterations from L·PerLaunch. 0 means
 	// one launch (a timed job).
 	PerLaunch int
+	// DuetPerLaunch is the duet iterations of one launch in the duet-solo
+	// design (result.Duet records), numbered from L·DuetPerLaunch; 0 in
+	// any other design.
+	DuetPerLaunch int
 }
 
 // Analyze computes one Case per case id, in the order of ids. shapes give
@@ -112,14 +116,22 @@ type Shape struct {
 // from interrupted ones, and the invocations an iteration time is divided by.
 func Analyze(recs []result.Record, ids []string, shapes map[string]Shape) []Case {
 	byCase := map[string][]result.Record{}
+	duets := map[string][]result.Record{}
 	for _, r := range recs {
-		if r.Phase == result.Measure {
+		switch r.Phase {
+		case result.Measure:
 			byCase[r.ID()] = append(byCase[r.ID()], r)
+		case result.Duet:
+			duets[r.ID()] = append(duets[r.ID()], r)
 		}
 	}
 	var out []Case
 	for _, id := range ids {
-		out = append(out, analyzeCase(id, byCase[id], shapes[id]))
+		c := analyzeCase(id, byCase[id], shapes[id])
+		if shapes[id].DuetPerLaunch > 0 {
+			addDuet(&c, duets[id], shapes[id])
+		}
+		out = append(out, c)
 	}
 	return out
 }

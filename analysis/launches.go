@@ -1,6 +1,11 @@
 package analysis
 
-import "sort"
+import (
+	"sort"
+
+	"github.com/lnbench/lnbench/result"
+	"github.com/lnbench/lnbench/stats"
+)
 
 // Launch is one launch of a case: its complete measured iterations on one
 // fresh network.
@@ -14,6 +19,13 @@ type Launch struct {
 	// P50Ms is the mean of its iterations' median payment latencies: the
 	// launch's value when latency is compared (open loop).
 	P50Ms float64 `json:"p50_ms,omitempty"`
+	// DuetIterations, DuetMeanSeconds and DuetP50Ms are the same figures
+	// of the launch's duet iterations (duet-solo design: every network of
+	// the round at once), which the verdict's direction test reads; the
+	// fields above are then of the iterations the network ran alone.
+	DuetIterations  int     `json:"duet_iterations,omitempty"`
+	DuetMeanSeconds float64 `json:"duet_mean_seconds,omitempty"`
+	DuetP50Ms       float64 `json:"duet_p50_ms,omitempty"`
 }
 
 // launchesOf groups the complete iterations by launch, in launch order.
@@ -49,4 +61,37 @@ func launchesOf(iters []Iteration, shape Shape) []Launch {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Launch < out[j].Launch })
 	return out
+}
+
+// addDuet puts each launch's complete duet iterations (mean time and mean
+// p50) beside its solo figures. A launch with duet iterations only (its
+// solo half interrupted) gets none: the verdict pairs the two halves of a
+// launch, so it needs both.
+func addDuet(c *Case, recs []result.Record, shape Shape) {
+	want := shape.Payments * max(1, shape.Invocations)
+	iters, idx := spans(recs)
+	byLaunch := map[int]*Launch{}
+	for _, i := range idx {
+		s := iters[i]
+		if want > 0 && s.n != want {
+			continue
+		}
+		l := i / shape.DuetPerLaunch
+		if byLaunch[l] == nil {
+			byLaunch[l] = &Launch{}
+		}
+		x := byLaunch[l]
+		x.DuetIterations++
+		x.DuetMeanSeconds += s.end.Sub(s.start).Seconds() / float64(max(1, shape.Invocations))
+		if len(s.lat) > 0 {
+			x.DuetP50Ms += stats.Percentiles(s.lat, 50)[0]
+		}
+	}
+	for k := range c.Launches {
+		if x := byLaunch[c.Launches[k].Launch]; x != nil {
+			c.Launches[k].DuetIterations = x.DuetIterations
+			c.Launches[k].DuetMeanSeconds = x.DuetMeanSeconds / float64(x.DuetIterations)
+			c.Launches[k].DuetP50Ms = x.DuetP50Ms / float64(x.DuetIterations)
+		}
+	}
 }

@@ -3,6 +3,9 @@ package analysis
 import (
 	"math"
 	"testing"
+	"time"
+
+	"github.com/lnbench/lnbench/result"
 )
 
 // Iterations numbered from launch·PerLaunch fall in their launch; an
@@ -31,5 +34,29 @@ func TestLaunches(t *testing.T) {
 	}
 	if one := Analyze(recs, []string{"C"}, map[string]Shape{"C": {Payments: 1}})[0].Launches; one != nil {
 		t.Errorf("a case of one launch lists none (it is the case itself): %+v", one)
+	}
+}
+
+// duet-solo: the duet iterations (phase duet, numbered from
+// launch·DuetPerLaunch) give each launch's duet figures beside its solo
+// ones, and never enter the case's own statistics.
+func TestDuetHalfOfALaunch(t *testing.T) {
+	recs := iterations(1, 1, 2, 2) // solo: launch 0 = 1, 1; launch 1 = 2, 2
+	for i, s := range []float64{3, 5, 7, 9} {
+		r := pay(i, time.Duration(1000+i*100)*time.Second, time.Duration(s*float64(time.Second)), result.Succeeded)
+		r.Phase = result.Duet
+		recs = append(recs, r)
+	}
+	c := Analyze(recs, []string{"C"}, map[string]Shape{"C": {Payments: 1, PerLaunch: 2, DuetPerLaunch: 2}})[0]
+	if c.Time.N != 4 || math.Abs(c.Time.Mean-1.5) > 1e-9 {
+		t.Errorf("the case's statistics read the duet half: %+v", c.Time)
+	}
+	ls := c.Launches
+	if len(ls) != 2 || ls[0].DuetIterations != 2 || math.Abs(ls[0].DuetMeanSeconds-4) > 1e-9 || math.Abs(ls[1].DuetMeanSeconds-8) > 1e-9 ||
+		math.Abs(ls[0].MeanSeconds-1) > 1e-9 || math.Abs(ls[1].DuetP50Ms-8000) > 1e-6 {
+		t.Errorf("launches %+v, want duet means 4 and 8 beside solo means 1 and 2", ls)
+	}
+	if ls := Analyze(recs, []string{"C"}, map[string]Shape{"C": {Payments: 1, PerLaunch: 2}})[0].Launches; ls[0].DuetIterations != 0 {
+		t.Errorf("without DuetPerLaunch the duet records are ignored: %+v", ls)
 	}
 }

@@ -66,7 +66,8 @@ func Summarize(rep *Report, recs []result.Record) {
 	params := map[string][]scenario.Value{}
 	for _, c := range s.Cases() {
 		ids = append(ids, c.ID())
-		shapes[c.ID()] = analysis.Shape{Payments: c.Workload.TotalPayments, Invocations: s.Job.InvocationCount, PerLaunch: perLaunch(s.Job)}
+		shapes[c.ID()] = analysis.Shape{Payments: c.Workload.TotalPayments, Invocations: s.Job.InvocationCount,
+			PerLaunch: rep.perLaunch(), DuetPerLaunch: rep.duetPerLaunch()}
 		params[c.ID()] = c.Values
 	}
 	rep.Cases, rep.AnalysisWarnings = nil, nil
@@ -88,10 +89,24 @@ func Summarize(rep *Report, recs []result.Record) {
 }
 
 // perLaunch is how many measured iterations one launch numbers: the runner
-// offsets launch L's by L·IterationCount; a timed job has one launch.
-func perLaunch(j scenario.Job) int {
-	if j.Timed() {
+// offsets launch L's by L·IterationCount (by L·its solo half in the
+// duet-solo design); a timed job has one launch.
+func (r Report) perLaunch() int {
+	j := r.Scenario.Job
+	switch {
+	case j.Timed():
 		return 0
+	case r.Design != nil && r.Design.Name == scenario.DesignDuetSolo:
+		return scenario.SoloIterations(j.IterationCount)
 	}
 	return j.IterationCount
+}
+
+// duetPerLaunch is how many duet iterations one launch of the duet-solo
+// design numbers (0 in any other design).
+func (r Report) duetPerLaunch() int {
+	if r.Design == nil || r.Design.Name != scenario.DesignDuetSolo || r.Scenario.Job.Timed() {
+		return 0
+	}
+	return r.Scenario.Job.IterationCount - scenario.SoloIterations(r.Scenario.Job.IterationCount)
 }

@@ -85,6 +85,10 @@ type Ratio struct {
 	Metric string `json:"metric,omitempty"`
 	// Alpha is the level the test ran at (the interval is 1-Alpha).
 	Alpha float64 `json:"alpha,omitempty"`
+	// Duet is the duet-solo design's direction test (nil in other designs):
+	// the verdict's direction and p come from it, Of and its interval
+	// from the iterations each network ran alone.
+	Duet *DuetHalf `json:"duet,omitempty"`
 	// PHolm is P adjusted over the run's compared cases (Holm), when the
 	// run compared more than one; a change verdict needs it below Alpha.
 	PHolm float64 `json:"p_holm,omitempty"`
@@ -195,7 +199,7 @@ func holmAcrossCases(rows []Row, cfg verdictConfig) {
 	var ps []float64
 	for i, c := range rows {
 		if rt := c.Ratio; rt != nil && rt.Verdict != VerdictBaseline && rt.Level == LevelLaunches && rt.Verdict != VerdictTooFew {
-			at, ps = append(at, i), append(ps, rt.P)
+			at, ps = append(at, i), append(ps, rt.verdictP())
 		}
 	}
 	if len(at) < 2 {
@@ -206,7 +210,7 @@ func holmAcrossCases(rows []Row, cfg verdictConfig) {
 		rt.PHolm = adj
 		if (rt.Verdict == VerdictFaster || rt.Verdict == VerdictSlower) && !(adj < cfg.alpha) {
 			rt.Notes = append(rt.Notes, fmt.Sprintf("%s alone (%s), but not over the %d cases compared (Holm-adjusted p=%.3f ≥ %g): not yet known",
-				rt.Verdict, pText(rt.P), len(at), adj, cfg.alpha))
+				rt.Verdict, pText(rt.verdictP()), len(at), adj, cfg.alpha))
 			rt.Verdict = VerdictUnknown
 		}
 	}
@@ -347,6 +351,9 @@ func metricRatioOf(c, b Row, metric string, cfg verdictConfig) Ratio {
 		return out
 	}
 	outcome := stats.Decide(t, cfg.noise, cfg.effect)
+	if dt, ok := duetTest(b, c, metric, cfg); ok {
+		outcome = twoStage(&out, t, dt, cfg)
+	}
 	out.Verdict = outcomeVerdicts[outcome]
 	switch outcome {
 	case stats.Lower, stats.Higher:
@@ -368,6 +375,67 @@ func metricRatioOf(c, b Row, metric string, cfg verdictConfig) Ratio {
 	}
 	out.Notes = append(out.Notes, oppositeNote(out, cfg)...)
 	return out
+}
+
+// DuetHalf is the direction test of the duet-solo design: the same test
+// on the launches' duet iterations (every network of the round at once).
+type DuetHalf struct {
+	Of   float64 `json:"ratio"`
+	Low  float64 `json:"ratio_low"`
+	High float64 `json:"ratio_high"`
+	P    float64 `json:"p"`
+	MDE  float64 `json:"mde"`
+}
+
+// verdictP is the p the verdict's direction rests on: the duet half's in
+// the duet-solo design, else the test's own.
+func (r Ratio) verdictP() float64 {
+	if r.Duet != nil {
+		return r.Duet.P
+	}
+	return r.P
+}
+
+// duetTest tests the launches' duet iterations when both cases have them
+// in at least two common rounds.
+func duetTest(b, c Row, metric string, cfg verdictConfig) (stats.RatioTest, bool) {
+	value := func(l analysis.Launch) float64 { return l.DuetMeanSeconds }
+	if metric == MetricP50 {
+		value = func(l analysis.Launch) float64 { return l.DuetP50Ms }
+	}
+	has := func(ls []analysis.Launch) bool {
+		return len(ls) >= 2 && !slices.ContainsFunc(ls, func(l analysis.Launch) bool { return l.DuetIterations == 0 })
+	}
+	if !has(b.Launches) || !has(c.Launches) {
+		return stats.RatioTest{}, false
+	}
+	bv, cv, paired, _ := launchValuesOf(b.Launches, c.Launches, value)
+	dt := stats.TestRatio(bv, cv, paired, cfg.alpha)
+	return dt, !math.IsNaN(dt.SE)
+}
+
+// twoStage decides the duet-solo design's verdict: the direction from the
+// duet half, which shares every burst of outside load between the
+// networks and so tells a change steadily, but reads a CPU-bound change
+// small (the changed network slows its twin too); the size, and "same",
+// from the solo half, each network alone as a user runs one build. A
+// direction the solo interval contradicts is not yet known.
+func twoStage(out *Ratio, solo, duet stats.RatioTest, cfg verdictConfig) stats.Outcome {
+	out.Duet = &DuetHalf{Of: duet.Ratio, Low: duet.Low, High: duet.High, P: duet.P, MDE: duet.MDE}
+	dir := stats.Decide(duet, cfg.noise, cfg.effect)
+	size := stats.Decide(solo, cfg.noise, cfg.effect)
+	out.Notes = append(out.Notes, fmt.Sprintf("size from the solo half (each network alone): %.3f (%s %.3f–%.3f); direction from the duet half (both networks at once): %.3f (%s %.3f–%.3f, %s)",
+		solo.Ratio, ciLabel(cfg.alpha), solo.Low, solo.High, duet.Ratio, ciLabel(cfg.alpha), duet.Low, duet.High, pText(duet.P)))
+	switch {
+	case dir == stats.Higher && solo.High < 1, dir == stats.Lower && solo.Low > 1:
+		out.Notes = append(out.Notes, "the halves disagree: the duet half points one way, the solo half's whole interval the other; not yet known")
+		return stats.NotYetKnown
+	case dir == stats.Higher || dir == stats.Lower:
+		return dir
+	case size == stats.Same:
+		return stats.Same
+	}
+	return stats.NotYetKnown
 }
 
 // oneLaunchRatio fills a comparison with one launch on a side: the

@@ -218,3 +218,50 @@ func TestFillRatiosHolmOverCases(t *testing.T) {
 		}
 	}
 }
+
+// duetSolo gives a launch row duet means beside its solo means.
+func duetSolo(r Row, duet ...float64) Row {
+	for i := range r.Launches {
+		r.Launches[i].DuetIterations, r.Launches[i].DuetMeanSeconds = 5, duet[i]
+	}
+	return r
+}
+
+// duet-solo: the direction from the duet half, the size and "same" from
+// the solo half. A CPU-bound change reads 4% in duet and 18% alone: the
+// verdict is slower with the size 1.18; a change the duet cannot see but
+// the solo half bounds within 5% is same; halves that disagree are not
+// yet known.
+func TestDuetSoloTwoStageVerdict(t *testing.T) {
+	base := duetSolo(launchRow("base", "1", 1.00, 1.05, 0.97, 1.02, 0.99, 1.01), 2, 2.1, 1.94, 2.04, 1.98, 2.02)
+	tests := []struct {
+		name      string
+		row       Row
+		want      string
+		ratio     float64 // the reported size: the solo half's
+		duetRatio float64
+	}{
+		{"slower, sized alone", duetSolo(launchRow("new", "1", 1.18, 1.24, 1.15, 1.20, 1.17, 1.19), 2.08, 2.19, 2.02, 2.12, 2.06, 2.1), VerdictSlower, 1.18, 1.04},
+		{"same alone, duet flat", duetSolo(launchRow("new", "1", 1.001, 1.052, 0.972, 1.019, 0.991, 1.011), 2.0, 2.11, 1.93, 2.05, 1.97, 2.02), VerdictSame, 1.0, 1.0},
+		{"halves disagree", duetSolo(launchRow("new", "1", 0.80, 0.85, 0.78, 0.82, 0.79, 0.81), 2.08, 2.19, 2.02, 2.12, 2.06, 2.1), VerdictUnknown, 0.81, 1.04},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := ratioOf(tt.row, base, cfg)
+			if got.Verdict != tt.want || got.Duet == nil || math.Abs(got.Of-tt.ratio) > 0.01 || math.Abs(got.Duet.Of-tt.duetRatio) > 0.01 {
+				t.Errorf("%+v duet %+v; want %s, size %.2f, duet %.2f", got, got.Duet, tt.want, tt.ratio, tt.duetRatio)
+			}
+			if !slices.ContainsFunc(got.Notes, func(n string) bool { return strings.Contains(n, "size from the solo half") }) {
+				t.Errorf("notes %q do not say which half gave what", got.Notes)
+			}
+		})
+	}
+	// Holm reads the direction's p.
+	r := Report{Manifest: runrecord.Manifest{Nodes: []runrecord.NodeInfo{{Label: "base", Baseline: true}, {Label: "new"}}},
+		Cases: []Row{base, tests[0].row, duetSolo(launchRow("base", "2", 1, 1, 1, 1, 1, 1), 2, 2, 2, 2, 2, 2), duetSolo(launchRow("new", "2", 1, 1, 1, 1, 1, 1), 2, 2, 2, 2, 2, 2)}}
+	r.Cases[2].Params[1].Value, r.Cases[3].Params[1].Value = "2", "2"
+	fillRatios(&r)
+	if rt := r.Cases[1].Ratio; rt.PHolm < rt.Duet.P || rt.PHolm > 2*rt.Duet.P+1e-12 {
+		t.Errorf("Holm p %g from duet p %g and solo p %g", rt.PHolm, rt.Duet.P, rt.P)
+	}
+}

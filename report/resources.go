@@ -64,7 +64,7 @@ func SummarizeResources(rep *Report, samples []usage.Sample, recs []result.Recor
 		storage, _ := paramOf(c.Params, cost.ParamStorage)
 		group, conc := sweepGroup(c)
 		ci := cost.CaseInput{ID: c.ID, Storage: storage, PaymentsPerSec: c.PaymentsPerSec, Group: group, Concurrency: conc, P50Ms: c.Latency.P50,
-			PerLaunch: perLaunch(rep.Scenario.Job)}
+			PerLaunch: rep.perLaunch()}
 		for _, it := range c.Iterations {
 			if it.Complete {
 				ci.IterationsPerSec = append(ci.IterationsPerSec, it.PaymentsPerSec)

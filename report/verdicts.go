@@ -32,6 +32,9 @@ func VerdictLines(r Report) []string {
 		}
 		if rt.Low > 0 {
 			p := pText(rt.P)
+			if rt.Duet != nil {
+				p = fmt.Sprintf("alone; duet %.3f, %s", rt.Duet.Of, pText(rt.Duet.P))
+			}
 			if rt.PHolm > 0 {
 				p += ", Holm " + pText(rt.PHolm)
 			}

@@ -14,6 +14,10 @@ import (
 const (
 	Warmup  = "warmup"
 	Measure = "measure"
+	// Duet iterations are a duet-solo design's first half: every network
+	// of the launch round at once, read only by the verdict's direction
+	// test; the measured (solo) half gives every other figure.
+	Duet = "duet"
 )
 
 // Record is one payment.

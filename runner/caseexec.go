@@ -8,6 +8,7 @@ import (
 	"github.com/lnbench/lnbench/internal/progress"
 	"github.com/lnbench/lnbench/load"
 	"github.com/lnbench/lnbench/result"
+	"github.com/lnbench/lnbench/scenario"
 )
 
 // caseExec runs one case's iterations on one live network, one iteration
@@ -71,13 +72,20 @@ func newCaseExec(opts Options, ln *liveNetwork, cr caseRun, w *result.Writer, cf
 // offset is the stream's iteration number of the case's first iteration
 // of phase in its launch: launches number their iterations on.
 func (e *caseExec) offset(phase string) int {
-	if phase == result.Warmup {
-		return e.cr.launch * e.opts.Scenario.Job.WarmupCount
-	}
-	if e.opts.Scenario.Job.Timed() {
+	job := e.opts.Scenario.Job
+	switch {
+	case phase == result.Warmup:
+		return e.cr.launch * job.WarmupCount
+	case job.Timed():
 		return 0
+	case e.opts.Scenario.Design() == scenario.DesignDuetSolo:
+		solo := scenario.SoloIterations(job.IterationCount)
+		if phase == result.Duet {
+			return e.cr.launch * (job.IterationCount - solo)
+		}
+		return e.cr.launch * solo
 	}
-	return e.cr.launch * e.opts.Scenario.Job.IterationCount
+	return e.cr.launch * job.IterationCount
 }
 
 // iteration runs the case's i-th iteration of phase (count of them, 0

@@ -25,6 +25,10 @@ func designOf(s scenario.Scenario, plans []networkPlan, noCPUSets string) *runre
 			d.Iterations += " (A B, B A, …)"
 		}
 		d.Iterations += "; warm-ups first; a waiting network is sampled as idle"
+	case scenario.DesignDuetSolo:
+		solo := scenario.SoloIterations(s.Job.IterationCount)
+		d.Iterations = fmt.Sprintf("warm-ups and %d iterations in duet (both at once, every CPU shared: the verdict's direction), then %d alone, alternating (A B, B A, …: the size and every figure of the table)",
+			s.Job.IterationCount-solo, solo)
 	case scenario.DesignDuet:
 		d.CPUs = describeCPUs(c.CPUs, allowedCPUs(), len(s.Specs()), maxActors(plans))
 		if noCPUSets != "" {

@@ -118,10 +118,14 @@ func (e *execution) runPair(ctx context.Context, pair []networkPlan) (err error)
 			execs[k].tag = " [" + crs[k].c.Node + "]"
 		}
 		restoreProcs := limitProcs() // once per case: duet's iterations run on goroutines of this one
-		if s.Design() == scenario.DesignDuet {
+		seed := iterationSeed(s.Compare.Seed, pair[0].pair, crs[0].c.PairKey(), ci)
+		switch s.Design() {
+		case scenario.DesignDuet:
 			err = duet(caseCtx, s.Job, execs)
-		} else {
-			err = interleave(caseCtx, s, execs, iterationSeed(s.Compare.Seed, pair[0].pair, crs[0].c.PairKey(), ci))
+		case scenario.DesignDuetSolo:
+			err = duetSolo(caseCtx, s, execs, seed)
+		default:
+			err = interleave(caseCtx, s, execs, seed)
 		}
 		restoreProcs()
 		for _, ln := range live {
@@ -155,14 +159,37 @@ func interleave(ctx context.Context, s scenario.Scenario, execs []*caseExec, see
 			}
 		}
 	}
-	for i, round := range iterationRounds(len(execs), s.Compare.OrderOrDefault(), seed, job.IterationCount) {
+	return alternate(ctx, s, execs, seed, result.Measure, job.IterationCount)
+}
+
+// duetSolo runs the warm-ups and the first part of the iterations in duet
+// (every network at once, phase result.Duet: the direction test's), then
+// the measured iterations one network at a time as interleave does (each
+// network alone: the size and the table's figures).
+func duetSolo(ctx context.Context, s scenario.Scenario, execs []*caseExec, seed uint64) error {
+	job := s.Job
+	solo := scenario.SoloIterations(job.IterationCount)
+	if err := together(ctx, execs, result.Warmup, job.WarmupCount); err != nil {
+		return err
+	}
+	if err := together(ctx, execs, result.Duet, job.IterationCount-solo); err != nil {
+		return err
+	}
+	return alternate(ctx, s, execs, seed, result.Measure, solo)
+}
+
+// alternate runs count iterations of phase one network at a time, in
+// rounds of the launch order's pattern; the waiting networks are sampled
+// as idle.
+func alternate(ctx context.Context, s scenario.Scenario, execs []*caseExec, seed uint64, phase string, count int) error {
+	for i, round := range iterationRounds(len(execs), s.Compare.OrderOrDefault(), seed, count) {
 		for _, k := range round {
 			for j, other := range execs {
 				if j != k {
-					other.ln.rs.iteration(ctx, usage.PhaseIdle, other.offset(result.Measure)+i)
+					other.ln.rs.iteration(ctx, usage.PhaseIdle, other.offset(phase)+i)
 				}
 			}
-			err := execs[k].iteration(ctx, result.Measure, i, job.IterationCount)
+			err := execs[k].iteration(ctx, phase, i, count)
 			for j, other := range execs {
 				if j != k {
 					other.ln.rs.iterationEnd(ctx)
@@ -198,18 +225,22 @@ func iterationSeed(seed uint64, pair, caseKey string, index int) uint64 {
 // for all before the next: the networks share the machine's drift
 // iteration by iteration. Warm-ups follow the same schedule.
 func duet(ctx context.Context, job scenario.Job, execs []*caseExec) error {
-	for _, ph := range []struct {
-		phase string
-		count int
-	}{{result.Warmup, job.WarmupCount}, {result.Measure, job.IterationCount}} {
-		for i := 0; i < ph.count; i++ {
-			g, gctx := errgroup.WithContext(ctx)
-			for _, e := range execs {
-				g.Go(func() error { return e.iteration(gctx, ph.phase, i, ph.count) })
-			}
-			if err := g.Wait(); err != nil {
-				return err
-			}
+	if err := together(ctx, execs, result.Warmup, job.WarmupCount); err != nil {
+		return err
+	}
+	return together(ctx, execs, result.Measure, job.IterationCount)
+}
+
+// together runs count iterations of phase on every network at the same
+// moment, the next when all have ended.
+func together(ctx context.Context, execs []*caseExec, phase string, count int) error {
+	for i := 0; i < count; i++ {
+		g, gctx := errgroup.WithContext(ctx)
+		for _, e := range execs {
+			g.Go(func() error { return e.iteration(gctx, phase, i, count) })
+		}
+		if err := g.Wait(); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -84,10 +84,13 @@ type span struct {
 }
 
 // measuredSpans are the measured iterations' spans in time order.
-func measuredSpans(recs []result.Record) []span {
+func measuredSpans(recs []result.Record) []span { return phaseSpans(recs, result.Measure) }
+
+// phaseSpans are the iterations of one phase, in start order.
+func phaseSpans(recs []result.Record, phase string) []span {
 	byKey := map[string]*span{}
 	for _, r := range recs {
-		if r.Phase != result.Measure {
+		if r.Phase != phase {
 			continue
 		}
 		node := strings.TrimPrefix(strings.Split(r.Case, "/")[0], "Node=")
@@ -199,4 +202,59 @@ func maxTime(a, b time.Time) time.Time {
 		return a
 	}
 	return b
+}
+
+// duet-solo: per launch, 2 duet iterations with both networks at once
+// (phase duet), then 2 measured iterations each alone, alternating; the
+// duet half ends before the solo half begins, and the design says so.
+func TestDuetSoloRunsTogetherThenAlone(t *testing.T) {
+	h := &harness{}
+	h.fleet.Hooks.Pay = func(ctx context.Context, payer string, amt int64) (node.PaymentResult, error) {
+		time.Sleep(5 * time.Millisecond)
+		return node.PaymentResult{Succeeded: true, Hops: 1}, nil
+	}
+	s := twoSpecs(scenario.DesignDuetSolo)
+	s.Params = params("Concurrency", "2", "TotalPayments", "6")
+	run, recs, err := execute(t, h.options(s, t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	duets, solos := phaseSpans(recs, result.Duet), measuredSpans(recs)
+	if len(duets) != 8 || len(solos) != 8 { // 2 launches × 2 specs × 2 iterations each
+		t.Fatalf("%d duet and %d solo iterations, want 8 and 8", len(duets), len(solos))
+	}
+	for i := 0; i+1 < len(duets); i += 2 {
+		if a, b := duets[i], duets[i+1]; a.node == b.node || b.from.After(a.to) {
+			t.Errorf("duet iterations %d, %d: %+v and %+v, want one per spec at the same time", i, i+1, a, b)
+		}
+	}
+	for i := 1; i < len(solos); i++ {
+		if solos[i].from.Before(solos[i-1].to) {
+			t.Errorf("solo iterations overlap: %+v and %+v", solos[i-1], solos[i])
+		}
+	}
+	for l := 0; l < 2; l++ {
+		if last, first := duets[4*l+3], solos[4*l]; first.from.Before(last.to) {
+			t.Errorf("launch %d: a solo iteration began before the duet half ended", l+1)
+		}
+	}
+	// The runner numbers each half from launch·half: 0–1 and 2–3.
+	its := map[string][]int{}
+	for _, r := range recs {
+		if r.Phase == result.Duet || r.Phase == result.Measure {
+			k := r.Phase + "/" + strings.Split(r.Case, "/")[0]
+			if !slices.Contains(its[k], r.Iteration) {
+				its[k] = append(its[k], r.Iteration)
+			}
+		}
+	}
+	for k, v := range its {
+		slices.Sort(v)
+		if !slices.Equal(v, []int{0, 1, 2, 3}) {
+			t.Errorf("%s iterations %v, want 0–3", k, v)
+		}
+	}
+	if d := manifest(t, run).Design; d == nil || d.Name != scenario.DesignDuetSolo || !strings.Contains(d.Line(), "2 iterations in duet") {
+		t.Errorf("design %+v", d)
+	}
 }

@@ -57,6 +57,8 @@ func (d Design) what() string {
 		return "each launch round's networks up together, measured iterations alternating: " + d.Iterations
 	case scenario.DesignDuet:
 		return "each launch round's networks measured at the same moment, iteration by iteration; CPUs " + d.CPUs
+	case scenario.DesignDuetSolo:
+		return "each launch round's networks up together: " + d.Iterations
 	}
 	return "one network at a time"
 }

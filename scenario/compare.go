@@ -10,8 +10,11 @@ import (
 type Compare struct {
 	// Design is how the specs' networks share the machine: sequential (one
 	// network at a time), interleaved (a launch pair's networks up
-	// together, measured iterations alternating in shuffled rounds) or duet
-	// (both measured at the same moment, the same iteration schedule).
+	// together, measured iterations alternating in shuffled rounds), duet
+	// (both measured at the same moment, the same iteration schedule) or
+	// duet-solo (the first half of the iterations in duet, the second half
+	// interleaved, each network alone: the direction from the duet, the
+	// size from the solo half).
 	Design string `yaml:"design" json:"design,omitempty"`
 	// Fallback says why the run fell back to sequential from the design
 	// asked for (set by the memory guard, never read from a file).
@@ -48,7 +51,18 @@ const (
 	DesignSequential  = "sequential"
 	DesignInterleaved = "interleaved"
 	DesignDuet        = "duet"
+	// DesignDuetSolo measures each launch round twice over: half of the
+	// iterations in duet (both networks at once: steady under outside
+	// load, but a CPU-bound change slows its twin too and reads smaller),
+	// the other half interleaved (each network alone: the size a user sees
+	// running one build). The verdict's direction comes from the duet half,
+	// its size and "same" from the solo half.
+	DesignDuetSolo = "duet-solo"
 )
+
+// SoloIterations is how many of a duet-solo launch's measured iterations
+// run alone (the second half); the rest run in duet.
+func SoloIterations(iterations int) int { return iterations / 2 }
 
 // DefaultDesign is the design of a comparison that names none, when its
 // job and faults allow it (Design). Measured on the 2-core reference VM
@@ -124,7 +138,10 @@ func (s Scenario) validateCompare() error {
 	c := s.Compare
 	switch c.Design {
 	case "", DesignSequential:
-	case DesignInterleaved, DesignDuet:
+	case DesignInterleaved, DesignDuet, DesignDuetSolo:
+		if c.Design == DesignDuetSolo && !s.Job.Timed() && s.Job.IterationCount < 4 {
+			return fmt.Errorf("compare.design duet-solo with job.IterationCount %d: it runs half the iterations in duet and half alone, and each half needs 2; set job.IterationCount ≥ 4", s.Job.IterationCount)
+		}
 		if s.Job.Timed() {
 			return fmt.Errorf("compare.design %s with job.Duration: the %s design schedules a count of iterations; set job.IterationCount, or compare.design: sequential", c.Design, c.Design)
 		}
@@ -132,7 +149,7 @@ func (s Scenario) validateCompare() error {
 			return fmt.Errorf("compare.design %s with faults: a fault hits one network of a pair mid-schedule; use compare.design: sequential (--design sequential) with faults", c.Design)
 		}
 	default:
-		return fmt.Errorf("compare.design %q: use sequential, interleaved or duet", c.Design)
+		return fmt.Errorf("compare.design %q: use sequential, interleaved, duet or duet-solo", c.Design)
 	}
 	switch c.CPUs {
 	case "", CPUsShared:

@@ -15,8 +15,10 @@ func TestCompareBlock(t *testing.T) {
 	}{
 		{two + "compare: {order: shuffled, seed: 7, until_known: true, max_launches: 10, effect: 0.03}\n", ""},
 		{two + "compare: {order: random}\n", "compare.order \"random\": use abba or shuffled"},
-		{two + "compare: {design: parallel}\n", "compare.design \"parallel\": use sequential, interleaved or duet"},
+		{two + "compare: {design: parallel}\n", "compare.design \"parallel\": use sequential, interleaved, duet or duet-solo"},
 		{two + "compare: {design: interleaved}\n", ""},
+		{two + "compare: {design: duet-solo}\n", ""},
+		{two + "compare: {design: duet-solo}\njob: {IterationCount: 3}\n", "compare.design duet-solo with job.IterationCount 3: it runs half the iterations in duet and half alone, and each half needs 2; set job.IterationCount ≥ 4"},
 		{two + "compare: {seed: 7}\n", "compare.seed 7: a seed orders shuffled launches only"},
 		{two + "compare: {effect: 3}\n", "compare.effect 3: give a relative change between 0 and 1"},
 		{two + "job: {LaunchCount: 8}\ncompare: {until_known: true, max_launches: 4}\n", "compare.max_launches 4 is below job.LaunchCount=8"},

@@ -141,7 +141,7 @@ func (s Scenario) Design() string {
 }
 
 // Paired tells whether a launch round's networks run together: several
-// specs in the interleaved or duet design.
+// specs in the interleaved, duet or duet-solo design.
 func (s Scenario) Paired() bool { return len(s.Specs()) > 1 && s.Design() != DesignSequential }
 
 // BaselineSpec is the spec btcd and ratios come from: the baseline, else the first.

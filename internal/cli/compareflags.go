@@ -23,7 +23,7 @@ type compareFlags struct {
 }
 
 func addCompareFlags(fl *pflag.FlagSet, f *compareFlags) {
-	fl.StringVar(&f.design, "design", "", fmt.Sprintf("comparisons: sequential (one network at a time), interleaved (a launch pair's networks up together, iterations alternating) or duet (both measured at once); default %s, sequential with faults or a timed job", scenario.DefaultDesign))
+	fl.StringVar(&f.design, "design", "", fmt.Sprintf("comparisons: sequential (one network at a time), interleaved (a launch pair's networks up together, iterations alternating) duet (both measured at once) or duet-solo (half the iterations in duet for the direction, half alone for the size); default %s, sequential with faults or a timed job", scenario.DefaultDesign))
 	fl.StringVar(&f.order, "order", "", "comparisons: launch order of the specs, abba (default: A B B A …) or shuffled")
 	fl.Uint64Var(&f.seed, "seed", 0, "comparisons: seed of a shuffled order (0 = pick one; it is recorded)")
 	fl.BoolVar(&f.untilKnown, "until-known", false, "comparisons: add launch pairs until every verdict is known (faster, slower or same) or --max-launches ran")
@@ -87,6 +87,9 @@ var launchSpread = map[string]float64{
 	scenario.DesignSequential:  0.356,
 	scenario.DesignInterleaved: 0.139,
 	scenario.DesignDuet:        0.024,
+	// duet-solo's verdicts take their direction from its duet half; its
+	// size's spread is interleaved's (docs/measured.md).
+	scenario.DesignDuetSolo: 0.024,
 }
 
 // launchesWhy is the plan line's reason for a comparison's default launch
