@@ -1,0 +1,79 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"math"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/lnbench/lnbench/report"
+	"github.com/lnbench/lnbench/scenario"
+)
+
+// plantedChanges are the kinds of change the bias measurement plants
+// (e2e/testdata/plant), each at about 20% and 5% of the release's time
+// when run alone (AlicePaysBob, Concurrency 40, 100 payments, local
+// backend, the 2-core VM; docs/measured.md, "The size a user would see").
+var plantedChanges = []struct {
+	name, env, value string
+}{
+	{"cpu-payee-20", "LNBENCH_PLANT_PAYEE_HASHES", "8000"},
+	{"cpu-payee-5", "LNBENCH_PLANT_PAYEE_HASHES", "2000"},
+	{"cpu-payer-20", "LNBENCH_PLANT_PAYER_HASHES", "8000"},
+	{"latency-20", "LNBENCH_PLANT_PAYER_SLEEP_US", "100000"},
+	{"disk-20", "LNBENCH_PLANT_PAYEE_SYNCS", "4"},
+}
+
+// TestSlowBias: for each planted change, each build alone (the sequential
+// design: the reference, what a user sees running one build) and the
+// default design, six launch rounds each; the default's ratio must lie
+// within 20% of the effect of the reference's, widened by the reference's
+// own interval (a reference of six sequential launches on a shared machine
+// is itself uncertain by a few percent). LNBENCH_BIAS_KINDS picks kinds by
+// name (comma-separated; default all).
+func TestSlowBias(t *testing.T) {
+	requireSlowTier(t)
+	binaries(t)
+	tree := plantedTree(t)
+	for _, k := range plantedChanges {
+		if !selected(k.name, "LNBENCH_BIAS_KINDS") {
+			continue
+		}
+		t.Run(k.name, func(t *testing.T) {
+			t.Setenv(k.env, k.value)
+			ratio := func(design string) report.Ratio {
+				dir := runCLI(t, "run", "--node", "rel=lnd@"+lndRelease, "--node", "plant=lnd@src:"+tree, "--baseline", "rel",
+					"--design", design, "--param", "Concurrency=40", "--param", "TotalPayments=100", "--job", "LaunchCount=6", "--yes")
+				for _, c := range readSummary(t, dir).Cases {
+					if c.Node == "plant" && c.Ratio != nil {
+						t.Logf("%s %s: ratio %.3f (%.3f–%.3f), %s, MDE %.1f%% (%s)", k.name, design, c.Ratio.Of, c.Ratio.Low, c.Ratio.High, c.Ratio.Verdict, 100*c.Ratio.MDE, dir)
+						return *c.Ratio
+					}
+				}
+				t.Fatalf("no plant row in %s", dir)
+				return report.Ratio{}
+			}
+			ref := ratio(scenario.DesignSequential)
+			got := ratio(scenario.DefaultDesign)
+			effect := math.Abs(ref.Of - 1)
+			slack := 0.2*effect + math.Max(ref.High-ref.Of, ref.Of-ref.Low)
+			if math.Abs(got.Of-ref.Of) > slack {
+				t.Errorf("%s: the default design (%s) reads %.3f, the builds alone %.3f (%.3f–%.3f): off by %.3f, more than 20%% of the effect plus the reference's interval (%.3f)",
+					k.name, scenario.DefaultDesign, got.Of, ref.Of, ref.Low, ref.High, math.Abs(got.Of-ref.Of), slack)
+			}
+			if effect > 0.05 && got.Verdict == report.VerdictSame {
+				t.Errorf("%s: a change of %.1f%% alone read same", k.name, 100*effect)
+			}
+		})
+	}
+}
+
+// selected tells whether name is among the comma-separated names of the
+// environment variable env (every name when it is unset).
+func selected(name, env string) bool {
+	list := os.Getenv(env)
+	return list == "" || slices.Contains(strings.Split(list, ","), name)
+}
