@@ -1,11 +1,13 @@
 // Package history follows benchmark results across the runs a user keeps:
 // every artifacts folder under a directory becomes points, one per case
 // and node build, grouped into series (scenario, case, build lineage,
-// machine), ordered by commit where the builds have commits and by time
+// machine, and the run's design with the number of networks it measured
+// at once), ordered by commit where the builds have commits and by time
 // otherwise, with change points found by E-divisive means (package
-// changepoint). A change that coincides with a shift of the machine's own
-// readings (disk sync ceiling, CPU used outside the run, steal) is labelled
-// an environment change, not a code change.
+// changepoint) on payments/s and on the median payment latency. A change
+// that coincides with a shift of the machine's own readings (disk sync
+// ceiling, CPU used outside the run, steal) is labelled an environment
+// change, not a code change.
 package history
 
 import (
@@ -14,6 +16,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -39,15 +42,46 @@ type Point struct {
 	Dirty   bool   `json:"dirty,omitempty"`
 	Machine string `json:"machine"` // fingerprint
 	// MachineText is what the fingerprint hashes: CPU, cores, memory, OS.
-	MachineText    string  `json:"machine_text"`
+	MachineText string `json:"machine_text"`
+	// Design is the run's design (run.json's design: sequential,
+	// interleaved, duet, …), DesignSingle for a run of one spec; Networks
+	// how many networks it measured at the same moment: a duet round's
+	// specs, else 1. Two networks at once each get half the machine, so a
+	// duet's payments/s is not a single run's.
+	Design         string  `json:"design"`
+	Networks       int     `json:"networks"`
 	PaymentsPerSec float64 `json:"payments_per_sec"`
 	MeanSeconds    float64 `json:"mean_s"` // mean iteration time
+	// P50Ms is the median latency of the case's successful measured
+	// payments.
+	P50Ms float64 `json:"p50_ms"`
+	// OpenLoop: the case paced its payments (a rate), so its payments/s
+	// follows the schedule and its latency is the figure.
+	OpenLoop bool `json:"open_loop,omitempty"`
 	// Control is the label and lineage of the run's baseline when the point
-	// is another spec measured beside it, and VsControl the point's
-	// payments/s over the control's (the inverse of the time ratio).
-	Control   string  `json:"control,omitempty"`
-	VsControl float64 `json:"vs_control,omitempty"`
-	Env       Env     `json:"env"`
+	// is another spec measured beside it, VsControl the point's payments/s
+	// over the control's (the inverse of the time ratio) and P50VsControl
+	// its median latency over the control's in the same case.
+	Control      string  `json:"control,omitempty"`
+	VsControl    float64 `json:"vs_control,omitempty"`
+	P50VsControl float64 `json:"p50_vs_control,omitempty"`
+	Env          Env     `json:"env"`
+}
+
+// DesignSingle is a run of one node spec (run.json records no design).
+const DesignSingle = "single"
+
+// Setup names how the point's network shared the machine: "duet, 2
+// networks at once", "single spec, 1 network at a time".
+func (p Point) Setup() string {
+	design := p.Design
+	if design == DesignSingle || design == "" {
+		design = "single spec"
+	}
+	if p.Networks > 1 {
+		return fmt.Sprintf("%s, %d networks at once", design, p.Networks)
+	}
+	return design + ", 1 network at a time"
 }
 
 // Env are the machine's readings during the run, to tell an environment
@@ -70,34 +104,84 @@ func Fingerprint(text string) string {
 	return hex.EncodeToString(h[:])[:8]
 }
 
-// Series is the points of one scenario case on one build lineage (on one
-// machine unless mixed), in order, with their change points.
-type Series struct {
-	Scenario string  `json:"scenario"`
-	Case     string  `json:"case"`
-	Build    string  `json:"build"`
-	Machine  string  `json:"machine"` // "" when machines are mixed
-	Points   []Point `json:"points"`
-	// Order says how the points are ordered: "commit" or "time".
-	Order string `json:"order"`
-	// Metric is what the change points were found on: "payments/s" or
-	// "payments/s relative to CONTROL" (every point has that control).
+// What a track follows.
+const (
+	Throughput = "payments/s"
+	Latency    = "p50 latency"
+)
+
+// Track is one figure of a series over its points, with its change points.
+type Track struct {
+	// Kind is Throughput or Latency.
+	Kind string `json:"kind"`
+	// Relative: the figure is the point's over the control's of the same
+	// run (every point of the series has that control).
+	Relative bool `json:"relative,omitempty"`
+	// Metric names the figure: "payments/s", "p50 latency (ms)", or
+	// either "relative to CONTROL".
 	Metric  string   `json:"metric"`
 	Changes []Change `json:"changes,omitempty"`
 	Tests   int      `json:"tests"`
-	Alpha   float64  `json:"alpha"`
-	Notes   []string `json:"notes,omitempty"`
 }
 
-// Value is the point's figure in the series' metric.
-func (s Series) Value(p Point) float64 {
-	if s.relative() {
+// Value is the point's figure in the track's metric.
+func (t Track) Value(p Point) float64 {
+	switch {
+	case t.Kind == Latency && t.Relative:
+		return p.P50VsControl
+	case t.Kind == Latency:
+		return p.P50Ms
+	case t.Relative:
 		return p.VsControl
 	}
 	return p.PaymentsPerSec
 }
 
-func (s Series) relative() bool { return strings.HasPrefix(s.Metric, "payments/s relative") }
+// Worse says whether a change's shift makes the figure worse: fewer
+// payments/s, or a longer latency.
+func (t Track) Worse(shift float64) bool {
+	if t.Kind == Latency {
+		return shift > 0
+	}
+	return shift < 0
+}
+
+// Series is the points of one scenario case on one build lineage (on one
+// machine unless mixed) in one design, in order, with their change points
+// on payments/s and on the median latency.
+type Series struct {
+	Scenario string `json:"scenario"`
+	Case     string `json:"case"`
+	Build    string `json:"build"`
+	Machine  string `json:"machine"` // "" when machines are mixed
+	// Design and Networks are the points' (Point): runs that shared the
+	// machine differently are different series.
+	Design   string  `json:"design"`
+	Networks int     `json:"networks"`
+	Points   []Point `json:"points"`
+	// Order says how the points are ordered: "commit" or "time".
+	Order      string   `json:"order"`
+	Throughput Track    `json:"throughput"`
+	Latency    Track    `json:"latency"`
+	Alpha      float64  `json:"alpha"`
+	Notes      []string `json:"notes,omitempty"`
+}
+
+// Setup names the series' design and networks at once (Point.Setup).
+func (s Series) Setup() string { return s.Points[0].Setup() }
+
+// Name is the series' title: scenario and case, build, design, and the
+// machine when machines are not mixed.
+func (s Series) Name() string {
+	name := fmt.Sprintf("%s %s · %s · %s", s.Scenario, s.Case, s.Build, s.Setup())
+	if s.Machine != "" {
+		name += " · machine " + s.Machine
+	}
+	return name
+}
+
+// Tracks are the series' figures: payments/s, then latency.
+func (s Series) Tracks() []Track { return []Track{s.Throughput, s.Latency} }
 
 // Change is a change point: where it is, the builds on either side, and
 // what it is attributed to.
@@ -123,34 +207,177 @@ type Options struct {
 	Detect      changepoint.Options
 }
 
-// Build groups points into series, orders them and finds change points.
+// Build groups points into series, orders them (SortSeries) and finds
+// change points on both tracks.
 func Build(points []Point, opts Options) []Series {
 	groups := map[string]*Series{}
 	var keys []string
 	for _, p := range points {
+		if p.Design == "" {
+			p.Design = DesignSingle
+		}
+		p.Networks = max(p.Networks, 1)
 		machine := p.Machine
 		if opts.MixMachines {
 			machine = ""
 		}
-		key := strings.Join([]string{p.Scenario, p.Case, p.Build, machine}, "\x00")
+		key := strings.Join([]string{p.Scenario, p.Case, p.Build, machine, p.Design, fmt.Sprint(p.Networks)}, "\x00")
 		s, ok := groups[key]
 		if !ok {
-			s = &Series{Scenario: p.Scenario, Case: p.Case, Build: p.Build, Machine: machine}
+			s = &Series{Scenario: p.Scenario, Case: p.Case, Build: p.Build, Machine: machine, Design: p.Design, Networks: p.Networks}
 			groups[key] = s
 			keys = append(keys, key)
 		}
 		s.Points = append(s.Points, p)
 	}
-	sort.Strings(keys)
 	var out []Series
 	for _, k := range keys {
 		s := groups[k]
 		order(s, opts.CommitOrder)
-		s.Metric = metricOf(s.Points)
-		detect(s, opts.Detect)
+		s.Throughput = trackOf(Throughput, s.Points)
+		s.Latency = trackOf(Latency, s.Points)
+		s.Notes = append(s.Notes, shortNote(len(s.Points), opts.Detect)...)
+		if s.Points[0].OpenLoop {
+			s.Notes = append(s.Notes, "open loop: payments/s follows the schedule (it drops only when the nodes cannot keep up); the latency is the figure, and bisect compares it (--metric p50)")
+		}
+		for _, t := range []*Track{&s.Throughput, &s.Latency} {
+			detect(s, t, opts.Detect)
+		}
 		out = append(out, *s)
 	}
+	SortSeries(out)
 	return out
+}
+
+// shortNote says when a series is too short for any change point: fewer
+// than two segments' worth of points, or so few that no order of them is
+// rare enough for the level (a permutation test of n points split in
+// halves cannot give a p below about 2/C(n, n/2): 0.1 for 6 points, 0.057
+// for 7, 0.029 for 8).
+func shortNote(n int, o changepoint.Options) []string {
+	minSize, alpha := o.MinSize, o.Alpha
+	if minSize == 0 {
+		minSize = 3
+	}
+	if alpha == 0 {
+		alpha = 0.05
+	}
+	if n < 2*minSize {
+		return []string{fmt.Sprintf("%d point(s): change points need at least %d on each side", n, minSize)}
+	}
+	floor := 2 / binomial(n, n/2)
+	if floor >= alpha {
+		return []string{fmt.Sprintf("%d points: a permutation test of %d points cannot give a p below about %.3f, and α is %g; a change point needs more runs (8 at α = 0.05)", n, n, floor, alpha)}
+	}
+	return nil
+}
+
+func binomial(n, k int) float64 {
+	c := 1.0
+	for i := 1; i <= k; i++ {
+		c = c * float64(n-k+i) / float64(i)
+	}
+	return c
+}
+
+// SortSeries orders series as the report orders cases: by scenario, then
+// case in the natural order of its params (Concurrency=2 before
+// Concurrency=10), then build, machine, and setup (fewest networks at
+// once first).
+func SortSeries(ss []Series) {
+	sort.SliceStable(ss, func(i, j int) bool {
+		a, b := ss[i], ss[j]
+		if a.Scenario != b.Scenario {
+			return a.Scenario < b.Scenario
+		}
+		if c := CompareCases(a.Case, b.Case); c != 0 {
+			return c < 0
+		}
+		if a.Build != b.Build {
+			return a.Build < b.Build
+		}
+		if a.Machine != b.Machine {
+			return a.Machine < b.Machine
+		}
+		if a.Networks != b.Networks {
+			return a.Networks < b.Networks
+		}
+		return a.Design < b.Design
+	})
+}
+
+// CompareCases orders two case keys ("Concurrency=2/TotalPayments=60")
+// param by param, each value in its natural order: numbers and durations
+// by size, other values with their digit runs compared as numbers.
+func CompareCases(a, b string) int {
+	pa, pb := strings.Split(a, "/"), strings.Split(b, "/")
+	for i := 0; i < len(pa) && i < len(pb); i++ {
+		na, va, _ := strings.Cut(pa[i], "=")
+		nb, vb, _ := strings.Cut(pb[i], "=")
+		if na != nb {
+			return strings.Compare(na, nb)
+		}
+		if c := compareValues(va, vb); c != 0 {
+			return c
+		}
+	}
+	return len(pa) - len(pb)
+}
+
+func compareValues(a, b string) int {
+	if x, ok := numberOf(a); ok {
+		if y, ok := numberOf(b); ok && x != y {
+			if x < y {
+				return -1
+			}
+			return 1
+		}
+	}
+	return naturalCompare(a, b)
+}
+
+// numberOf reads a param value as a number: a plain one, or a duration
+// (in seconds).
+func numberOf(v string) (float64, bool) {
+	if x, err := strconv.ParseFloat(v, 64); err == nil {
+		return x, true
+	}
+	if d, err := time.ParseDuration(v); err == nil {
+		return d.Seconds(), true
+	}
+	return 0, false
+}
+
+// naturalCompare compares strings with each run of digits taken as a
+// number: "node2" before "node10".
+func naturalCompare(a, b string) int {
+	for a != "" && b != "" {
+		da, db := digits(a), digits(b)
+		if da > 0 && db > 0 {
+			x, y := strings.TrimLeft(a[:da], "0"), strings.TrimLeft(b[:db], "0")
+			if len(x) != len(y) {
+				return len(x) - len(y)
+			}
+			if c := strings.Compare(x, y); c != 0 {
+				return c
+			}
+			a, b = a[da:], b[db:]
+			continue
+		}
+		if a[0] != b[0] {
+			return int(a[0]) - int(b[0])
+		}
+		a, b = a[1:], b[1:]
+	}
+	return len(a) - len(b)
+}
+
+func digits(s string) int {
+	n := 0
+	for n < len(s) && s[n] >= '0' && s[n] <= '9' {
+		n++
+	}
+	return n
 }
 
 // order sorts by commit position when every point has a commit of one
@@ -179,30 +406,38 @@ func order(s *Series, commitOrder func(string) map[string]int) {
 	s.Order = "commit"
 }
 
-// metricOf is relative to the control when every point has the same one.
-func metricOf(ps []Point) string {
+// trackOf is relative to the control when every point has the same one
+// with the figure's ratio.
+func trackOf(kind string, ps []Point) Track {
+	t := Track{Kind: kind, Relative: true}
 	control := ps[0].Control
-	if control == "" {
-		return "payments/s"
-	}
 	for _, p := range ps {
-		if p.Control != control || !(p.VsControl > 0) {
-			return "payments/s"
+		ratio := p.VsControl
+		if kind == Latency {
+			ratio = p.P50VsControl
+		}
+		if control == "" || p.Control != control || !(ratio > 0) {
+			t.Relative = false
 		}
 	}
-	return "payments/s relative to " + control
+	unit := ""
+	if kind == Latency {
+		unit = " (ms)"
+	}
+	t.Metric = kind + unit
+	if t.Relative {
+		t.Metric = kind + " relative to " + control
+	}
+	return t
 }
 
-func detect(s *Series, o changepoint.Options) {
+func detect(s *Series, t *Track, o changepoint.Options) {
 	xs := make([]float64, len(s.Points))
 	for i, p := range s.Points {
-		xs[i] = s.Value(p)
+		xs[i] = t.Value(p)
 	}
 	res := changepoint.Detect(xs, o)
-	s.Tests, s.Alpha = res.Tests, res.Alpha
-	if n := len(xs); n < 6 {
-		s.Notes = append(s.Notes, fmt.Sprintf("%d point(s): change points need at least 3 on each side", n))
-	}
+	t.Tests, s.Alpha = res.Tests, res.Alpha
 	for _, cp := range res.Points {
 		c := Change{Point: cp, Last: s.Points[cp.Index-1], First: s.Points[cp.Index], Kind: "code"}
 		c.Why = envShift(s.Points, res.Points, cp.Index)
@@ -210,10 +445,20 @@ func detect(s *Series, o changepoint.Options) {
 			c.Kind = "environment"
 		}
 		if c.Last.Commit != "" && c.First.Commit != "" && c.Last.Clone == c.First.Clone && c.Last.Commit != c.First.Commit {
-			c.Bisect = fmt.Sprintf("lnbench bisect --node %s@src:%s --good %s --bad %s --case %s", implOf(s.Build), c.Last.Clone, gitrev.ShortID(c.Last.Commit), gitrev.ShortID(c.First.Commit), s.Case)
+			switch {
+			case t.Kind == Latency:
+				c.Bisect = bisectCommand(s, c, " --metric p50")
+			case !c.First.OpenLoop:
+				// An open loop's bisect compares p50: the latency track's command.
+				c.Bisect = bisectCommand(s, c, "")
+			}
 		}
-		s.Changes = append(s.Changes, c)
+		t.Changes = append(t.Changes, c)
 	}
+}
+
+func bisectCommand(s *Series, c Change, extra string) string {
+	return fmt.Sprintf("lnbench bisect --node %s@src:%s --good %s --bad %s --case %s%s", implOf(s.Build), c.Last.Clone, gitrev.ShortID(c.Last.Commit), gitrev.ShortID(c.First.Commit), s.Case, extra)
 }
 
 // envShift names the machine readings that moved at index: compared over

@@ -12,6 +12,7 @@ import (
 	"github.com/lnbench/lnbench/internal/jsonl"
 	"github.com/lnbench/lnbench/report"
 	"github.com/lnbench/lnbench/runrecord"
+	"github.com/lnbench/lnbench/scenario"
 	"github.com/lnbench/lnbench/usage"
 )
 
@@ -60,6 +61,14 @@ func loadRun(dir string) ([]Point, error) {
 		nodes[n.Label] = n
 	}
 	baseline := rep.BaselineLabel()
+	design, networks := designOf(rep)
+	// The control's median latency per case, for the others' ratio to it.
+	controlP50 := map[string]float64{}
+	for _, c := range rep.Cases {
+		if baseline != "" && c.Node == baseline {
+			controlP50[report.CaseKey(c)] = c.Latency.P50
+		}
+	}
 	var out []Point
 	for _, c := range rep.Cases {
 		if c.Payments == 0 || c.PaymentsPerSec == 0 {
@@ -71,8 +80,8 @@ func loadRun(dir string) ([]Point, error) {
 		}
 		p := Point{Dir: dir, RunID: rep.RunID, Started: rep.Started, Scenario: rep.Scenario.Name, Case: report.CaseKey(c),
 			Build: lineageOf(n), Label: n.Label, Commit: n.Commit, Subject: n.Subject, Dirty: n.Dirty,
-			Machine: Fingerprint(machineText), MachineText: machineText,
-			PaymentsPerSec: c.PaymentsPerSec, MeanSeconds: c.Time.Mean, Env: env}
+			Machine: Fingerprint(machineText), MachineText: machineText, Design: design, Networks: networks,
+			PaymentsPerSec: c.PaymentsPerSec, MeanSeconds: c.Time.Mean, P50Ms: c.Latency.P50, OpenLoop: c.OfferedPerSec > 0, Env: env}
 		if n.Source != "" {
 			p.Clone = n.Source
 		}
@@ -80,6 +89,9 @@ func loadRun(dir string) ([]Point, error) {
 		if baseline != "" && c.Node != baseline && c.Ratio != nil && c.Ratio.Of > 0 {
 			p.Control = baseline + " (" + lineageOf(nodes[baseline]) + ")"
 			p.VsControl = 1 / c.Ratio.Of
+			if base := controlP50[report.CaseKey(c)]; base > 0 && c.Latency.P50 > 0 {
+				p.P50VsControl = c.Latency.P50 / base
+			}
 		}
 		out = append(out, p)
 	}
@@ -87,6 +99,29 @@ func loadRun(dir string) ([]Point, error) {
 		return nil, errors.New("no measured case")
 	}
 	return out, nil
+}
+
+// designOf is the run's design and how many networks it measured at the
+// same moment: a duet round's specs, one otherwise (sequential runs one
+// network at a time; interleaved has a round's networks up together but
+// alternates their measured iterations). A run of one spec records no
+// design.
+func designOf(rep report.Report) (string, int) {
+	d := rep.Design
+	if d == nil {
+		return DesignSingle, 1
+	}
+	if d.Name != scenario.DesignDuet {
+		return d.Name, 1
+	}
+	n := 0
+	for _, r := range d.Rounds {
+		n = max(n, len(r))
+	}
+	if n == 0 {
+		n = len(rep.Nodes)
+	}
+	return d.Name, max(n, 1)
 }
 
 // lineageOf names a build's series: the release, or the clone a source

@@ -82,29 +82,42 @@ func drawPlot(ctx context.Context, dir string, log io.Writer) bool {
 	return true
 }
 
-var csvHeader = []string{"series", "scenario", "case", "build", "machine", "order", "position", "run_id", "started", "dir", "label",
-	"commit", "subject", "payments_per_sec", "mean_s", "control", "vs_control", "value", "metric", "change_here", "change_kind",
+var csvHeader = []string{"series", "series_name", "scenario", "case", "build", "design", "networks", "machine", "order", "position",
+	"run_id", "started", "dir", "label", "commit", "subject", "payments_per_sec", "mean_s", "p50_ms", "control", "vs_control", "p50_vs_control",
+	"value", "metric", "change_here", "change_kind", "latency_value", "latency_metric", "latency_change_here", "latency_change_kind",
 	"disk_syncs_per_sec", "outside_cores", "steal_share"}
 
+// writeCSV writes one row per point, series after series in the report's
+// order (the plot's panels follow it): each row has both tracks' value,
+// metric and change mark.
 func writeCSV(w io.Writer, r Report) error {
 	cw := csv.NewWriter(w)
 	_ = cw.Write(csvHeader)
 	g := func(v float64) string { return strconv.FormatFloat(v, 'g', 6, 64) }
 	for si, s := range r.Series {
-		kinds := map[int]string{}
-		for _, c := range s.Changes {
-			kinds[c.Index] = c.Kind
-		}
+		kinds := [2]map[int]string{changeKinds(s.Throughput), changeKinds(s.Latency)}
+		name := fmt.Sprintf("%d. %s", si+1, s.Name())
 		for i, p := range s.Points {
-			kind, here := kinds[i]
-			_ = cw.Write([]string{strconv.Itoa(si + 1), s.Scenario, s.Case, s.Build, p.Machine, s.Order, strconv.Itoa(i), p.RunID,
-				p.Started.UTC().Format(time.RFC3339), p.Dir, p.Label, p.Commit, p.Subject, g(p.PaymentsPerSec), g(p.MeanSeconds),
-				p.Control, g(p.VsControl), g(s.Value(p)), s.Metric, strconv.FormatBool(here), kind,
+			kind, here := kinds[0][i]
+			lkind, lhere := kinds[1][i]
+			_ = cw.Write([]string{strconv.Itoa(si + 1), name, s.Scenario, s.Case, s.Build, s.Design, strconv.Itoa(s.Networks), p.Machine, s.Order, strconv.Itoa(i),
+				p.RunID, p.Started.UTC().Format(time.RFC3339), p.Dir, p.Label, p.Commit, p.Subject, g(p.PaymentsPerSec), g(p.MeanSeconds), g(p.P50Ms),
+				p.Control, g(p.VsControl), g(p.P50VsControl),
+				g(s.Throughput.Value(p)), s.Throughput.Metric, strconv.FormatBool(here), kind,
+				g(s.Latency.Value(p)), s.Latency.Metric, strconv.FormatBool(lhere), lkind,
 				g(p.Env.DiskSyncsPerSec), g(p.Env.OutsideCores), g(p.Env.StealShare)})
 		}
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+func changeKinds(t Track) map[int]string {
+	kinds := map[int]string{}
+	for _, c := range t.Changes {
+		kinds[c.Index] = c.Kind
+	}
+	return kinds
 }
 
 // WriteMarkdown is the history as markdown (also the terminal's text).
@@ -115,44 +128,25 @@ func WriteMarkdown(w io.Writer, r Report) {
 	} else {
 		fmt.Fprintln(w, "Each series is one machine's: runs of different machines are never mixed (--mix-machines to mix them).")
 	}
+	fmt.Fprintln(w, "Runs of different designs are never mixed either: a duet measures its networks at once, each on part of the machine, so its payments/s is not a single run's.")
 	fmt.Fprintln(w)
 	for _, m := range r.Machines {
 		fmt.Fprintf(w, "- machine %s\n", m)
 	}
-	fmt.Fprintf(w, "\nChange points: E-divisive means (Matteson and James 2014) with a permutation test of the maximal split; a change needs p < α and a shift of at least 2%%. On a series without a change the chance of any change point is at most α; each later test of a series is one more chance (Tests).\n\n")
+	fmt.Fprintf(w, "\nChange points, on payments/s and on the median payment latency (p50) of each series: E-divisive means (Matteson and James 2014) with a permutation test of the maximal split; a change needs p below its level and a shift of at least 2%%. On a series without a change the chance of any change point is at most α per figure; each side of a change is tested at half the level of the segment it came from.\n\n")
 	for i, s := range r.Series {
-		fmt.Fprintf(w, "## %d. %s, %s\n\n", i+1, s.Scenario, s.Case)
-		fmt.Fprintf(w, "Build %s; machine %s; %d point(s) ordered by %s; metric %s; %d test(s) at α = %g.\n\n", s.Build, orAll(s.Machine), len(s.Points), s.Order, s.Metric, s.Tests, s.Alpha)
+		fmt.Fprintf(w, "## %d. %s\n\n", i+1, s.Name())
+		fmt.Fprintf(w, "Scenario %s, case %s; build %s; design: %s; machine %s; %d point(s) ordered by %s; α = %g.\n\n", s.Scenario, s.Case, s.Build, s.Setup(), orAll(s.Machine), len(s.Points), s.Order, s.Alpha)
 		for _, n := range s.Notes {
 			fmt.Fprintf(w, "- note: %s\n", n)
 		}
-		if len(s.Changes) == 0 {
-			fmt.Fprintln(w, "No change point.")
-		}
-		for _, c := range s.Changes {
-			fmt.Fprintf(w, "- **%s change** at point %d: %.4g → %.4g (%+.1f%%, p = %.3f), between %s and %s", c.Kind, c.Index, c.Before, c.After, 100*c.Shift, c.P, pointName(c.Last), pointName(c.First))
-			if c.Why != "" {
-				fmt.Fprintf(w, "; the machine moved: %s", c.Why)
-			}
+		if len(s.Notes) > 0 {
 			fmt.Fprintln(w)
-			if c.Bisect != "" {
-				fmt.Fprintf(w, "  - find the commit: `%s`\n", c.Bisect)
-			}
 		}
-		fmt.Fprintf(w, "\n| # | run | build | payments/s | %s | disk syncs/s | outside cores | steal |\n|---:|---|---|---:|---:|---:|---:|---:|\n", valueHeader(s))
-		change := map[int]bool{}
-		for _, c := range s.Changes {
-			change[c.Index] = true
+		for _, t := range s.Tracks() {
+			writeTrack(w, t)
 		}
-		for j, p := range s.Points {
-			mark := ""
-			if change[j] {
-				mark = " ◀ change"
-			}
-			fmt.Fprintf(w, "| %d | %s | %s | %.2f | %.4g%s | %s | %s | %s |\n", j, p.RunID, pointName(p), p.PaymentsPerSec, s.Value(p), mark,
-				reading(p.Env.DiskSyncsPerSec, "%.0f", false), reading(p.Env.OutsideCores, "%.2f", true), reading(100*p.Env.StealShare, "%.1f%%", true))
-		}
-		fmt.Fprintln(w)
+		writeTable(w, s)
 	}
 	if len(r.Skipped) > 0 {
 		fmt.Fprintln(w, "## Folders not read")
@@ -163,11 +157,67 @@ func WriteMarkdown(w io.Writer, r Report) {
 	}
 }
 
-func valueHeader(s Series) string {
-	if s.relative() {
-		return "vs control"
+func writeTrack(w io.Writer, t Track) {
+	fmt.Fprintf(w, "%s: ", t.Metric)
+	if len(t.Changes) == 0 {
+		fmt.Fprintf(w, "no change point (%d test(s)).\n\n", t.Tests)
+		return
 	}
-	return "value"
+	fmt.Fprintf(w, "%d change point(s) (%d test(s)).\n\n", len(t.Changes), t.Tests)
+	for _, c := range t.Changes {
+		way := "better"
+		if t.Worse(c.Shift) {
+			way = "worse"
+		}
+		fmt.Fprintf(w, "- **%s change** at point %d: %.4g → %.4g (%+.1f%%, %s; p = %.3f at level %.3g), between %s and %s", c.Kind, c.Index, c.Before, c.After, 100*c.Shift, way, c.P, c.Level, pointName(c.Last), pointName(c.First))
+		if c.Why != "" {
+			fmt.Fprintf(w, "; the machine moved: %s", c.Why)
+		}
+		fmt.Fprintln(w)
+		if c.Bisect != "" {
+			fmt.Fprintf(w, "  - find the commit: `%s`\n", c.Bisect)
+		}
+	}
+	fmt.Fprintln(w)
+}
+
+func writeTable(w io.Writer, s Series) {
+	tp, lt := s.Throughput, s.Latency
+	head := "| # | run | build | payments/s |"
+	align := "|---:|---|---|---:|"
+	if tp.Relative {
+		head += " vs control |"
+		align += "---:|"
+	}
+	head += " p50 ms |"
+	align += "---:|"
+	if lt.Relative {
+		head += " p50 vs control |"
+		align += "---:|"
+	}
+	fmt.Fprintf(w, "%s disk syncs/s | outside cores | steal |\n%s---:|---:|---:|\n", head, align)
+	kinds := [2]map[int]string{changeKinds(tp), changeKinds(lt)}
+	for j, p := range s.Points {
+		mark := func(k int) string {
+			if _, ok := kinds[k][j]; ok {
+				return " ◀ change"
+			}
+			return ""
+		}
+		row := fmt.Sprintf("| %d | %s | %s |", j, p.RunID, pointName(p))
+		if tp.Relative {
+			row += fmt.Sprintf(" %.2f | %.4g%s |", p.PaymentsPerSec, p.VsControl, mark(0))
+		} else {
+			row += fmt.Sprintf(" %.2f%s |", p.PaymentsPerSec, mark(0))
+		}
+		if lt.Relative {
+			row += fmt.Sprintf(" %.1f | %.4g%s |", p.P50Ms, p.P50VsControl, mark(1))
+		} else {
+			row += fmt.Sprintf(" %.1f%s |", p.P50Ms, mark(1))
+		}
+		fmt.Fprintf(w, "%s %s | %s | %s |\n", row, reading(p.Env.DiskSyncsPerSec, "%.0f", false), reading(p.Env.OutsideCores, "%.2f", true), reading(100*p.Env.StealShare, "%.1f%%", true))
+	}
+	fmt.Fprintln(w)
 }
 
 func reading(v float64, format string, negativeUnmeasured bool) string {

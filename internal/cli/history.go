@@ -19,16 +19,23 @@ func historyCmd(stdout, stderr io.Writer) *cobra.Command {
 	var alpha float64
 	cmd := &cobra.Command{
 		Use:   "history [DIR]",
-		Short: "Follow the runs under a folder: one series per case and build, with change points",
+		Short: "Follow the runs under a folder: one series per case, build and design, with change points",
 		Long: "History reads every artifacts folder under DIR (default BenchmarkArtifacts; bisect steps count)\n" +
 			"and makes one series per scenario case, node build lineage (a release, or a clone whose\n" +
-			"commits order the points) and machine, ordered by commit where the builds have commits and\n" +
-			"by time otherwise. Change points come from E-divisive means with a permutation test; one\n" +
-			"that coincides with a shift of the machine's own readings (disk sync ceiling, CPU used\n" +
-			"outside the run, steal) is labelled an environment change. When every point of a series\n" +
-			"was measured beside the same baseline (a pinned control build, --node ref=… --baseline ref),\n" +
-			"the series is relative to it, which cancels the machine's day-to-day swings.\n" +
-			"Writes history.md, history.html, history.csv (the index, rebuilt each time) and a plot.",
+			"commits order the points), machine and design: a duet run measures its networks at once,\n" +
+			"each on part of the machine, so its payments/s is never in a series with single-spec or\n" +
+			"sequential runs (each series names its design and how many networks ran at once).\n" +
+			"Points are ordered by commit where the builds have commits and by time otherwise; series by\n" +
+			"scenario, then case in the natural order of its params (Concurrency=2 before 10), then build.\n" +
+			"Each series follows payments/s and the median payment latency (p50); change points on both\n" +
+			"come from E-divisive means with a permutation test (on a flat series, at most α chance of one\n" +
+			"per figure; about 8 runs are needed at α 0.05). One that coincides with a shift of the\n" +
+			"machine's own readings (disk sync ceiling, CPU used outside the run, steal) is labelled an\n" +
+			"environment change. When every point of a series was measured beside the same baseline (a\n" +
+			"pinned control build, --node ref=… --baseline ref), both figures are relative to it, which\n" +
+			"cancels the machine's day-to-day swings.\n" +
+			"Writes history.md, history.html, history.csv (the index, rebuilt each time) and a plot\n" +
+			"(history.png: a row per series, payments/s and latency side by side).",
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			root := "BenchmarkArtifacts"
@@ -60,7 +67,7 @@ func historyCmd(stdout, stderr io.Writer) *cobra.Command {
 	fl := cmd.Flags()
 	fl.BoolVar(&mix, "mix-machines", false, "put runs of different machines in one series (default: a series per machine fingerprint)")
 	fl.StringVar(&out, "out", "", "folder for the history's files (default DIR/history)")
-	fl.Float64Var(&alpha, "alpha", 0.05, "significance level of each change-point test (the chance a flat series shows one)")
+	fl.Float64Var(&alpha, "alpha", 0.05, "significance level of a series' first change-point test, per figure (the chance a flat series shows one); each side of a change is tested at half its segment's level")
 	return cmd
 }
 
