@@ -265,3 +265,24 @@ func TestDuetSoloTwoStageVerdict(t *testing.T) {
 		t.Errorf("Holm p %g from duet p %g and solo p %g", rt.PHolm, rt.Duet.P, rt.P)
 	}
 }
+
+// In duet a CPU-bound change reads smaller than alone, so "same" must
+// exclude the effect alone: an interval within ±5% but not within the
+// shrunk margin is not yet known, and the note gives both sizes.
+func TestDuetSameExcludesTheEffectAlone(t *testing.T) {
+	base := launchRow("base", "1", 1.00, 1.05, 0.97, 1.02)
+	row := launchRow("new", "1", 1.00*1.02, 1.05*0.99, 0.97*1.03, 1.02*1.00) // within ±5%, not ±1.3%
+	duetCfg := cfg
+	duetCfg.design = DesignDuet
+	got := ratioOf(row, base, duetCfg)
+	if got.Verdict != VerdictUnknown || !slices.ContainsFunc(got.Notes, func(n string) bool { return strings.Contains(n, "each build alone") }) {
+		t.Errorf("duet: %+v, want not yet known with the size alone in a note", got)
+	}
+	tight := launchRow("new", "1", 1.001, 1.051, 0.971, 1.0205)
+	if got := ratioOf(tight, base, duetCfg); got.Verdict != VerdictSame {
+		t.Errorf("duet, interval within the shrunk margin: %+v", got)
+	}
+	if got := ratioOf(row, base, cfg); got.Verdict != VerdictSame {
+		t.Errorf("sequential: %+v, want same", got)
+	}
+}
