@@ -29,13 +29,19 @@ type iterationSpan struct {
 // measuredSpans reads payments.jsonl's measured iterations, by start.
 func measuredSpans(t *testing.T, dir string) []iterationSpan {
 	t.Helper()
+	return phaseSpans(t, dir, result.Measure)
+}
+
+// phaseSpans are the iterations of one phase of the run in dir, in start order.
+func phaseSpans(t *testing.T, dir, phase string) []iterationSpan {
+	t.Helper()
 	recs, err := result.ReadFile(filepath.Join(dir, "payments.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	byKey := map[string]*iterationSpan{}
 	for _, r := range recs {
-		if r.Phase != result.Measure {
+		if r.Phase != phase {
 			continue
 		}
 		spec := strings.TrimPrefix(strings.Split(r.Case, "/")[0], "Node=")
@@ -219,4 +225,51 @@ func allowedList(pid string) string {
 func cmdline(pid string) string {
 	b, _ := os.ReadFile("/proc/" + pid + "/cmdline")
 	return strings.ReplaceAll(string(b), "\x00", " ")
+}
+
+// TestDuetSoloRun measures one build against itself in the duet-solo
+// design on real nodes: per launch round, the duet iterations (phase
+// duet) of the two networks overlap pairwise, then the solo iterations run
+// one at a time, none overlapping, none before the duet half ended; each
+// launch has both halves' figures and the verdict says which half gave
+// its direction and which its size.
+func TestDuetSoloRun(t *testing.T) {
+	binaries(t)
+	t.Parallel()
+	dir := runCLI(t, "run", "--node", "a=lnd@v0.21.0-beta", "--node", "b=lnd@v0.21.0-beta", "--baseline", "a", "--design", "duet-solo",
+		"--param", "Concurrency=5", "--param", "TotalPayments=20", "--job", "LaunchCount=2", "--job", "WarmupCount=1", "--job", "IterationCount=4")
+	rep := readSummary(t, dir)
+	if d := rep.Design; d == nil || d.Name != report.DesignDuetSolo || !strings.Contains(d.Iterations, "2 iterations in duet") {
+		t.Fatalf("design %+v", rep.Design)
+	}
+	duets, solos := phaseSpans(t, dir, result.Duet), measuredSpans(t, dir)
+	if len(duets) != 8 || len(solos) != 8 {
+		t.Fatalf("%d duet and %d solo iterations, want 2 rounds × 2 specs × 2 each", len(duets), len(solos))
+	}
+	for i := 0; i+1 < len(duets); i += 2 {
+		if a, b := duets[i], duets[i+1]; a.spec == b.spec || b.from.After(a.to) {
+			t.Errorf("duet iterations %+v and %+v: want one per spec at the same time", a, b)
+		}
+	}
+	for i := 1; i < len(solos); i++ {
+		if solos[i].from.Before(solos[i-1].to) {
+			t.Errorf("solo iterations overlap: %+v and %+v", solos[i-1], solos[i])
+		}
+	}
+	for round := 0; round < 2; round++ {
+		if solos[4*round].from.Before(duets[4*round+3].to) {
+			t.Errorf("round %d: a solo iteration began before the duet half ended", round+1)
+		}
+	}
+	for _, c := range rep.Cases {
+		if len(c.Launches) != 2 || c.Launches[0].DuetIterations != 2 || c.Launches[0].DuetMeanSeconds <= 0 || c.Launches[0].Iterations != 2 {
+			t.Errorf("%s launches %+v, want 2 with 2 duet and 2 solo iterations each", c.ID, c.Launches)
+		}
+		if c.Node == "b" && (c.Ratio == nil || c.Ratio.Duet == nil || c.Ratio.Duet.Of <= 0) {
+			t.Errorf("b's ratio %+v has no duet half", c.Ratio)
+		}
+	}
+	if md := readFile(t, dir, "summary.md"); !strings.Contains(md, "size from the solo half") || !strings.Contains(md, "Design: duet-solo") {
+		t.Errorf("summary.md does not say which half gave what, or the design")
+	}
 }

@@ -7,4 +7,5 @@ const (
 	DesignSequential  = scenario.DesignSequential
 	DesignInterleaved = scenario.DesignInterleaved
 	DesignDuet        = scenario.DesignDuet
+	DesignDuetSolo    = scenario.DesignDuetSolo
 )
