@@ -29,6 +29,11 @@ func designOf(s scenario.Scenario, plans []networkPlan, noCPUSets string) *runre
 		solo := scenario.SoloIterations(s.Job.IterationCount)
 		d.Iterations = fmt.Sprintf("warm-ups and %d iterations in duet (both at once, every CPU shared: the verdict's direction), then %d alone, alternating (A B, B A, …: the size and every figure of the table)",
 			s.Job.IterationCount-solo, solo)
+	}
+	if c.FreezeIdle {
+		d.Iterations += "; the waiting networks frozen (every process paused) while one runs alone"
+	}
+	switch d.Name {
 	case scenario.DesignDuet:
 		d.CPUs = describeCPUs(c.CPUs, allowedCPUs(), len(s.Specs()), maxActors(plans))
 		if noCPUSets != "" {

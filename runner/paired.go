@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"slices"
@@ -9,6 +10,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/lnbench/lnbench/backend"
 	"github.com/lnbench/lnbench/result"
 	"github.com/lnbench/lnbench/runrecord"
 	"github.com/lnbench/lnbench/scenario"
@@ -189,7 +191,11 @@ func alternate(ctx context.Context, s scenario.Scenario, execs []*caseExec, seed
 					other.ln.rs.iteration(ctx, usage.PhaseIdle, other.offset(phase)+i)
 				}
 			}
-			err := execs[k].iteration(ctx, phase, i, count)
+			thaw, err := freezeOthers(ctx, s, execs, k)
+			if err == nil {
+				err = execs[k].iteration(ctx, phase, i, count)
+				err = errors.Join(err, thaw())
+			}
 			for j, other := range execs {
 				if j != k {
 					other.ln.rs.iterationEnd(ctx)
@@ -202,6 +208,45 @@ func alternate(ctx context.Context, s scenario.Scenario, execs []*caseExec, seed
 	}
 	return nil
 }
+
+// freezeOthers pauses every actor (nodes and chain) of the networks but
+// execs[k] when the scenario asks (compare.freeze_idle); thaw resumes them.
+func freezeOthers(ctx context.Context, s scenario.Scenario, execs []*caseExec, k int) (thaw func() error, err error) {
+	var frozen []func() error
+	thaw = func() error {
+		var errs []error
+		for _, f := range frozen {
+			errs = append(errs, f())
+		}
+		return errors.Join(errs...)
+	}
+	if !s.Compare.FreezeIdle {
+		return thaw, nil
+	}
+	for j, other := range execs {
+		if j == k {
+			continue
+		}
+		inj, ok := other.ln.be.(backend.FaultInjector)
+		if !ok {
+			return thaw, fmt.Errorf("compare.freeze_idle: this backend cannot pause a network's processes")
+		}
+		names := []string{chainActor}
+		for _, n := range other.ln.plan.topo.Nodes {
+			names = append(names, n.Name)
+		}
+		for _, name := range names {
+			if err := inj.Pause(ctx, name); err != nil {
+				return thaw, errors.Join(fmt.Errorf("freezing %s of the waiting network: %w", name, err), thaw())
+			}
+			frozen = append(frozen, func() error { return inj.Resume(context.Background(), name) })
+		}
+	}
+	return thaw, nil
+}
+
+// chainActor is the chain's actor name on every backend.
+const chainActor = "btcd"
 
 // iterationRounds is the order of the networks (by index) in each of n
 // measured rounds: launchRounds' pattern over the networks.

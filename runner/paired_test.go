@@ -6,9 +6,13 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/lnbench/lnbench/backend"
+	"github.com/lnbench/lnbench/internal/fakenet"
+	"github.com/lnbench/lnbench/network"
 	"github.com/lnbench/lnbench/node"
 	"github.com/lnbench/lnbench/result"
 	"github.com/lnbench/lnbench/scenario"
@@ -257,4 +261,52 @@ func TestDuetSoloRunsTogetherThenAlone(t *testing.T) {
 	if d := manifest(t, run).Design; d == nil || d.Name != scenario.DesignDuetSolo || !strings.Contains(d.Line(), "2 iterations in duet") {
 		t.Errorf("design %+v", d)
 	}
+}
+
+// compare.freeze_idle: while one network runs a solo iteration, every
+// actor of the other (its nodes and btcd) is paused, and resumed after.
+func TestFreezeIdlePausesTheWaitingNetwork(t *testing.T) {
+	h := &harness{}
+	s := twoSpecs(scenario.DesignInterleaved)
+	s.Params = params("Concurrency", "2", "TotalPayments", "6")
+	s.Compare.FreezeIdle = true
+	var mu sync.Mutex
+	var fakes []*faultyFake
+	opts := h.options(s, t)
+	opts.StartChain = func(ctx context.Context, be backend.Backend) (network.Chain, backend.ChainEndpoint, error) {
+		return fakenet.StartChain(ctx, be.(*faultyFake).Backend)
+	}
+	opts.NewBackend = func(n NetworkSpec) (backend.Backend, error) {
+		f := &faultyFake{Backend: h.fleet.NewBackend(n.RunID), eps: map[string]backend.NodeEndpoint{}}
+		mu.Lock()
+		fakes = append(fakes, f)
+		mu.Unlock()
+		return f, nil
+	}
+	run, _, err := execute(t, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 2 launches × 2 networks; each network waits through the other's 4
+	// measured iterations: 4 pauses of each of its 3 actors, each resumed.
+	for i, f := range fakes {
+		pauses, resumes := 0, 0
+		for _, c := range f.calls {
+			pauses += boolInt(strings.HasPrefix(c, "pause "))
+			resumes += boolInt(strings.HasPrefix(c, "resume "))
+		}
+		if pauses != 12 || resumes != 12 || !slices.Contains(f.calls, "pause btcd") {
+			t.Errorf("network %d: %d pauses, %d resumes (%v), want 12 each, btcd among them", i, pauses, resumes, f.calls)
+		}
+	}
+	if d := manifest(t, run).Design; d == nil || !strings.Contains(d.Iterations, "frozen") {
+		t.Errorf("design %+v does not say the waiting networks were frozen", d)
+	}
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -38,6 +38,11 @@ type Compare struct {
 	// own), or "" (auto: split where every actor of every network keeps a
 	// core of its own, shared below that).
 	CPUs string `yaml:"cpus" json:"cpus,omitempty"`
+	// FreezeIdle pauses every process of the networks that wait while one
+	// network runs an iteration alone (interleaved, duet-solo's solo
+	// half), so that it has the machine to itself: an idle twin still
+	// used 0.11 cores (docs/measured.md).
+	FreezeIdle bool `yaml:"freeze_idle" json:"freeze_idle,omitempty"`
 }
 
 // How duet's networks share the cores.
@@ -151,6 +156,9 @@ func (s Scenario) validateCompare() error {
 	default:
 		return fmt.Errorf("compare.design %q: use sequential, interleaved, duet or duet-solo", c.Design)
 	}
+	if c.FreezeIdle && c.Design != DesignInterleaved && c.Design != DesignDuetSolo {
+		return fmt.Errorf("compare.freeze_idle: it freezes the waiting network while another runs alone; use it with compare.design: interleaved or duet-solo")
+	}
 	switch c.CPUs {
 	case "", CPUsShared:
 	case CPUsSplit:
@@ -208,6 +216,9 @@ func (c Compare) yaml() string {
 	}
 	if c.CPUs != "" {
 		out += "  cpus: " + c.CPUs + "\n"
+	}
+	if c.FreezeIdle {
+		out += "  freeze_idle: true\n"
 	}
 	return out
 }

@@ -95,3 +95,14 @@ func TestDesignDefaultsToDuetWhereItCanRun(t *testing.T) {
 		t.Errorf("interleaved with faults: %v", err)
 	}
 }
+
+func TestFreezeIdleNeedsAnAloneDesign(t *testing.T) {
+	const two = "name: X\ntopology: AlicePaysBob\nnodes: [a=lnd@v0.21.0-beta, b=lnd@v0.21.0-beta]\nbaseline: a\n"
+	if _, err := Parse([]byte(two + "compare: {design: duet, freeze_idle: true}\n")); err == nil || !strings.Contains(err.Error(), "compare.freeze_idle: it freezes the waiting network") {
+		t.Errorf("freeze_idle with duet: %v", err)
+	}
+	s, err := Parse([]byte(two + "compare: {design: interleaved, freeze_idle: true}\n"))
+	if err != nil || !s.Compare.FreezeIdle || !strings.Contains(string(s.YAML()), "freeze_idle: true") {
+		t.Errorf("freeze_idle with interleaved: %v, %+v", err, s.Compare)
+	}
+}

@@ -20,6 +20,7 @@ type compareFlags struct {
 	maxLaunches int
 	effect      string
 	duetCPUs    string
+	freezeIdle  bool
 }
 
 func addCompareFlags(fl *pflag.FlagSet, f *compareFlags) {
@@ -29,6 +30,7 @@ func addCompareFlags(fl *pflag.FlagSet, f *compareFlags) {
 	fl.BoolVar(&f.untilKnown, "until-known", false, "comparisons: add launch pairs until every verdict is known (faster, slower or same) or --max-launches ran")
 	fl.IntVar(&f.maxLaunches, "max-launches", 0, fmt.Sprintf("comparisons: cap of --until-known, launches per spec (0 = %d)", scenario.DefaultMaxLaunches))
 	fl.StringVar(&f.duetCPUs, "duet-cpus", "", "comparisons in duet: shared (every network on every CPU) or split (a CPU set per network); default: split where every actor of every network keeps a CPU of its own")
+	fl.BoolVar(&f.freezeIdle, "freeze-idle", false, "comparisons in interleaved or duet-solo: pause the waiting network's processes while another runs alone")
 	fl.StringVar(&f.effect, "effect", "", fmt.Sprintf("comparisons: smallest change worth knowing, e.g. 3%% (default %g%%): \"same\" excludes larger ones", 100*scenario.DefaultEffect))
 }
 
@@ -52,6 +54,9 @@ func (f compareFlags) apply(s *scenario.Scenario) error {
 	}
 	if f.duetCPUs != "" {
 		c.CPUs = f.duetCPUs
+	}
+	if f.freezeIdle {
+		c.FreezeIdle = true
 	}
 	if f.maxLaunches != 0 {
 		c.MaxLaunches = f.maxLaunches
