@@ -337,17 +337,7 @@ func metricRatioOf(c, b Row, metric string, cfg verdictConfig) Ratio {
 		out.Notes = append(out.Notes, fmt.Sprintf("launch round(s) %s dropped: a launch missing or incomplete on one side; the other %d rounds stay paired", roundList(dropped), len(bv)))
 	}
 	t := stats.TestRatio(bv, cv, paired, cfg.alpha)
-	out.Level = LevelLaunches
-	out.Of, out.P, out.NBase, out.NNew, out.Paired = t.Ratio, t.P, t.NBase, t.NNew, t.Paired
-	if !math.IsNaN(t.Low) {
-		out.Low, out.High = t.Low, t.High
-	}
-	if !math.IsNaN(t.MDE) {
-		out.MDE = t.MDE
-	}
-	if math.IsNaN(t.SE) {
-		out.Verdict = VerdictTooFew
-		out.Notes = append(out.Notes, fmt.Sprintf("n=%d+%d %s: too few for an interval (need 2 a side)", t.NBase, t.NNew, out.Level))
+	if !fillTest(&out, t, LevelLaunches) {
 		return out
 	}
 	margin, shrunk := sameMargin(cfg)
@@ -478,17 +468,7 @@ func unshrink(change float64) float64 { return math.Expm1(math.Log1p(change) / d
 // tell at the spread measured for the design.
 func oneLaunchRatio(out Ratio, bs, cs []float64, nb, nc int, cfg verdictConfig) Ratio {
 	t := stats.TestRatio(bs, cs, false, cfg.alpha)
-	out.Level = LevelIterations
-	out.Of, out.P, out.NBase, out.NNew = t.Ratio, t.P, t.NBase, t.NNew
-	if !math.IsNaN(t.Low) {
-		out.Low, out.High = t.Low, t.High
-	}
-	if !math.IsNaN(t.MDE) {
-		out.MDE = t.MDE
-	}
-	if math.IsNaN(t.SE) {
-		out.Verdict = VerdictTooFew
-		out.Notes = append(out.Notes, fmt.Sprintf("n=%d+%d %s: too few for an interval (need 2 a side)", t.NBase, t.NNew, out.Level))
+	if !fillTest(&out, t, LevelIterations) {
 		return out
 	}
 	sd, why := typicalPairSD(cfg.design)
@@ -502,6 +482,25 @@ func oneLaunchRatio(out Ratio, bs, cs []float64, nb, nc int, cfg verdictConfig) 
 	out.Notes = append(out.Notes, fmt.Sprintf("%d+%d launch(es): not yet known; the iterations alone say %.3f (%s %.3f–%.3f, %s), but they ignore launch-to-launch variance (3–10%% of the mean on a 2-core VM, against ≈2%% within a launch); %s would detect a %.1f%% change at %s",
 		max(1, nb), max(1, nc), t.Ratio, ciLabel(cfg.alpha), out.Low, out.High, pText(t.P), tell, 100*size, why))
 	return out
+}
+
+// fillTest copies a test at level into out; false (the verdict too few
+// samples, with a note) when the test has no interval.
+func fillTest(out *Ratio, t stats.RatioTest, level string) bool {
+	out.Level = level
+	out.Of, out.P, out.NBase, out.NNew, out.Paired = t.Ratio, t.P, t.NBase, t.NNew, t.Paired
+	if !math.IsNaN(t.Low) {
+		out.Low, out.High = t.Low, t.High
+	}
+	if !math.IsNaN(t.MDE) {
+		out.MDE = t.MDE
+	}
+	if math.IsNaN(t.SE) {
+		out.Verdict = VerdictTooFew
+		out.Notes = append(out.Notes, fmt.Sprintf("n=%d+%d %s: too few for an interval (need 2 a side)", t.NBase, t.NNew, out.Level))
+		return false
+	}
+	return true
 }
 
 // roundList names launch rounds 1-based, as the launch lines do.

@@ -266,16 +266,7 @@ func analyzeCase(in Input, ci CaseInput, series map[seriesKey][]usage.Sample) Ca
 
 	accs := map[string]*acc{}
 	var order []string
-	keys := make([]seriesKey, 0, len(series))
-	for k := range series {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool {
-		if keys[i].actor != keys[j].actor {
-			return keys[i].actor < keys[j].actor
-		}
-		return keys[i].network < keys[j].network
-	})
+	keys := sortedKeys(series)
 	for _, k := range keys {
 		ss := series[k]
 		for i, s := range ss {
