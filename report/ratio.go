@@ -438,13 +438,14 @@ func twoStage(out *Ratio, solo, duet stats.RatioTest, cfg verdictConfig) stats.O
 
 // duetShrink is the share of a CPU-bound change's size alone that the duet
 // design reads, on the log scale: the changed network takes CPU from its
-// twin, and each runs at part of its load alone. Measured twice with a
-// build that cost the payee ≈2.5 ms of CPU more per payment (AlicePaysBob,
-// Concurrency 40, six launch rounds per design): 1.118 in duet against
-// 1.274 each build alone (log ratio 0.46; docs/measured.md, "The size a
-// user would see"), and 1.050 against 1.199 (0.27;
-// ../shared/notes/verdicts.md). A "same" must hold however CPU-bound the
-// change, so the smaller reading is the one used.
+// twin, and each runs at part of its load alone. Measured with a build
+// that cost the payee ≈2.5 ms of CPU more per payment (AlicePaysBob,
+// Concurrency 40): 1.118 and 1.107 in duet against 1.188 each build alone
+// over 30 sequential rounds (0.65 and 0.59 on the log scale;
+// docs/measured.md, "The size a user would see"), and 1.050 against 1.199
+// in an earlier six-round pair (0.27; ../shared/notes/verdicts.md). A
+// "same" must hold however CPU-bound the change, so the smallest reading
+// is the one used.
 const duetShrink = 0.27
 
 // sameMargin is the interval "same" must lie within: the effect, except in
