@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/lnbench/lnbench/scenario"
@@ -134,20 +133,7 @@ func allZero(m map[int]float64) bool {
 // ratio but no interval, so no verdict but "not yet known".
 func costVerdictOf(actor, figure string, base, new map[int]float64, cfg verdictConfig) CostVerdict {
 	v := CostVerdict{Actor: actor, Figure: figure, P: 1, Alpha: cfg.alpha, Effect: cfg.effect, Verdict: VerdictUnknown}
-	for r := range new {
-		if _, ok := base[r]; ok {
-			v.Rounds = append(v.Rounds, r)
-		} else {
-			v.Dropped = append(v.Dropped, r)
-		}
-	}
-	for r := range base {
-		if _, ok := new[r]; !ok {
-			v.Dropped = append(v.Dropped, r)
-		}
-	}
-	sort.Ints(v.Rounds)
-	sort.Ints(v.Dropped)
+	v.Rounds, v.Dropped = byRound(base, new)
 	var bv, cv []float64
 	for _, r := range v.Rounds {
 		bv, cv = append(bv, base[r]), append(cv, new[r])
@@ -156,7 +142,7 @@ func costVerdictOf(actor, figure string, base, new map[int]float64, cfg verdictC
 	}
 	v.Diff = v.New - v.Base
 	if len(v.Dropped) > 0 {
-		v.Notes = append(v.Notes, fmt.Sprintf("launch round(s) %s left out: measured on one side only", roundsText(v.Dropped)))
+		v.Notes = append(v.Notes, fmt.Sprintf("launch round(s) %s left out: measured on one side only", roundList(v.Dropped)))
 	}
 	if len(v.Rounds) == 0 {
 		v.Notes = append(v.Notes, "no launch round measured on both sides")
@@ -193,15 +179,6 @@ func costVerdictOf(actor, figure string, base, new map[int]float64, cfg verdictC
 		}
 	}
 	return v
-}
-
-// roundsText names launch rounds 1-based, as the launch lines do.
-func roundsText(rounds []int) string {
-	var parts []string
-	for _, r := range rounds {
-		parts = append(parts, fmt.Sprintf("#%d", r+1))
-	}
-	return strings.Join(parts, ", ")
 }
 
 // holdCostTogether adjusts the p of every tested cost verdict over all of

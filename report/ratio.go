@@ -280,19 +280,15 @@ func iterationValues(c Row, metric string) []float64 {
 	return out
 }
 
-// typicalPairSD is the spread of one launch pair's log ratio measured in
-// A/A runs of each design on the 2-core VM (docs/measured.md: duet 2.4%,
-// interleaved 13.9%, sequential 15.3%; two separate runs are sequential
-// launches). With one launch a side the run has no spread of its own, so
-// the launch count a note suggests rests on this one.
+// typicalPairSD is LaunchPairSpread of the design, two separate runs
+// counting as sequential launches: with one launch a side the run has no
+// spread of its own, so the launch count a note suggests rests on this.
 func typicalPairSD(design string) (float64, string) {
-	switch design {
-	case DesignDuet:
-		return 0.024, "the 2.4% launch-pair spread measured for duet"
-	case DesignInterleaved:
-		return 0.139, "the 13.9% launch-pair spread measured for interleaved"
+	if _, ok := LaunchPairSpread[design]; !ok {
+		design = DesignSequential
 	}
-	return 0.153, "the 15.3% launch-pair spread measured for sequential launches"
+	sd := LaunchPairSpread[design]
+	return sd, fmt.Sprintf("the %.1f%% launch-pair spread measured for %s", 100*sd, design)
 }
 
 // ratioOf compares case c with the baseline case b on the case's primary
@@ -543,35 +539,41 @@ func launchValues(b, c []analysis.Launch) (bv, cv []float64, paired bool) {
 // two common rounds (two separate runs, say) every launch of each side
 // counts, unpaired.
 func launchValuesOf(b, c []analysis.Launch, value func(analysis.Launch) float64) (bv, cv []float64, paired bool, dropped []int) {
-	inB, inC := map[int]float64{}, map[int]bool{}
+	inB, inC := map[int]float64{}, map[int]float64{}
 	for _, l := range b {
 		inB[l.Launch] = value(l)
 	}
-	var common []analysis.Launch
 	for _, l := range c {
-		inC[l.Launch] = true
-		if _, ok := inB[l.Launch]; ok {
-			common = append(common, l)
+		inC[l.Launch] = value(l)
+	}
+	rounds, dropped := byRound(inB, inC)
+	if len(rounds) < 2 {
+		return unpairedValues(b, c, value)
+	}
+	for _, r := range rounds {
+		bv, cv = append(bv, inB[r]), append(cv, inC[r])
+	}
+	return bv, cv, true, dropped
+}
+
+// byRound lines up two sides' values by launch round: the rounds both
+// have, and the rounds only one has, each in order.
+func byRound(base, new map[int]float64) (rounds, dropped []int) {
+	for r := range new {
+		if _, ok := base[r]; ok {
+			rounds = append(rounds, r)
+		} else {
+			dropped = append(dropped, r)
 		}
 	}
-	if len(common) >= 2 {
-		for _, l := range c {
-			if _, ok := inB[l.Launch]; !ok {
-				dropped = append(dropped, l.Launch)
-			}
+	for r := range base {
+		if _, ok := new[r]; !ok {
+			dropped = append(dropped, r)
 		}
-		for _, l := range b {
-			if !inC[l.Launch] {
-				dropped = append(dropped, l.Launch)
-			}
-		}
-		slices.Sort(dropped)
-		for _, l := range common {
-			bv, cv = append(bv, inB[l.Launch]), append(cv, value(l))
-		}
-		return bv, cv, true, dropped
 	}
-	return unpairedValues(b, c, value)
+	slices.Sort(rounds)
+	slices.Sort(dropped)
+	return rounds, dropped
 }
 
 // unpairedValues is every launch's value of each side.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/lnbench/lnbench/report"
 	"github.com/lnbench/lnbench/scenario"
 	"github.com/lnbench/lnbench/stats"
 )
@@ -85,18 +86,6 @@ func parseEffect(text string) (float64, error) {
 	return v * scale, nil
 }
 
-// launchSpread is the root-mean-square log ratio of one launch pair of
-// the same build, by design, measured on the 2-core reference VM with
-// lnbench calibrate (docs/measured.md, Comparison designs).
-var launchSpread = map[string]float64{
-	scenario.DesignSequential:  0.356,
-	scenario.DesignInterleaved: 0.139,
-	scenario.DesignDuet:        0.024,
-	// duet-solo's verdicts take their direction from its duet half; its
-	// size's spread is interleaved's (docs/measured.md).
-	scenario.DesignDuetSolo: 0.024,
-}
-
 // launchesWhy is the plan line's reason for a comparison's default launch
 // count, with what it can detect; "" when the scenario chose the count.
 func launchesWhy(s scenario.Scenario) string {
@@ -104,7 +93,7 @@ func launchesWhy(s scenario.Scenario) string {
 		return ""
 	}
 	design := s.Design()
-	spread := launchSpread[design]
+	spread := report.LaunchPairSpread[design]
 	mde := stats.MDE(spread, s.Job.LaunchCount, true, stats.DefaultAlpha, stats.DefaultPower)
 	return fmt.Sprintf("LaunchCount=%d per spec, the default of a comparison: launches, not iterations, carry the variance (a case's mean moves 3–10%% between fresh networks, ≈2%% within one), "+
 		"so the verdict tests one value per launch; in the %s design %d launch pairs detect ≈%.0f%% at the %.1f%% spread of one pair measured on a busy 2-core VM (the report prints this run's own MDE), "+
