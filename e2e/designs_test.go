@@ -160,10 +160,12 @@ func TestDuetRun(t *testing.T) {
 		t.Fatalf("design %+v", rep.Design)
 	}
 	// This run's processes only (the tests run in parallel): their data
-	// dirs lie under the run's work folder, named by its id.
+	// dirs lie under the run's work folder, named by its id. A whole path
+	// element: a run started in the same second by a parallel test is
+	// "<id>-2", which contains this id.
 	seen, procs := map[string]bool{}, 0
 	for cmd, m := range masks {
-		if strings.Contains(cmd, rep.RunID) {
+		if strings.Contains(cmd, "/"+rep.RunID+"/") {
 			seen[m] = true
 			procs++
 		}
