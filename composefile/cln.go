@@ -2,7 +2,6 @@ package composefile
 
 import (
 	"fmt"
-	"path"
 	"strconv"
 
 	"github.com/lnbench/lnbench/node/cln"
@@ -43,7 +42,3 @@ func (s Spec) CLNConfig(n Node) cln.Config {
 		Extra: n.ExtraArgs,
 	}
 }
-
-// CLNSocket is lightningd's RPC socket inside its container, which the
-// entrypoint bridges to ClnRPCPort.
-func CLNSocket() string { return path.Clean(cln.SocketPath(ContainerData)) }

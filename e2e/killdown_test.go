@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/lnbench/lnbench/internal/testsupport"
 )
 
 // TestComposeKilledThenDownAll SIGKILLs the harness mid-measurement of a
@@ -18,11 +21,13 @@ import (
 // its work folder (wallets, macaroons, TLS keys). A container started
 // beside it with another label stays untouched.
 //
-// down --all removes every lnbench run on the engine, so the test skips
-// when another run's objects are there (a shared developer machine); in CI
-// the compose tests run one at a time and there are none.
+// down --all removes every lnbench run on the engine, so the test first
+// waits for other runs' objects to go (CI's backend/compose tests overlap
+// the e2e package), and skips, failing in CI, when some stay or appear.
 func TestComposeKilledThenDownAll(t *testing.T) {
 	bin := composeSetup(t)
+	alone := poll(10*time.Minute, 2*time.Second, func() bool { return len(otherRuns(t, "")) == 0 })
+	testsupport.RequireOrSkip(t, alone, fmt.Sprintf("other lnbench runs on this engine (%v) for 10 minutes: down --all would remove them", otherRuns(t, "")))
 	r := startCompose(t, bin, composeScenarioFile(t, composeLongJob("CmpKilled", 3000, "")))
 	r.waitPayments(20, 5*time.Minute)
 	id := r.runID()
@@ -30,9 +35,8 @@ func TestComposeKilledThenDownAll(t *testing.T) {
 	if err != nil || len(objs) < 4 { // btcd, alice, bob and their network at least
 		t.Fatalf("run %s objects before the kill: %v %v", id, objs, err)
 	}
-	if others := otherRuns(t, id); len(others) > 0 {
-		t.Skipf("other lnbench runs on this engine (%v): down --all would remove them", others)
-	}
+	others := otherRuns(t, id)
+	testsupport.RequireOrSkip(t, len(others) == 0, fmt.Sprintf("other lnbench runs on this engine (%v): down --all would remove them", others))
 
 	// The unrelated container: the run's own image, another label, no network.
 	alice := composeServiceContainer(t, id, "alice")

@@ -8,6 +8,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/lnbench/lnbench/internal/testsupport"
 	"github.com/lnbench/lnbench/report"
 )
 
@@ -25,7 +26,7 @@ const aaGoal = 0.02
 // -run 'TestSlowAACalibration/duet'. LNBENCH_AA_PAIRS lowers the pairs for a
 // shorter, weaker reading.
 func TestSlowAACalibration(t *testing.T) {
-	requireSlowTier(t)
+	testsupport.SlowTier(t)
 	binaries(t)
 	pairs := "60"
 	if p := os.Getenv("LNBENCH_AA_PAIRS"); p != "" {

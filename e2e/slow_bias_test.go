@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lnbench/lnbench/internal/testsupport"
 	"github.com/lnbench/lnbench/report"
 	"github.com/lnbench/lnbench/scenario"
 )
@@ -42,7 +43,7 @@ var plantedChanges = []struct {
 // is itself uncertain by a few percent). LNBENCH_BIAS_KINDS picks kinds by
 // name (comma-separated; default all).
 func TestSlowBias(t *testing.T) {
-	requireSlowTier(t)
+	testsupport.SlowTier(t)
 	binaries(t)
 	tree := plantedTree(t)
 	for _, k := range plantedChanges {

@@ -137,7 +137,7 @@ func lastLines(s string, n int) string {
 // that commit with at most five measured revisions, the evidence showing
 // the ratio step there.
 func TestSlowBisectFindsThePaymentPathSleep(t *testing.T) {
-	requireSlowTier(t)
+	testsupport.SlowTier(t)
 	binaries(t)
 	clone, ids := lndHistory(t, 4)
 	rep, out := bisectReport(t, "lnd@src:"+clone, 6, lndBisectCase...)
@@ -163,7 +163,7 @@ func TestSlowBisectFindsThePaymentPathSleep(t *testing.T) {
 // TestSlowBisectNullRange is the same history with six harmless commits:
 // bisect must say there is no difference and name no commit.
 func TestSlowBisectNullRange(t *testing.T) {
-	requireSlowTier(t)
+	testsupport.SlowTier(t)
 	binaries(t)
 	clone, _ := lndHistory(t, 0)
 	rep, out := bisectReport(t, "lnd@src:"+clone, 6, lndBisectCase...)
@@ -224,7 +224,7 @@ func clnHistory(t *testing.T) (string, []string) {
 // second of three commits after CI's CLN release; bisect must name it.
 // Every revision is a full CLN build (minutes each).
 func TestSlowBisectCLN(t *testing.T) {
-	requireSlowTier(t)
+	testsupport.SlowTier(t)
 	binaries(t) // btcd comes from the LND release build
 	clone, ids := clnHistory(t)
 	rep, out := bisectReport(t, "cln@src:"+clone, 3, "Concurrency=4", "TotalPayments=40")
@@ -239,7 +239,7 @@ func TestSlowBisectCLN(t *testing.T) {
 // it and adds the payment-path sleep. The broken revision is skipped and
 // listed, and the open boundary names both it and the sleep's commit.
 func TestSlowBisectSkipsABrokenRevisionOnP50(t *testing.T) {
-	requireSlowTier(t)
+	testsupport.SlowTier(t)
 	binaries(t)
 	tree := keptClone(t, lndSourceCopy(t))
 	g := func(args ...string) string { return testsupport.Git(t, tree, args...) }

@@ -9,24 +9,16 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/lnbench/lnbench/internal/testsupport"
 	"github.com/lnbench/lnbench/report"
 )
-
-// requireSlowTier skips unless LNBENCH_SLOW=1: the slow tier (many builds,
-// long runs) has its own command in the README and is not part of CI.
-func requireSlowTier(t *testing.T) {
-	t.Helper()
-	if os.Getenv("LNBENCH_SLOW") != "1" {
-		t.Skip("slow tier: set LNBENCH_SLOW=1 (README: the slow tier)")
-	}
-}
 
 // TestSlowCLNPatchedTreeIsSlower benchmarks CI's CLN tree against a copy
 // with a 50 ms sleep in the invoice command (which bob runs inside every
 // measured payment) in one run: two builds from source, cached by content,
 // then the default comparison design. The verdict must be slower, p < 0.05.
 func TestSlowCLNPatchedTreeIsSlower(t *testing.T) {
-	requireSlowTier(t)
+	testsupport.SlowTier(t)
 	tarball := clnTarball(t)
 	base := filepath.Join(t.TempDir(), "lightning-v26.06.6")
 	patched := filepath.Join(t.TempDir(), "lightning-v26.06.6")

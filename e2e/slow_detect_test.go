@@ -8,6 +8,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/lnbench/lnbench/internal/testsupport"
 	"github.com/lnbench/lnbench/report"
 )
 
@@ -25,7 +26,7 @@ import (
 // against it. LNBENCH_DETECT_PAIRS sets the pairs (default 24: 4 windows ×
 // 2 cases per slowdown).
 func TestSlowDetection(t *testing.T) {
-	requireSlowTier(t)
+	testsupport.SlowTier(t)
 	binaries(t)
 	var trees []string
 	for _, ms := range []int{7, 14} {

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/lnbench/lnbench/backend/swarm"
+	"github.com/lnbench/lnbench/internal/testsupport"
 	"github.com/lnbench/lnbench/result"
 	"github.com/lnbench/lnbench/usage"
 )
@@ -51,9 +52,8 @@ func testbedUp(t *testing.T, n int) (string, time.Duration) {
 			os.Remove(testbedOwnerFile)
 		}
 	}
-	if out, _ := exec.Command("ip", "-o", "link", "show").Output(); strings.Contains(string(out), " lnbe-") {
-		t.Skip("a testbed is already up on this machine (scripts/testbed-engines.sh down removes it)")
-	}
+	links, _ := exec.Command("ip", "-o", "link", "show").Output()
+	testsupport.RequireOrSkip(t, !strings.Contains(string(links), " lnbe-"), "a testbed is already up on this machine (scripts/testbed-engines.sh down removes it)")
 	// Not t.TempDir: a test binary killed by its timeout leaves it for the
 	// next run's stale check above.
 	base, err := os.MkdirTemp("", "lnbench-e2e-testbed-")

@@ -42,9 +42,8 @@ func needTestbedTools(t *testing.T) {
 func TestTestbedEngines(t *testing.T) {
 	needTestbedTools(t)
 	testsupport.RequireDocker(t)
-	if out, _ := exec.Command("ip", "-o", "link", "show").Output(); strings.Contains(string(out), " lnbe-") {
-		t.Skip("a testbed is already up on this machine (scripts/testbed-engines.sh down removes it)")
-	}
+	links, _ := exec.Command("ip", "-o", "link", "show").Output()
+	testsupport.RequireOrSkip(t, !strings.Contains(string(links), " lnbe-"), "a testbed is already up on this machine (scripts/testbed-engines.sh down removes it)")
 
 	state := filepath.Join(t.TempDir(), "engines")
 	script := filepath.Join(repoRoot(t), "scripts", "testbed-engines.sh")

@@ -92,12 +92,6 @@ func Ensure(ctx context.Context, opts Options, bins nodebuild.Result) (base, nod
 	return base, node, err
 }
 
-// Exists reports whether the engine has the image.
-func Exists(ctx context.Context, tag string) bool {
-	_, ok := ImageID(ctx, tag)
-	return ok
-}
-
 // ImageID is the engine's id of the image tag, if it has it.
 func ImageID(ctx context.Context, tag string) (string, bool) {
 	out, err := exec.CommandContext(ctx, "docker", "image", "inspect", "--format", "{{.Id}}", tag).Output()

@@ -123,11 +123,6 @@ func (f Flavour) goamd64() string {
 	return f.GOAMD64
 }
 
-// IsDefault reports whether the flavour changes nothing.
-func (f Flavour) IsDefault() bool {
-	return f.PGO == "" && f.goamd64() == "v1" && f.GCFlags == "" && f.LDFlags == "" && len(f.extraTags()) == 0 && len(f.cKnobs()) == 0
-}
-
 // String names the non-default knobs, e.g. "pgo=cpu.pprof goamd64=v3".
 func (f Flavour) String() string {
 	var parts []string

@@ -489,11 +489,3 @@ func (s Spec) Text() string {
 	add("footprint", s.Footprint)
 	return out
 }
-
-// Database is the db variant with the scenario's default applied.
-func (s Spec) Database(defaultDB string) string {
-	if s.DB == "" {
-		return defaultDB
-	}
-	return s.DB
-}

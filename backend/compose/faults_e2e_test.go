@@ -18,6 +18,7 @@ import (
 
 	"github.com/lnbench/lnbench/backend"
 	"github.com/lnbench/lnbench/chain/btcd"
+	"github.com/lnbench/lnbench/internal/testsupport"
 	"github.com/lnbench/lnbench/node"
 	"github.com/lnbench/lnbench/node/drivers"
 	"github.com/lnbench/lnbench/topology"
@@ -175,9 +176,7 @@ func TestComposeFaults(t *testing.T) {
 		}
 	}
 	t.Run("50 ms delay shifts round trips through alice, not the harness's calls", func(t *testing.T) {
-		if delayErr != nil {
-			t.Skip(delayErr.Error())
-		}
+		testsupport.RequireOrSkip(t, delayErr == nil, fmt.Sprint(delayErr))
 		if len(applied.Exempt) == 0 || !strings.HasPrefix(applied.Exempt[0], "harness ") || time.Since(applied.At) > time.Minute {
 			t.Errorf("applied %+v: want the harness exempt and the time the rules were in", applied)
 		}
@@ -210,9 +209,7 @@ func TestComposeFaults(t *testing.T) {
 		}
 	})
 	t.Run("jitter varies the delay", func(t *testing.T) {
-		if delayErr != nil {
-			t.Skip(delayErr.Error())
-		}
+		testsupport.RequireOrSkip(t, delayErr == nil, fmt.Sprint(delayErr))
 		if _, err := be.Impair(ctx, "alice", "", backend.Impairment{Delay: 50 * time.Millisecond, Jitter: 20 * time.Millisecond}); err != nil {
 			t.Fatal(err)
 		}
@@ -228,9 +225,7 @@ func TestComposeFaults(t *testing.T) {
 		}
 	})
 	t.Run("clearing a delay mid-transfer loses no packet", func(t *testing.T) {
-		if delayErr != nil {
-			t.Skip(delayErr.Error())
-		}
+		testsupport.RequireOrSkip(t, delayErr == nil, fmt.Sprint(delayErr))
 		// bob streams 16 KiB every 10 ms to alice for 3 s through a 50 ms
 		// delay on alice's incoming packets; the delay is cleared midway,
 		// with about 80 KiB held. Dropping them would make bob retransmit.
@@ -268,9 +263,7 @@ func TestComposeFaults(t *testing.T) {
 		}
 	})
 	t.Run("20% loss on alice: retransmits both ways, the harness spared", func(t *testing.T) {
-		if mech.Loss == "" {
-			t.Skip(mech.LossWhy)
-		}
+		testsupport.RequireOrSkip(t, mech.Loss != "", mech.LossWhy)
 		applied, err := be.Impair(ctx, "alice", "", backend.Impairment{LossPercent: 20})
 		if err != nil {
 			t.Fatal(err)
@@ -304,9 +297,7 @@ func TestComposeFaults(t *testing.T) {
 		}
 	})
 	t.Run("100% loss on one link", func(t *testing.T) {
-		if mech.Loss == "" {
-			t.Skip(mech.LossWhy)
-		}
+		testsupport.RequireOrSkip(t, mech.Loss != "", mech.LossWhy)
 		if _, err := be.Impair(ctx, "alice", "bob", backend.Impairment{LossPercent: 100}); err != nil {
 			t.Fatal(err)
 		}

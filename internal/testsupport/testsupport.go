@@ -36,6 +36,17 @@ func RequireOrSkip(t testing.TB, ok bool, why string) {
 	t.Skip(why)
 }
 
+// SlowTier skips unless LNBENCH_SLOW=1: the slow tier (many builds, long
+// runs) is opt-in with its own README command and not part of CI, so its
+// skip is deliberate, not a missing prerequisite. With RequireOrSkip, the
+// only way an e2e test skips (rules_test.go).
+func SlowTier(t testing.TB) {
+	t.Helper()
+	if os.Getenv("LNBENCH_SLOW") != "1" {
+		t.Skip("slow tier: set LNBENCH_SLOW=1 (README: the slow tier)")
+	}
+}
+
 // RequireRoot needs euid 0; why says what the test does with it.
 func RequireRoot(t testing.TB, why string) {
 	t.Helper()
