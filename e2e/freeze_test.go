@@ -1,0 +1,122 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/lnbench/lnbench/report"
+)
+
+// procState is one reading of a node or chain process by the kernel.
+type procState struct {
+	at    time.Time
+	cmd   string
+	state byte // /proc/PID/stat's state: R, S, D, T (stopped) …
+}
+
+// watchProcStates reads the state of every lnd and btcd this test process
+// started, every period, until stop is called; stop returns the readings.
+func watchProcStates(period time.Duration) (stop func() []procState) {
+	var mu sync.Mutex
+	var seen []procState
+	quit, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			for _, n := range descendants(os.Getpid()) {
+				pid := strconv.Itoa(n)
+				comm, _ := os.ReadFile("/proc/" + pid + "/comm")
+				if name := strings.TrimSpace(string(comm)); name != "lnd" && name != "btcd" {
+					continue
+				}
+				stat, err := os.ReadFile("/proc/" + pid + "/stat")
+				at := time.Now()
+				i := strings.LastIndexByte(string(stat), ')')
+				if err != nil || i < 0 || i+2 >= len(stat) {
+					continue
+				}
+				mu.Lock()
+				seen = append(seen, procState{at: at, cmd: cmdline(pid), state: stat[i+2]})
+				mu.Unlock()
+			}
+			select {
+			case <-quit:
+				return
+			case <-time.After(period):
+			}
+		}
+	}()
+	return func() []procState {
+		close(quit)
+		<-done
+		mu.Lock()
+		defer mu.Unlock()
+		return seen
+	}
+}
+
+// specOfProcess is the node spec label of the network a process of run id
+// belongs to: its data folder is <work>/<id>/<launchN_Node-LABEL_…>/….
+func specOfProcess(cmd, id string) (string, bool) {
+	_, rest, ok := strings.Cut(cmd, "/"+id+"/")
+	if !ok {
+		return "", false
+	}
+	network, _, _ := strings.Cut(rest, "/")
+	_, spec, ok := strings.Cut(network, "Node-")
+	spec, _, _ = strings.Cut(spec, "_")
+	return spec, ok
+}
+
+// TestFreezeIdleRun runs two specs of one build interleaved with
+// --freeze-idle on real nodes, and checks the kernel's own account: inside
+// every measured iteration of one spec, every lnd and btcd of the other
+// spec's network is stopped (state T), and none of the running spec's is.
+func TestFreezeIdleRun(t *testing.T) {
+	binaries(t)
+	t.Parallel()
+	stop := watchProcStates(50 * time.Millisecond)
+	dir := runCLI(t, "run", "--node", "a=lnd@v0.21.0-beta", "--node", "b=lnd@v0.21.0-beta", "--baseline", "a", "--design", "interleaved", "--freeze-idle",
+		"--param", "Concurrency=5", "--param", "TotalPayments=40", "--job", "LaunchCount=2", "--job", "WarmupCount=1", "--job", "IterationCount=3")
+	states := stop()
+	rep := readSummary(t, dir)
+	if d := rep.Design; d == nil || d.Name != report.DesignInterleaved || !strings.Contains(d.Iterations, "frozen") {
+		t.Fatalf("design %+v, want interleaved with the waiting network frozen", rep.Design)
+	}
+	spans := measuredSpans(t, dir)
+	if len(spans) != 12 {
+		t.Fatalf("%d measured iterations, want 2 pairs × 2 specs × 3", len(spans))
+	}
+	// Inside an iteration, away from its ends: the freeze comes before its
+	// first payment and the thaw after its last.
+	const margin = 150 * time.Millisecond
+	checked, wrong := 0, 0
+	for _, s := range states {
+		spec, ok := specOfProcess(s.cmd, rep.RunID)
+		if !ok {
+			continue
+		}
+		for _, sp := range spans {
+			if s.at.Before(sp.from.Add(margin)) || s.at.After(sp.to.Add(-margin)) {
+				continue
+			}
+			checked++
+			if frozen := s.state == 'T'; frozen != (spec != sp.spec) {
+				wrong++
+				if wrong <= 5 {
+					t.Errorf("%s during spec %s's iteration %d: process of spec %s in state %c", s.at.Format("15:04:05.000"), sp.spec, sp.index, spec, s.state)
+				}
+			}
+		}
+	}
+	t.Logf("%d readings of the run's processes inside measured iterations, %d wrong", checked, wrong)
+	if checked < 30 {
+		t.Errorf("only %d readings inside measured iterations: the check saw too little", checked)
+	}
+}
