@@ -2,20 +2,16 @@ package composefile
 
 import (
 	"bytes"
-	"flag"
-	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
 	"gopkg.in/yaml.v3"
 
 	"github.com/lnbench/lnbench/backend"
+	"github.com/lnbench/lnbench/internal/testsupport"
 	"github.com/lnbench/lnbench/topology"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 // specFor is a Spec with fixed inputs for a topology.
 func specFor(t *testing.T, topo topology.Topology) Spec {
@@ -87,39 +83,9 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			path := filepath.Join("testdata", c.file)
-			if *update {
-				if err := os.WriteFile(path, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run `go test ./composefile -update` to create it)", err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("%s differs from the generated file (run `go test ./composefile -update` and review the diff):\n%s", path, firstDiff(string(want), string(got)))
-			}
+			testsupport.Golden(t, filepath.Join("testdata", c.file), got)
 		})
 	}
-}
-
-func firstDiff(want, got string) string {
-	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
-	for i := 0; i < len(w) || i < len(g); i++ {
-		var a, b string
-		if i < len(w) {
-			a = w[i]
-		}
-		if i < len(g) {
-			b = g[i]
-		}
-		if a != b {
-			return "line " + strconv.Itoa(i+1) + ":\n  want: " + a + "\n  got:  " + b
-		}
-	}
-	return ""
 }
 
 func TestDeterministic(t *testing.T) {
@@ -142,7 +108,7 @@ func TestDeterministic(t *testing.T) {
 			t.Fatal(err)
 		}
 		if !bytes.Equal(first, again) {
-			t.Fatalf("same inputs gave different bytes:\n%s", firstDiff(string(first), string(again)))
+			t.Fatalf("same inputs gave different bytes:\n%s", testsupport.Diff(string(first), string(again)))
 		}
 	}
 }

@@ -1,8 +1,6 @@
 package composefile
 
 import (
-	"bytes"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -10,6 +8,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/lnbench/lnbench/internal/testsupport"
 	"github.com/lnbench/lnbench/topology"
 )
 
@@ -52,19 +51,7 @@ func TestStackGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			path := filepath.Join("testdata", c.file)
-			if *update {
-				if err := os.WriteFile(path, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test ./composefile -update)", err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("%s differs from the generated file; run go test ./composefile -update and review the diff", path)
-			}
+			testsupport.Golden(t, filepath.Join("testdata", c.file), got)
 		})
 	}
 }

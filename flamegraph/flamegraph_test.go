@@ -3,36 +3,15 @@ package flamegraph
 import (
 	"bytes"
 	"encoding/xml"
-	"flag"
 	"math"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/lnbench/lnbench/internal/testsupport"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
-
-// golden compares got with testdata/name, or rewrites it with -update.
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden file; if the change is intended, run go test ./flamegraph -update and look at the SVG", path)
-	}
-}
 
 func readFolded(t *testing.T, name string) Folded {
 	t.Helper()
@@ -120,7 +99,7 @@ func render(t *testing.T, f Folded, o Options) []byte {
 
 func TestGoldenBasic(t *testing.T) {
 	svg := render(t, readFolded(t, "basic.folded"), Options{Title: "basic", Subtitle: "golden test"})
-	golden(t, "basic.svg", svg)
+	testsupport.Golden(t, "testdata/basic.svg", svg)
 	frames(t, svg)
 }
 
@@ -130,12 +109,12 @@ func TestGoldenDiff(t *testing.T) {
 	if err := RenderDiff(&b, d, Options{}); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "diff.svg", b.Bytes())
+	testsupport.Golden(t, "testdata/diff.svg", b.Bytes())
 	var txt bytes.Buffer
 	if err := d.Write(&txt); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "diff.folded", txt.Bytes())
+	testsupport.Golden(t, "testdata/diff.folded", txt.Bytes())
 }
 
 func TestMergesIdenticalPrefixes(t *testing.T) {

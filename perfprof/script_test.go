@@ -2,7 +2,6 @@ package perfprof
 
 import (
 	"bytes"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,9 +9,8 @@ import (
 	"time"
 
 	"github.com/lnbench/lnbench/flamegraph"
+	"github.com/lnbench/lnbench/internal/testsupport"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/*.folded from testdata/*.perf-script")
 
 // The .perf-script files are real captures of testdata/demo.c (a process
 // and its re-executed child, "exe" to the kernel, "demo_child" to ps):
@@ -60,17 +58,7 @@ func TestGoldenCaptures(t *testing.T) {
 			if folded.Total() != int64(len(samples)) {
 				t.Errorf("%d samples in, %d out", len(samples), folded.Total())
 			}
-			golden := strings.TrimSuffix(in, ".perf-script") + ".folded"
-			if *update {
-				os.WriteFile(golden, got.Bytes(), 0o644)
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run with -update)", err)
-			}
-			if !bytes.Equal(got.Bytes(), want) {
-				t.Errorf("folded stacks differ from %s (-update rewrites it):\n%s", golden, got.String())
-			}
+			testsupport.Golden(t, strings.TrimSuffix(in, ".perf-script")+".folded", got.Bytes())
 			// Each stack starts at its process: the parent is "demo" or
 			// "demo_nofp", the child its argv[0] rather than the kernel's "exe".
 			for _, s := range folded {

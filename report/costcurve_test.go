@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/lnbench/lnbench/internal/envinfo"
+	"github.com/lnbench/lnbench/internal/testsupport"
 	"github.com/lnbench/lnbench/result"
 	"github.com/lnbench/lnbench/runrecord"
 	"github.com/lnbench/lnbench/scenario"
@@ -101,7 +102,7 @@ func TestCostCurveGolden(t *testing.T) {
 		if err := f.fn(&b); err != nil {
 			t.Fatal(err)
 		}
-		golden(t, f.name, b.Bytes())
+		testsupport.Golden(t, "testdata/"+f.name, b.Bytes())
 		for _, w := range f.want {
 			if !strings.Contains(b.String(), w) {
 				t.Errorf("%s lacks %q", f.name, w)

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lnbench/lnbench/internal/testsupport"
 	"github.com/lnbench/lnbench/result"
 	"github.com/lnbench/lnbench/usage"
 	"github.com/lnbench/lnbench/usage/cost"
@@ -263,7 +264,7 @@ func TestCostVerdictsInReports(t *testing.T) {
 		if err := f.fn(&b); err != nil {
 			t.Fatal(err)
 		}
-		golden(t, f.name, b.Bytes())
+		testsupport.Golden(t, "testdata/"+f.name, b.Bytes())
 		for _, w := range f.want {
 			if !strings.Contains(b.String(), w) {
 				t.Errorf("%s lacks %q", f.name, w)

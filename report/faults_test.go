@@ -12,6 +12,7 @@ import (
 	"github.com/lnbench/lnbench/faults"
 	"github.com/lnbench/lnbench/internal/envinfo"
 	"github.com/lnbench/lnbench/internal/simulate"
+	"github.com/lnbench/lnbench/internal/testsupport"
 	"github.com/lnbench/lnbench/recovery"
 	"github.com/lnbench/lnbench/result"
 	"github.com/lnbench/lnbench/runrecord"
@@ -49,8 +50,8 @@ func TestFaultsGolden(t *testing.T) {
 	if err := FaultsCSV(&csv, r); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "summary-faults.md.golden", md.Bytes())
-	golden(t, "faults.csv.golden", csv.Bytes())
+	testsupport.Golden(t, "testdata/summary-faults.md.golden", md.Bytes())
+	testsupport.Golden(t, "testdata/faults.csv.golden", csv.Bytes())
 	for _, want := range []string{
 		// 12 RPC errors and 10 NO_ROUTE; the 2 payments hung over the restart stalled.
 		"| Concurrency=4/TotalPayments=300 | 0 | restart bob | 12.0 | 5.0 | 22 | 2 | 0 | 19.2 | 3.2 | 1.5 (6.5) | 208/NA/210 |",
@@ -140,7 +141,7 @@ func copyDir(t *testing.T, src string) string {
 // faulted run's folder: the faults come back from faults.jsonl into every
 // format, and go away (faults.csv included) when the stream does.
 func TestReportRegeneratesFaults(t *testing.T) {
-	if *update {
+	if testsupport.Updating() {
 		writeFaultsRun(t, faultsRunDir)
 	}
 	dir := copyDir(t, faultsRunDir)
@@ -169,7 +170,7 @@ func TestReportRegeneratesFaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	if got != string(want) {
-		t.Errorf("faults.csv from the folder differs from the golden file:\n%s", got)
+		t.Errorf("faults.csv from the folder differs from the golden file:\n%s", testsupport.Diff(string(want), got))
 	}
 	if md := read("summary.md"); !strings.Contains(md, "## Faults") || !strings.Contains(md, "Faults injected:") {
 		t.Error("summary.md lacks the faults")
@@ -237,7 +238,7 @@ func TestRPlotShadesFaults(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if *update && withFaults {
+		if testsupport.Updating() && withFaults {
 			_ = os.WriteFile(filepath.Join(os.TempDir(), "lnbench-faults-timeline.png"), png, 0o644) // to look at
 		}
 		return png

@@ -1,10 +1,6 @@
 package report
 
 import (
-	"flag"
-	"os"
-	"path/filepath"
-	"testing"
 	"time"
 
 	"github.com/lnbench/lnbench/internal/envinfo"
@@ -12,8 +8,6 @@ import (
 	"github.com/lnbench/lnbench/runrecord"
 	"github.com/lnbench/lnbench/scenario"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/*.golden from the current output")
 
 var t0 = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 
@@ -59,28 +53,6 @@ func fixtureReport() Report {
 		HarnessCPUSeconds: 1.5, WallSeconds: 60}}
 	Summarize(&r, fixtureRecords())
 	return r
-}
-
-// golden compares got with testdata/name, or rewrites it under -update.
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./report -update to create it)", err)
-	}
-	if string(got) != string(want) {
-		t.Errorf("%s differs from the golden file; rerun with -update if the change is intended.\n--- got:\n%s", name, got)
-	}
 }
 
 // fixtureSpecRecords is a run of two node specs × two cases, 4 launches of

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lnbench/lnbench/internal/testsupport"
 	"github.com/lnbench/lnbench/result"
 )
 
@@ -15,7 +16,7 @@ func TestMarkdownGolden(t *testing.T) {
 	if err := Markdown(&b, fixtureReport()); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "summary.md.golden", b.Bytes())
+	testsupport.Golden(t, "testdata/summary.md.golden", b.Bytes())
 	// The fixture has an outlier, a failure and a drifting case, so the
 	// optional columns and the analysis notes must all be there.
 	for _, want := range []string{"| Failed | CV | Outliers |", "iteration time grows", "outlier iteration(s)", "1 × NO_ROUTE", "0s │█ █", "## Details"} {
@@ -30,7 +31,7 @@ func TestHTMLGolden(t *testing.T) {
 	if err := HTML(&b, fixtureReport(), nil); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "report.html.golden", b.Bytes())
+	testsupport.Golden(t, "testdata/report.html.golden", b.Bytes())
 	if !strings.Contains(b.String(), "<svg") {
 		t.Error("without PNGs the HTML should draw inline SVG")
 	}
@@ -44,7 +45,7 @@ func TestBenchGolden(t *testing.T) {
 	if err := Bench(&b, fixtureReport()); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "results.bench.golden", b.Bytes())
+	testsupport.Golden(t, "testdata/results.bench.golden", b.Bytes())
 }
 
 func TestHTMLEmbedsPlots(t *testing.T) {
@@ -72,7 +73,7 @@ func TestCSVGolden(t *testing.T) {
 	if err := CSV(&b, fixtureReport()); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "summary.csv.golden", b.Bytes())
+	testsupport.Golden(t, "testdata/summary.csv.golden", b.Bytes())
 	// One spec: the Node column names it, no Ratio columns.
 	if !strings.Contains(b.String(), ",Case,InvocationCount,Node\n") || !strings.Contains(b.String(), ",1,v0.21.0-beta\n") || strings.Contains(b.String(), "Ratio") {
 		t.Errorf("one-spec CSV:\n%s", b.String())
@@ -109,7 +110,7 @@ func TestSpecsGolden(t *testing.T) {
 		if err := f.fn(&b); err != nil {
 			t.Fatal(err)
 		}
-		golden(t, f.name, b.Bytes())
+		testsupport.Golden(t, "testdata/"+f.name, b.Bytes())
 		for _, w := range f.want {
 			if !strings.Contains(b.String(), w) {
 				t.Errorf("%s lacks %q", f.name, w)

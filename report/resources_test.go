@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/lnbench/lnbench/analysis"
+	"github.com/lnbench/lnbench/internal/testsupport"
 	"github.com/lnbench/lnbench/result"
 	"github.com/lnbench/lnbench/scenario"
 	"github.com/lnbench/lnbench/usage"
@@ -67,7 +68,7 @@ func TestResourcesGolden(t *testing.T) {
 			t.Fatal(err)
 		}
 		if f.name != "" {
-			golden(t, f.name, b.Bytes())
+			testsupport.Golden(t, "testdata/"+f.name, b.Bytes())
 		}
 		for _, w := range f.want {
 			if !strings.Contains(b.String(), w) {
