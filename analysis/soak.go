@@ -96,7 +96,7 @@ func AnalyzeSoak(recs []result.Record, caseID string, perIteration int, windows 
 	} else {
 		out.Notes = append(out.Notes, fmt.Sprintf("only %d complete iterations: too few to fit a drift (need 5)", len(xs)))
 	}
-	out.SampledPPS, out.UnsampledPPS = meanOf(sampled), meanOf(unsampled)
+	out.SampledPPS, out.UnsampledPPS = stats.Mean(sampled), stats.Mean(unsampled)
 	if out.UnsampledPPS > 0 && len(sampled) > 0 {
 		out.ProfilerCost = 1 - out.SampledPPS/out.UnsampledPPS
 		out.Notes = append(out.Notes, fmt.Sprintf("profiler cost: %.1f payments/s while sampled (%d iterations) vs %.1f unsampled (%d): %.1f%%",
@@ -105,15 +105,4 @@ func AnalyzeSoak(recs []result.Record, caseID string, perIteration int, windows 
 		out.Notes = append(out.Notes, "profiler cost unknown: needs iterations both inside and outside sampling windows")
 	}
 	return out
-}
-
-func meanOf(xs []float64) float64 {
-	if len(xs) == 0 {
-		return 0
-	}
-	s := 0.0
-	for _, x := range xs {
-		s += x
-	}
-	return s / float64(len(xs))
 }

@@ -38,6 +38,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"sort"
+
+	"github.com/lnbench/lnbench/stats"
 )
 
 // Options steer the search; the zero value takes the defaults.
@@ -118,7 +120,7 @@ func Detect(xs []float64, opts Options) Result {
 			hi = res.Points[i+1].Index
 		}
 		p := &res.Points[i]
-		p.Before, p.After = mean(xs[lo:p.Index]), mean(xs[p.Index:hi])
+		p.Before, p.After = stats.Mean(xs[lo:p.Index]), stats.Mean(xs[p.Index:hi])
 		p.Shift = p.After/p.Before - 1
 	}
 	return res
@@ -155,11 +157,11 @@ func (d *detector) split(xs []float64, lo, hi int, level float64, res *Result) {
 	if step {
 		tau, kappa = obs.stepTau, len(seg)
 	}
-	before, after := mean(seg[:tau]), mean(seg[tau:kappa])
+	before, after := stats.Mean(seg[:tau]), stats.Mean(seg[tau:kappa])
 	if p >= level || math.Abs(after/before-1) < d.o.MinShift {
 		return
 	}
-	whole := mean(seg[tau:])
+	whole := stats.Mean(seg[tau:])
 	res.Points = append(res.Points, Point{Index: lo + tau, P: p, Level: level, Before: before, After: whole, Shift: whole/before - 1})
 	d.split(xs, lo, lo+tau, level/2, res)
 	d.split(xs, lo+tau, hi, level/2, res)
@@ -259,12 +261,4 @@ func (d *detector) best(seg []float64) splitStat {
 		}
 	}
 	return out
-}
-
-func mean(xs []float64) float64 {
-	s := 0.0
-	for _, x := range xs {
-		s += x
-	}
-	return s / float64(len(xs))
 }

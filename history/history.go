@@ -22,6 +22,7 @@ import (
 
 	"github.com/lnbench/lnbench/changepoint"
 	"github.com/lnbench/lnbench/gitrev"
+	"github.com/lnbench/lnbench/stats"
 )
 
 // Point is one case of one run on one node build.
@@ -493,17 +494,16 @@ func envShift(ps []Point, cps []changepoint.Point, index int) string {
 // meanOf averages f over ps, skipping unmeasured (negative) readings; -1
 // when none was measured.
 func meanOf(ps []Point, f func(Point) float64) float64 {
-	sum, n := 0.0, 0
+	var measured []float64
 	for _, p := range ps {
 		if v := f(p); v >= 0 {
-			sum += v
-			n++
+			measured = append(measured, v)
 		}
 	}
-	if n == 0 {
+	if len(measured) == 0 {
 		return -1
 	}
-	return sum / float64(n)
+	return stats.Mean(measured)
 }
 
 func implOf(build string) string {

@@ -34,7 +34,7 @@ func LinearFit(x, y []float64) (Fit, error) {
 	if n < 2 {
 		return Fit{}, ErrTooFewX
 	}
-	mx, my := mean(x), mean(y)
+	mx, my := Mean(x), Mean(y)
 	// Centered sums: stable when x is e.g. a unix timestamp.
 	var sxx, sxy, syy float64
 	for i := range n {

@@ -45,7 +45,7 @@ func Summarize(xs []float64) Summary {
 		return s
 	}
 
-	s.Mean = mean(sorted)
+	s.Mean = Mean(sorted)
 	if n >= 2 {
 		// Two-pass variance: avoids the cancellation of sum-of-squares
 		// when values are large relative to their spread (e.g. ns timestamps).

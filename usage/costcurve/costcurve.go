@@ -133,20 +133,20 @@ func byNodes(points []Point) []Row {
 	}
 	var rows []Row
 	for nodes, ps := range groups {
-		rows = append(rows, mean(nodes, ps))
+		rows = append(rows, meanRow(nodes, ps))
 	}
 	sort.Slice(rows, func(i, j int) bool { return rows[i].Nodes < rows[j].Nodes })
 	return rows
 }
 
-func mean(nodes int, ps []Point) Row {
-	k := float64(len(ps))
+// meanRow is the row of a node count: each field the mean over its networks.
+func meanRow(nodes int, ps []Point) Row {
 	avg := func(get func(Point) float64) float64 {
-		s := 0.0
-		for _, p := range ps {
-			s += get(p)
+		xs := make([]float64, len(ps))
+		for i, p := range ps {
+			xs[i] = get(p)
 		}
-		return s / k
+		return stats.Mean(xs)
 	}
 	avgBytes := func(get func(Point) int64) int64 { return int64(avg(func(p Point) float64 { return float64(get(p)) })) }
 	r := Row{Networks: len(ps), Point: Point{AtReady: AtReady{Nodes: nodes,
