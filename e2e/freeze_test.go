@@ -3,7 +3,9 @@
 package e2e
 
 import (
+	"fmt"
 	"os"
+	"os/exec"
 	"strconv"
 	"strings"
 	"sync"
@@ -119,4 +121,90 @@ func TestFreezeIdleRun(t *testing.T) {
 	if checked < 30 {
 		t.Errorf("only %d readings inside measured iterations: the check saw too little", checked)
 	}
+}
+
+// TestComposeFreezeIdle is TestFreezeIdleRun on the compose backend, where
+// the freeze is `docker pause`: inside every measured iteration of one
+// spec, Docker reports every container of the other spec's network paused
+// and none of the running spec's.
+func TestComposeFreezeIdle(t *testing.T) {
+	bin := composeSetup(t)
+	scen := composeScenarioFile(t, fmt.Sprintf(`name: %s
+topology: AlicePaysBob
+params: {Concurrency: [5], TotalPayments: [40]}
+job: {LaunchCount: 1, WarmupCount: 1, IterationCount: 4}
+`, composeUniqueName("CmpFreeze")))
+	r := startCompose(t, bin, scen, "--node", "a=lnd@v0.21.0-beta", "--node", "b=lnd@v0.21.0-beta", "--baseline", "a", "--design", "interleaved", "--freeze-idle")
+	var states []containerState
+	for !r.wait(200 * time.Millisecond) {
+		if id := r.runID(); id != "" {
+			states = append(states, containerStates(id)...)
+		}
+	}
+	if r.err != nil {
+		t.Fatalf("lnbench run: %v\n%s", r.err, r.out.String())
+	}
+	dir := r.dir()
+	rep := readSummary(t, dir)
+	if d := rep.Design; d == nil || d.Name != report.DesignInterleaved || !strings.Contains(d.Iterations, "frozen") {
+		t.Fatalf("design %+v, want interleaved with the waiting network frozen", rep.Design)
+	}
+	spans := measuredSpans(t, dir)
+	if len(spans) != 8 {
+		t.Fatalf("%d measured iterations, want 1 pair × 2 specs × 4", len(spans))
+	}
+	const margin = 400 * time.Millisecond // docker ps takes tens of milliseconds
+	checked, wrong := 0, 0
+	services := map[string]bool{}
+	for _, s := range states {
+		services[s.service] = true
+		for _, sp := range spans {
+			if s.at.Before(sp.from.Add(margin)) || s.at.After(sp.to.Add(-margin)) {
+				continue
+			}
+			checked++
+			if paused := s.state == "paused"; paused != (s.spec != sp.spec) {
+				wrong++
+				if wrong <= 5 {
+					t.Errorf("%s during spec %s's iteration %d: %s of spec %s %s", s.at.Format("15:04:05.000"), sp.spec, sp.index, s.service, s.spec, s.state)
+				}
+			}
+		}
+	}
+	t.Logf("services %v; %d readings inside measured iterations, %d wrong", keys(services), checked, wrong)
+	if checked < 20 {
+		t.Errorf("only %d readings inside measured iterations: the check saw too little", checked)
+	}
+}
+
+// containerState is Docker's account of one container of a run.
+type containerState struct {
+	at                   time.Time
+	spec, service, state string
+}
+
+// containerStates lists the state of every container of run id; spec is
+// the node spec label of the container's network ("launch1/Node=a" → a).
+func containerStates(id string) []containerState {
+	before := time.Now()
+	out, err := exec.Command("docker", "ps", "-a", "--filter", "label="+composeRunLabel+"="+id,
+		"--format", `{{.Label "lnbench.network"}}|{{.Label "com.docker.compose.service"}}|{{.State}}`).Output()
+	at := before.Add(time.Since(before) / 2)
+	if err != nil {
+		return nil
+	}
+	var states []containerState
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.Split(line, "|")
+		if len(f) != 3 {
+			continue
+		}
+		_, spec, ok := strings.Cut(f[0], "Node=")
+		if !ok {
+			continue
+		}
+		spec, _, _ = strings.Cut(spec, "/")
+		states = append(states, containerState{at: at, spec: spec, service: f[1], state: f[2]})
+	}
+	return states
 }
