@@ -16,6 +16,7 @@ import (
 
 	"github.com/lnbench/lnbench/bisect"
 	"github.com/lnbench/lnbench/internal/cli"
+	"github.com/lnbench/lnbench/internal/lines"
 	"github.com/lnbench/lnbench/internal/testsupport"
 )
 
@@ -111,7 +112,7 @@ func bisectReport(t *testing.T, spec string, back int, params ...string) (bisect
 	err := cli.Run(context.Background(), &stdout, &stderr, args)
 	t.Logf("lnbench bisect took %v\n%s", time.Since(start).Round(time.Second), stdout.String())
 	if err != nil {
-		t.Fatalf("lnbench %v: %v\n%s", args, err, lastLines(stderr.String(), 40))
+		t.Fatalf("lnbench %v: %v\n%s", args, err, lines.Last(stderr.String(), 40))
 	}
 	var rep bisect.Report
 	if err := json.Unmarshal([]byte(readFile(t, out, bisect.JSONFile)), &rep); err != nil {
@@ -122,14 +123,6 @@ func bisectReport(t *testing.T, spec string, back int, params ...string) (bisect
 	}
 	t.Logf("builds %d, runs %d, elapsed %s (%s)", rep.Builds, rep.Runs, rep.Elapsed, out)
 	return rep, out
-}
-
-func lastLines(s string, n int) string {
-	ls := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	if len(ls) > n {
-		ls = ls[len(ls)-n:]
-	}
-	return strings.Join(ls, "\n")
 }
 
 // TestSlowBisectFindsThePaymentPathSleep plants a sleep on LND's payment

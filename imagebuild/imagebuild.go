@@ -153,7 +153,7 @@ func EnsureBase(ctx context.Context, opts Options) (Result, error) {
 	err = cmd.Run()
 	logf.Close()
 	if err != nil {
-		return Result{}, fmt.Errorf("debootstrap %s from %s failed: %v; last lines:\n%s", Suite, mirror, err, tail(logPath, 10))
+		return Result{}, fmt.Errorf("debootstrap %s from %s failed: %v; last lines:\n%s", Suite, mirror, err, lines.LogTail(logPath, 10))
 	}
 	if err := trimRootfs(root); err != nil {
 		return Result{}, fmt.Errorf("trimming the rootfs: %v", err)
@@ -370,20 +370,4 @@ func importRootfs(ctx context.Context, root, tag string) error {
 		return fmt.Errorf("docker import %s failed: %v: %s", tag, ierr, lines.Last(strings.TrimSpace(impOut.String()), 1))
 	}
 	return nil
-}
-
-func tail(path string, n int) string {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return "(no log)"
-	}
-	return lastLines(data, n)
-}
-
-func lastLines(data []byte, n int) string {
-	lines := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	return "  " + strings.Join(lines, "\n  ")
 }

@@ -18,6 +18,7 @@ import (
 
 	fragments "github.com/lnbench/lnbench/docker-fragments"
 	"github.com/lnbench/lnbench/internal/fileutil"
+	"github.com/lnbench/lnbench/internal/lines"
 	"github.com/lnbench/lnbench/nodebuild"
 )
 
@@ -176,7 +177,7 @@ func EnsureNode(ctx context.Context, opts Options, base string, bins nodebuild.R
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Run(); err != nil {
-		return Result{}, fmt.Errorf("docker build %s failed: %v:\n%s", tag, err, lastLines(out.Bytes(), 10))
+		return Result{}, fmt.Errorf("docker build %s failed: %v:\n%s", tag, err, lines.Indent(lines.Last(out.String(), 10)))
 	}
 	d := time.Since(start)
 	fmt.Fprintf(opts.log(), "built %s in %.1fs\n", tag, d.Seconds())

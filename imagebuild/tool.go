@@ -11,6 +11,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"time"
+
+	"github.com/lnbench/lnbench/internal/lines"
 )
 
 // ToolRepo names the images that carry lnbench on top of a node image.
@@ -62,7 +64,7 @@ func EnsureTool(ctx context.Context, from, tool string, log io.Writer) (Result, 
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Run(); err != nil {
-		return Result{}, fmt.Errorf("docker build %s failed: %v:\n%s", tag, err, lastLines(out.Bytes(), 10))
+		return Result{}, fmt.Errorf("docker build %s failed: %v:\n%s", tag, err, lines.Indent(lines.Last(out.String(), 10)))
 	}
 	d := time.Since(start)
 	fmt.Fprintf(log, "built %s (%s + lnbench) in %.1fs\n", tag, from, d.Seconds())

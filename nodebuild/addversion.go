@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/lnbench/lnbench/internal/lines"
 )
 
 // AddVersion creates the release build module imagesDir/<impl>/<version>/
@@ -87,18 +89,10 @@ func releaseGoMod(ctx context.Context, mod, version string, log io.Writer) (stri
 		return "", fmt.Errorf("add version: %s (is %s a release of %s? versions are named in full, e.g. v0.20.1-beta)", info.Error, version, mod)
 	}
 	if err != nil {
-		return "", fmt.Errorf("add version: %w: %s", err, lastLines(out.String(), 3))
+		return "", fmt.Errorf("add version: %w: %s", err, strings.ReplaceAll(lines.Last(strings.TrimSpace(out.String()), 3), "\n", "; "))
 	}
 	if info.GoMod == "" {
 		return "", fmt.Errorf("add version: go mod download %s@%s named no go.mod", mod, version)
 	}
 	return info.GoMod, nil
-}
-
-func lastLines(s string, n int) string {
-	lines := strings.Split(strings.TrimSpace(s), "\n")
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	return strings.Join(lines, "; ")
 }

@@ -1,7 +1,6 @@
 package nodebuild
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -16,6 +15,7 @@ import (
 	"time"
 
 	"github.com/lnbench/lnbench/gitrev"
+	"github.com/lnbench/lnbench/internal/lines"
 )
 
 // ensureCLN builds a CLN tree in a copy (extracted, for a tarball) beside
@@ -63,7 +63,8 @@ func ensureCLN(ctx context.Context, cache string, spec Spec, key, toolchain stri
 	for _, c := range steps {
 		c.Dir, c.Env, c.Log = src, env, buildLog
 		if err := run(ctx, c); err != nil {
-			return Result{}, fmt.Errorf("%w\nthe build log ends:\n%s", err, logTail(logPath, 15))
+			data, _ := os.ReadFile(logPath)
+			return Result{}, fmt.Errorf("%w\nthe build log ends:\n%s", err, lines.Last(string(data), 15))
 		}
 	}
 	m, err := clnManifest(ctx, spec, key, toolchain, out)
@@ -145,15 +146,6 @@ func verifyFiles(dir string, m Manifest) error {
 		}
 	}
 	return nil
-}
-
-func logTail(path string, n int) string {
-	data, _ := os.ReadFile(path)
-	lines := bytes.Split(bytes.TrimRight(data, "\n"), []byte("\n"))
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	return string(bytes.Join(lines, []byte("\n")))
 }
 
 // BinDir is where a build's executables are: the cache entry itself for

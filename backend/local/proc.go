@@ -16,6 +16,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/lnbench/lnbench/backend"
+	"github.com/lnbench/lnbench/internal/lines"
 )
 
 // proc is one child process, in its own process group so that stopping it
@@ -140,7 +141,7 @@ func (p *proc) failure() error {
 // death is how the exited process ended: its exit code, or the signal that
 // killed it, and the last n lines of its log.
 func (p *proc) death(n int) backend.Death {
-	d := backend.Death{Actor: p.name, Reason: "exited", ExitCode: -1, LogTail: backend.TailLines(logTail(p.logPath, n))}
+	d := backend.Death{Actor: p.name, Reason: "exited", ExitCode: -1, LogTail: backend.TailLines(lines.LogTail(p.logPath, n))}
 	var ee *exec.ExitError
 	switch {
 	case p.err == nil:
@@ -157,18 +158,6 @@ func (p *proc) death(n int) backend.Death {
 	return d
 }
 
-func logTail(path string, n int) string {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return "(no log)"
-	}
-	lines := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	return "  " + strings.Join(lines, "\n  ")
-}
-
 // waitReady polls ready() until it holds, the process exits, or ctx ends.
 // Polling is bounded by ctx; there is no stream to wait on before RPC is up.
 func (p *proc) waitReady(ctx context.Context, what string, ready func() bool) error {
@@ -182,7 +171,7 @@ func (p *proc) waitReady(ctx context.Context, what string, ready func() bool) er
 		case <-p.done:
 			return p.failure()
 		case <-ctx.Done():
-			return fmt.Errorf("%s %s did not start in time (%v; raise --start-timeout on a slow machine); see %s; last log lines:\n%s", what, p.name, context.Cause(ctx), p.logPath, logTail(p.logPath, 8))
+			return fmt.Errorf("%s %s did not start in time (%v; raise --start-timeout on a slow machine); see %s; last log lines:\n%s", what, p.name, context.Cause(ctx), p.logPath, lines.LogTail(p.logPath, 8))
 		case <-t.C:
 		}
 	}

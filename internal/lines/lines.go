@@ -1,8 +1,9 @@
 // Package lines trims command output for one-line errors: its first line,
-// or its last few.
+// or its last few; and a log file's last lines for an error message.
 package lines
 
 import (
+	"os"
 	"regexp"
 	"strings"
 )
@@ -23,6 +24,22 @@ func Last(s string, n int) string {
 		ls = ls[len(ls)-n:]
 	}
 	return strings.Join(ls, "\n")
+}
+
+// Indent is s with each line indented by two spaces, as an excerpt
+// under an error line (backend.TailLines takes the indentation off).
+func Indent(s string) string {
+	return "  " + strings.ReplaceAll(s, "\n", "\n  ")
+}
+
+// LogTail is the last n lines of the file at path, indented (Indent), or
+// "(no log)" when it cannot be read.
+func LogTail(path string, n int) string {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "(no log)"
+	}
+	return Indent(Last(string(data), n))
 }
 
 // diagnostic matches a compiler's error: Go's file.go:line:col: message,
