@@ -398,28 +398,27 @@ const routeChecks = 16
 // WarmUp pays one 100-sat invoice from payer to payee, retrying until it succeeds.
 func WarmUp(ctx context.Context, payer, payee node.Node) error {
 	var last string
-	t := time.NewTicker(200 * time.Millisecond)
-	defer t.Stop()
-	for {
+	var invoiceErr error // AddInvoice failing ends the warm-up at once
+	if werr := wait.Until(ctx, 200*time.Millisecond, func() bool {
 		inv, err := payee.AddInvoice(ctx, 100, "lnbench warm-up")
 		if err != nil {
-			return err
+			invoiceErr = err
+			return true
 		}
 		res, err := payer.Pay(ctx, node.Payment{PaymentRequest: inv.PaymentRequest, Timeout: 30 * time.Second})
 		if err == nil && res.Succeeded {
-			return nil
+			return true
 		}
 		if err != nil {
 			last = err.Error()
 		} else {
 			last = res.FailureReason
 		}
-		select {
-		case <-ctx.Done():
-			return fmt.Errorf("warm-up payment %s→%s never succeeded (last: %s): %w", payer.Name(), payee.Name(), last, context.Cause(ctx))
-		case <-t.C:
-		}
+		return false
+	}); werr != nil {
+		return fmt.Errorf("warm-up payment %s→%s never succeeded (last: %s): %w", payer.Name(), payee.Name(), last, werr)
 	}
+	return invoiceErr
 }
 
 // Close releases the RPC connections (the backend stops the processes).

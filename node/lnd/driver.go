@@ -17,6 +17,7 @@ import (
 	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/metadata"
 
+	"github.com/lnbench/lnbench/internal/wait"
 	"github.com/lnbench/lnbench/node"
 	"github.com/lnbench/lnbench/nodespec"
 )
@@ -97,29 +98,27 @@ func (d *Driver) Close() error { return d.conn.Close() }
 func (d *Driver) WaitReady(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	t := time.NewTicker(100 * time.Millisecond)
-	defer t.Stop()
 	state := lnrpc.WalletState_NON_EXISTING
-	for {
-		seen, err := d.awaitServerActive(ctx)
-		if err == nil {
-			return nil
+	var err error
+	if werr := wait.Until(ctx, 100*time.Millisecond, func() bool {
+		var seen lnrpc.WalletState
+		if seen, err = d.awaitServerActive(ctx); err == nil {
+			return true
 		}
 		if seen != lnrpc.WalletState_NON_EXISTING {
 			state = seen
 		}
 		if r, gerr := d.state.GetState(d.ctx(ctx), &lnrpc.GetStateRequest{}); gerr == nil {
 			if r.State == lnrpc.WalletState_SERVER_ACTIVE {
-				return nil
+				return true
 			}
 			state = r.State
 		}
-		select {
-		case <-ctx.Done():
-			return fmt.Errorf("%s: server not active (last state %s, last error: %v): %w", d.name, state, err, context.Cause(ctx))
-		case <-t.C:
-		}
+		return false
+	}); werr != nil {
+		return fmt.Errorf("%s: server not active (last state %s, last error: %v): %w", d.name, state, err, werr)
 	}
+	return nil
 }
 
 // awaitServerActive reads the state stream until SERVER_ACTIVE (nil) or an
@@ -194,28 +193,6 @@ func (d *Driver) OpenChannels(ctx context.Context, reqs []node.ChannelRequest) e
 	return nil
 }
 
-// poll calls check every interval until it reports done, bounded by ctx.
-func poll(ctx context.Context, interval time.Duration, check func() (bool, error)) error {
-	t := time.NewTicker(interval)
-	defer t.Stop()
-	var last error
-	for {
-		ok, err := check()
-		if ok {
-			return nil
-		}
-		last = err
-		select {
-		case <-ctx.Done():
-			if last != nil {
-				return fmt.Errorf("%w (last: %v)", ctx.Err(), last)
-			}
-			return ctx.Err()
-		case <-t.C:
-		}
-	}
-}
-
 // WaitActiveChannels waits on the channel event stream, checking the count
 // after each event, until n channels are active.
 func (d *Driver) WaitActiveChannels(ctx context.Context, n int) error {
@@ -241,11 +218,15 @@ func (d *Driver) WaitActiveChannels(ctx context.Context, n int) error {
 
 // WaitRoute polls QueryRoutes: the graph has no stream that says "routable".
 func (d *Driver) WaitRoute(ctx context.Context, dest string, amtSat int64) error {
-	err := poll(ctx, 100*time.Millisecond, func() (bool, error) {
-		_, err := d.ln.QueryRoutes(d.ctx(ctx), &lnrpc.QueryRoutesRequest{PubKey: dest, Amt: amtSat})
-		return err == nil, err
-	})
-	if err != nil {
+	var last error
+	if wait.Until(ctx, 100*time.Millisecond, func() bool {
+		_, last = d.ln.QueryRoutes(d.ctx(ctx), &lnrpc.QueryRoutesRequest{PubKey: dest, Amt: amtSat})
+		return last == nil
+	}) != nil {
+		err := ctx.Err()
+		if last != nil {
+			err = fmt.Errorf("%w (last: %v)", err, last)
+		}
 		return fmt.Errorf("%s: no route to %s: %w", d.name, dest[:12], err)
 	}
 	return nil
