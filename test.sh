@@ -20,7 +20,6 @@ docker=false
 if lnbench_docker_answers; then docker=true; pkgs+=(debootstrap docker-compose); fi
 # CI's Core Lightning tree (test data beside the repository, never committed).
 cln_src=../shared/cln/lightning-v26.06.6-src.tar.xz
-if [ -f "$cln_src" ]; then pkgs+=("${CLN_BUILD_DEPS[@]}"); fi
 lnbench_apt "${pkgs[@]}"
 # Static, so the same binary runs inside the containers (sampler sidecar, sample-loop.sh).
 CGO_ENABLED=0 go build -o bin/lnbench ./cmd/lnbench

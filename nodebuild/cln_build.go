@@ -23,6 +23,9 @@ import (
 // make's output goes to build.log in the work folder; its tail is in the
 // error when a step fails.
 func ensureCLN(ctx context.Context, cache string, spec Spec, key, toolchain string, log io.Writer) (Result, error) {
+	if err := ensureCLNPackages(ctx, log); err != nil {
+		return Result{}, err
+	}
 	start := time.Now()
 	dir := cacheDirFor(cache, spec, key)
 	work, err := newWorkDir(cache)

@@ -1,9 +1,8 @@
-# Sourced by test.sh: the packages a Core Lightning build needs, and the
-# build of CI's CLN tree (../shared/cln/, a release tarball) through
-# `lnbench build --version cln@src:…` (cached by content like LND).
+# Sourced by test.sh: the build of CI's CLN tree (../shared/cln/, a release
+# tarball) through `lnbench build --version cln@src:…` (cached by content
+# like LND). lnbench installs the Debian packages the build needs itself
+# (nodebuild.CLNBuildPackages), as it does for run.sh.
 set -euo pipefail
-
-CLN_BUILD_DEPS=(build-essential autoconf automake libtool pkg-config gettext libsqlite3-dev libsodium-dev zlib1g-dev libffi-dev python3 python3-mako jq lowdown)
 
 # lnbench_cln_build TARBALL: echoes the bin dir of the cached build
 # (lightningd; subdaemons and plugins in ../libexec/c-lightning).
