@@ -7,13 +7,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 
 	"github.com/google/pprof/profile"
 
 	"github.com/lnbench/lnbench/gitrev"
+	"github.com/lnbench/lnbench/nodespec"
 )
 
 // Tags are LND's RPC sub-servers plus the pure-Go SQLite backend.
@@ -48,42 +48,24 @@ type Spec struct {
 	Flavour  Flavour
 }
 
-// Flavour is how a build compiles, beyond the fixed Tags: knobs that change
-// the binaries but not the source.
-type Flavour struct {
-	PGO     string   `json:"pgo,omitempty"`     // CPU profile for go build -pgo; its content is in the key
-	GOAMD64 string   `json:"goamd64,omitempty"` // v1..v4; empty is Go's default v1
-	GCFlags string   `json:"gcflags,omitempty"` // passed as -gcflags=VALUE ("all=…" reaches dependencies)
-	LDFlags string   `json:"ldflags,omitempty"` // passed as -ldflags=VALUE
-	Tags    []string `json:"tags,omitempty"`    // build tags added to Tags
-	// C builds (Core Lightning, cln.go): -O level, -march, frame pointers,
-	// extra ./configure arguments.
-	COpt          string   `json:"copt,omitempty"`
-	March         string   `json:"march,omitempty"`
-	FramePointers bool     `json:"frame_pointers,omitempty"`
-	Configure     []string `json:"configure,omitempty"`
-}
+// Flavour is how a build compiles, beyond the fixed Tags: the knobs of a
+// node spec (nodespec.Flavour, its fields, their JSON names and its
+// validation tables), with the build's methods. The extra tags are added
+// to Tags; the C knobs are Core Lightning's (cln.go).
+type Flavour nodespec.Flavour
 
-var goamd64Levels = map[string]bool{"": true, "v1": true, "v2": true, "v3": true, "v4": true}
-
-var tagPattern = regexp.MustCompile(`^[A-Za-z0-9_.]+$`)
-
-// Validate checks the knobs before anything is built.
+// Validate checks the knobs before anything is built: the spec's checks
+// (nodespec.CheckGOAMD64, nodespec.CheckTags) and the PGO profile's content.
 func (f Flavour) Validate() error {
-	if !goamd64Levels[f.GOAMD64] {
-		return fmt.Errorf("goamd64 %q: use v1, v2, v3 or v4", f.GOAMD64)
+	if err := nodespec.CheckGOAMD64(f.GOAMD64); err != nil {
+		return err
 	}
 	if f.PGO != "" {
 		if err := checkProfile(f.PGO); err != nil {
 			return fmt.Errorf("pgo %q: %v (pass a CPU profile, e.g. one merged by `go tool pprof -proto`)", f.PGO, err)
 		}
 	}
-	for _, t := range f.Tags {
-		if !tagPattern.MatchString(t) {
-			return fmt.Errorf("tags: %q is not a build tag (letters, digits, _ and . only)", t)
-		}
-	}
-	return nil
+	return nodespec.CheckTags(f.Tags)
 }
 
 // AllTags is Tags plus the flavour's extra tags, sorted and without repeats,

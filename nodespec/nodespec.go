@@ -28,15 +28,18 @@ import (
 // nodebuild names it).
 const SourceVersion = "src"
 
-// Flavour are the build knobs of a spec, field for field nodebuild.Flavour
-// (convert with nodebuild.Flavour(f)); kept apart so that scenarios, and
-// the reports that read them, do not depend on the build machinery.
+// Flavour are the build knobs of a spec: how a build compiles, beyond its
+// fixed tags, knobs that change the binaries but not the source.
+// nodebuild.Flavour is defined as this type (convert with
+// nodebuild.Flavour(f)) and adds the build's methods; this package stays
+// free of the build machinery, so scenarios, and the reports that read
+// them, do not depend on it.
 type Flavour struct {
-	PGO     string   `json:"pgo,omitempty"`
-	GOAMD64 string   `json:"goamd64,omitempty"`
-	GCFlags string   `json:"gcflags,omitempty"`
-	LDFlags string   `json:"ldflags,omitempty"`
-	Tags    []string `json:"tags,omitempty"`
+	PGO     string   `json:"pgo,omitempty"`     // CPU profile for go build -pgo; its content is in the build key
+	GOAMD64 string   `json:"goamd64,omitempty"` // v1..v4; empty is Go's default v1
+	GCFlags string   `json:"gcflags,omitempty"` // passed as -gcflags=VALUE ("all=…" reaches dependencies)
+	LDFlags string   `json:"ldflags,omitempty"` // passed as -ldflags=VALUE
+	Tags    []string `json:"tags,omitempty"`    // build tags added to the build's own
 	// C builds (Core Lightning): optimisation level (O3, not -O3), -march
 	// value, frame pointers, extra ./configure arguments.
 	COpt          string   `json:"copt,omitempty"`
@@ -104,10 +107,24 @@ func (f Flavour) checkFor(impl string) error {
 // check refuses what cannot be a knob; the PGO profile's content is
 // checked when the build is resolved (nodebuild.Flavour.Validate).
 func (f Flavour) check() error {
-	if !goamd64Levels[f.GOAMD64] {
-		return fmt.Errorf("goamd64 %q: use v1, v2, v3 or v4", f.GOAMD64)
+	if err := CheckGOAMD64(f.GOAMD64); err != nil {
+		return err
 	}
-	for _, t := range f.Tags {
+	return CheckTags(f.Tags)
+}
+
+// CheckGOAMD64 refuses a goamd64 level Go does not have ("" is Go's
+// default); nodebuild.Flavour.Validate checks with it too.
+func CheckGOAMD64(level string) error {
+	if !goamd64Levels[level] {
+		return fmt.Errorf("goamd64 %q: use v1, v2, v3 or v4", level)
+	}
+	return nil
+}
+
+// CheckTags refuses a tag that cannot be a Go build tag.
+func CheckTags(tags []string) error {
+	for _, t := range tags {
 		if !tagPattern.MatchString(t) {
 			return fmt.Errorf("tags: %q is not a build tag (letters, digits, _ and . only)", t)
 		}
