@@ -50,7 +50,7 @@ func FaultsTable(r Report) Table {
 		"Failed     : payments in flight during the fault that failed, returned an RPC error or timed out; Aborted: stopped by the harness",
 		"             (during: from its start until its end, or until a restarted node's channels were active again when later)",
 		fmt.Sprintf("Stalled    : payments in flight during the fault that succeeded but took more than %g× what the fault predicts: the median before it,", p.StallFactor),
-		"             plus for a delay 2 round trips of it per route hop on its target (faults.csv: PredictedAdded_ms)",
+		"             plus for a delay 3 round trips of it per route hop on its target (faults.csv: PredictedAdded_ms)",
 		fmt.Sprintf("Before     : successful payments/s in the %.0f s before the fault (less when the case started later)", p.Before.Seconds()),
 		fmt.Sprintf("Recovery   : from the fault's end to the start of the first %.0f s window (sliding by %.1f s) in which payments started after",
 			p.Window.Seconds(), p.Step.Seconds()),
