@@ -102,20 +102,20 @@ func TestTwoSpecsOneRun(t *testing.T) {
 		}
 	}
 	// The design, its launch order and seed are recorded and shown.
-	if d := rep.Design; d == nil || d.Name != report.DesignDuet || d.Order != "shuffled" || d.Seed != 11 || len(d.Rounds) != 1 || len(d.Rounds[0]) != 2 {
+	if d := rep.Design; d == nil || d.Name != report.DesignInterleaved || !d.Frozen || d.Order != "shuffled" || d.Seed != 11 || len(d.Rounds) != 1 || len(d.Rounds[0]) != 2 {
 		t.Errorf("design %+v", rep.Design)
 	}
 	if yml, _ := os.ReadFile(filepath.Join(dir, "scenario.yml")); !strings.Contains(string(yml), "compare:\n  order: shuffled\n  seed: 11\n") {
 		t.Errorf("scenario.yml does not record the order and seed:\n%s", yml)
 	}
 	md, _ := os.ReadFile(filepath.Join(dir, "summary.md"))
-	for _, want := range []string{"| Ratio | RatioSD | 95% CI | p | n | MDE | Verdict |", "| 3+3 it |", "| - | - | 1 | - | baseline |", "Design: duet (each launch round's networks measured at the same moment", "1 launch round(s) in shuffled order (seed 11): ",
+	for _, want := range []string{"| Ratio | RatioSD | 95% CI | p | n | MDE | Verdict |", "| 3+3 it |", "| - | - | 1 | - | baseline |", "Design: interleaved (each launch round's networks up together, measured iterations alternating", "the waiting networks frozen", "1 launch round(s) in shuffled order (seed 11): ",
 		"## Verdicts against the baseline"} {
 		if !strings.Contains(string(md), want) {
 			t.Errorf("summary.md lacks %q:\n%s", want, md)
 		}
 	}
-	if html, _ := os.ReadFile(filepath.Join(dir, "report.html")); !strings.Contains(string(html), "<th>MDE</th>") || !strings.Contains(string(html), "Design: duet") {
+	if html, _ := os.ReadFile(filepath.Join(dir, "report.html")); !strings.Contains(string(html), "<th>MDE</th>") || !strings.Contains(string(html), "Design: interleaved") {
 		t.Error("report.html lacks the MDE column or the design")
 	}
 	// Each spec's payments ran on a network of its own version.

@@ -221,6 +221,7 @@ type verdictConfig struct {
 	alpha, noise float64
 	effect       float64 // the "same" margin and the effect launch counts are suggested for
 	design       string  // the run's design ("" for two separate runs): the spread a one-launch note assumes
+	frozen       bool    // its waiting networks were frozen
 	// separateRuns compares launches of two runs: their launch numbers
 	// are no shared rounds, so the test is unpaired.
 	separateRuns bool
@@ -230,7 +231,7 @@ type verdictConfig struct {
 func (r Report) verdictConfig() verdictConfig {
 	cfg := verdictConfig{alpha: r.Design.Alpha(DefaultAlpha), noise: DefaultNoise, effect: r.Scenario.Compare.EffectOrDefault()}
 	if r.Design != nil {
-		cfg.design = r.Design.Name
+		cfg.design, cfg.frozen = r.Design.Name, r.Design.Frozen
 	}
 	return cfg
 }
@@ -280,15 +281,12 @@ func iterationValues(c Row, metric string) []float64 {
 	return out
 }
 
-// typicalPairSD is LaunchPairSpread of the design, two separate runs
-// counting as sequential launches: with one launch a side the run has no
-// spread of its own, so the launch count a note suggests rests on this.
-func typicalPairSD(design string) (float64, string) {
-	if _, ok := LaunchPairSpread[design]; !ok {
-		design = DesignSequential
-	}
-	sd := LaunchPairSpread[design]
-	return sd, fmt.Sprintf("the %.1f%% launch-pair spread measured for %s", 100*sd, design)
+// typicalPairSD is PairSpread of the design, two separate runs counting
+// as sequential launches: with one launch a side the run has no spread of
+// its own, so the launch count a note suggests rests on this.
+func typicalPairSD(design string, frozen bool) (float64, string) {
+	sd, name := PairSpread(design, frozen)
+	return sd, fmt.Sprintf("the %.1f%% launch-pair spread measured for %s", 100*sd, name)
 }
 
 // ratioOf compares case c with the baseline case b on the case's primary
@@ -468,7 +466,7 @@ func oneLaunchRatio(out Ratio, bs, cs []float64, nb, nc int, cfg verdictConfig) 
 	if !fillTest(&out, t, LevelIterations) {
 		return out
 	}
-	sd, why := typicalPairSD(cfg.design)
+	sd, why := typicalPairSD(cfg.design, cfg.frozen)
 	size := max(cfg.effect, math.Expm1(math.Abs(math.Log(t.Ratio))))
 	n, ok := stats.Suggest(size, sd, cfg.design != "", cfg.alpha, stats.DefaultPower, maxSuggestedLaunches)
 	tell := fmt.Sprintf("more than %d launches per spec", maxSuggestedLaunches)

@@ -30,7 +30,8 @@ func designOf(s scenario.Scenario, plans []networkPlan, noCPUSets string) *runre
 		d.Iterations = fmt.Sprintf("warm-ups and %d iterations in duet (both at once, every CPU shared: the verdict's direction), then %d alone, alternating (A B, B A, …: the size and every figure of the table)",
 			s.Job.IterationCount-solo, solo)
 	}
-	if c.FreezeIdle {
+	if s.Freezes() {
+		d.Frozen = true
 		d.Iterations += "; the waiting networks frozen (every process paused) while one runs alone"
 	}
 	switch d.Name {

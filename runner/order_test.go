@@ -86,9 +86,11 @@ func TestPlanInterleavesSpecs(t *testing.T) {
 		t.Errorf("networks in order:\n%s\nwant:\n%s", strings.Join(names, "\n"), strings.Join(want, "\n"))
 	}
 	d := designOf(s, plans, "")
-	if d == nil || d.Name != scenario.DesignDuet || d.Order != "abba" || d.Sequence() != "a b | b a" || d.Looks != 0 {
+	if d == nil || d.Name != scenario.DefaultDesign || d.Order != "abba" || d.Sequence() != "a b | b a" || d.Looks != 0 || !d.Frozen {
 		t.Errorf("design %+v", d)
 	}
+	s.Compare.Design = scenario.DesignDuet
+	d = designOf(s, plans, "")
 	// AlicePaysBob: 3 actors a network, 6 CPUs for two networks' own sets.
 	if want := "a CPU set per network needs a core per actor, 6 for 2 networks of 3 actors"; len(allowedCPUs()) < 6 && !strings.Contains(d.CPUs, want) {
 		t.Errorf("design CPUs %q, want %q", d.CPUs, want)
@@ -127,6 +129,7 @@ func TestUntilKnownStopsAtTheCap(t *testing.T) {
 	s.Baseline = "a"
 	s.Job.LaunchCount = 2
 	s.Compare = scenario.Compare{UntilKnown: true, MaxLaunches: 6}
+	keepWaitingRunning(&s)
 	run, recs, err := execute(t, h.options(s, t))
 	if err != nil {
 		t.Fatal(err)

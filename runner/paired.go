@@ -220,7 +220,7 @@ func freezeOthers(ctx context.Context, s scenario.Scenario, execs []*caseExec, k
 		}
 		return errors.Join(errs...)
 	}
-	if !s.Compare.FreezeIdle {
+	if !s.Freezes() {
 		return thaw, nil
 	}
 	for j, other := range execs {

@@ -26,7 +26,16 @@ func twoSpecs(design string) scenario.Scenario {
 	s.Job.LaunchCount = 2
 	s.Job.IterationCount = 4
 	s.Compare.Design = design
+	keepWaitingRunning(&s)
 	return s
+}
+
+// keepWaitingRunning turns the default freeze off: the harness's fake
+// backends cannot pause a process (TestFreezeIdlePausesTheWaitingNetwork
+// has one that can).
+func keepWaitingRunning(s *scenario.Scenario) {
+	off := false
+	s.Compare.FreezeIdle = &off
 }
 
 func TestPairsGroupALaunchRoundsNetworks(t *testing.T) {
@@ -269,7 +278,8 @@ func TestFreezeIdlePausesTheWaitingNetwork(t *testing.T) {
 	h := &harness{}
 	s := twoSpecs(scenario.DesignInterleaved)
 	s.Params = params("Concurrency", "2", "TotalPayments", "6")
-	s.Compare.FreezeIdle = true
+	freeze := true
+	s.Compare.FreezeIdle = &freeze
 	var mu sync.Mutex
 	var fakes []*faultyFake
 	opts := h.options(s, t)

@@ -270,6 +270,7 @@ func TestEachSpecRunsItsOwnCasesWithItsProfile(t *testing.T) {
 	s.Nodes, _ = scenario.ParseNodeFlags([]string{"lnd@v0.21.0-beta", "old=lnd@v0.20.2-beta+profile=bottlepay+db=sqlite"})
 	s.Baseline = "old"
 	s.BuildKeys = map[string]string{"v0.21.0-beta": "k21", "old": "k20"}
+	keepWaitingRunning(&s)
 	opts := h.options(s, t)
 	opts.Builds = map[string]NodeBuild{"old": {Manifest: nodebuild.Manifest{Key: "k20", GoVersion: "go1.x", PGOSHA256: "abc"}, Image: "img20"}}
 	run, recs, err := execute(t, opts)

@@ -19,6 +19,8 @@ type Design struct {
 	// iterations; CPUs how duet's networks share the cores.
 	Iterations string `json:"iterations,omitempty"`
 	CPUs       string `json:"cpus,omitempty"`
+	// Frozen: the networks waiting while one ran alone were paused.
+	Frozen bool `json:"frozen,omitempty"`
 	// CPUSets are the networks' CPU sets where duet split the cores.
 	CPUSets []CPUSet `json:"cpu_sets,omitempty"`
 	// Fallback says why the run fell back to sequential from the design

@@ -41,8 +41,9 @@ type Compare struct {
 	// FreezeIdle pauses every process of the networks that wait while one
 	// network runs an iteration alone (interleaved, duet-solo's solo
 	// half), so that it has the machine to itself: an idle twin still
-	// used 0.11 cores (docs/measured.md).
-	FreezeIdle bool `yaml:"freeze_idle" json:"freeze_idle,omitempty"`
+	// used 0.11 cores (docs/measured.md). Unset: on in those designs
+	// (Scenario.Freezes).
+	FreezeIdle *bool `yaml:"freeze_idle" json:"freeze_idle,omitempty"`
 }
 
 // How duet's networks share the cores.
@@ -70,14 +71,14 @@ const (
 func SoloIterations(iterations int) int { return iterations / 2 }
 
 // DefaultDesign is the design of a comparison that names none, when its
-// job and faults allow it (Design). Measured on the 2-core reference VM
-// (lnbench calibrate, 20 launch pairs × 2 cases per design, the designs
-// alternating in blocks; docs/measured.md): one launch pair's
-// log ratio spread 4.4% RMS in duet against 12.0% interleaved and 35.6%
-// sequential, so duet's verdicts detect about a third of the change at the
-// same launch count; over 60 pairs each (40 A/A comparisons), duet 2.4%
-// and 1 false of 40, interleaved 13.9% and 3 false of 40.
-const DefaultDesign = DesignDuet
+// job and faults allow it (Design), with the waiting networks frozen
+// (Freezes). Chosen for the size a user sees (docs/measured.md, "The size
+// a user would see"): against each build alone (30 sequential rounds), a
+// CPU-bound change read 0.96 of its size interleaved and frozen, 0.59–0.65
+// in duet, where the changed network takes CPU from its twin; its A/A on
+// the 2-core VM gave 1 false verdict of 64 (1.6%), a launch pair's spread
+// of 4.6% and a median MDE of 4.9% (duet: 1 of 40, 2.4%, 3.3%).
+const DefaultDesign = DesignInterleaved
 
 // Launch orders.
 const (
@@ -156,7 +157,7 @@ func (s Scenario) validateCompare() error {
 	default:
 		return fmt.Errorf("compare.design %q: use sequential, interleaved, duet or duet-solo", c.Design)
 	}
-	if c.FreezeIdle && c.Design != DesignInterleaved && c.Design != DesignDuetSolo {
+	if c.FreezeIdle != nil && *c.FreezeIdle && !runsAlone(s.Design()) {
 		return fmt.Errorf("compare.freeze_idle: it freezes the waiting network while another runs alone; use it with compare.design: interleaved or duet-solo")
 	}
 	switch c.CPUs {
@@ -217,8 +218,8 @@ func (c Compare) yaml() string {
 	if c.CPUs != "" {
 		out += "  cpus: " + c.CPUs + "\n"
 	}
-	if c.FreezeIdle {
-		out += "  freeze_idle: true\n"
+	if c.FreezeIdle != nil {
+		out += fmt.Sprintf("  freeze_idle: %t\n", *c.FreezeIdle)
 	}
 	return out
 }

@@ -64,7 +64,7 @@ func TestCompareLaunchDefault(t *testing.T) {
 	}
 }
 
-func TestDesignDefaultsToDuetWhereItCanRun(t *testing.T) {
+func TestDesignDefaultsWhereItCanRun(t *testing.T) {
 	two := Default()
 	two.Nodes, _ = ParseNodeFlags([]string{"a=lnd@v0.21.0-beta", "b=lnd@v0.21.0-beta"})
 	two.Baseline = "a"
@@ -73,26 +73,26 @@ func TestDesignDefaultsToDuetWhereItCanRun(t *testing.T) {
 	faulty := two
 	faulty.Faults = []faults.Spec{{}}
 	chosen := faulty
-	chosen.Compare.Design = DesignInterleaved
+	chosen.Compare.Design = DesignDuet
 	for _, tt := range []struct {
 		name   string
 		s      Scenario
 		design string
 		paired bool
 	}{
-		{"one spec", Default(), DesignDuet, false},
-		{"two specs", two, DesignDuet, true},
+		{"one spec", Default(), DesignInterleaved, false},
+		{"two specs", two, DesignInterleaved, true},
 		{"timed job", timed, DesignSequential, false},
 		{"faults", faulty, DesignSequential, false},
-		{"chosen", chosen, DesignInterleaved, true},
+		{"chosen", chosen, DesignDuet, true},
 	} {
 		if got := tt.s.Design(); got != tt.design || tt.s.Paired() != tt.paired {
 			t.Errorf("%s: design %s paired %v, want %s %v", tt.name, got, tt.s.Paired(), tt.design, tt.paired)
 		}
 	}
 	// A chosen paired design with faults is refused in one line.
-	if err := chosen.validateCompare(); err == nil || !strings.Contains(err.Error(), "compare.design interleaved with faults") {
-		t.Errorf("interleaved with faults: %v", err)
+	if err := chosen.validateCompare(); err == nil || !strings.Contains(err.Error(), "compare.design duet with faults") {
+		t.Errorf("duet with faults: %v", err)
 	}
 }
 
@@ -102,7 +102,41 @@ func TestFreezeIdleNeedsAnAloneDesign(t *testing.T) {
 		t.Errorf("freeze_idle with duet: %v", err)
 	}
 	s, err := Parse([]byte(two + "compare: {design: interleaved, freeze_idle: true}\n"))
-	if err != nil || !s.Compare.FreezeIdle || !strings.Contains(string(s.YAML()), "freeze_idle: true") {
+	if err != nil || !s.Freezes() || !strings.Contains(string(s.YAML()), "freeze_idle: true") {
 		t.Errorf("freeze_idle with interleaved: %v, %+v", err, s.Compare)
+	}
+}
+
+// The freeze is on by default where a design runs a network alone, off
+// where the scenario says so or the design runs none alone; the YAML
+// record keeps only what the scenario said.
+func TestFreezesByDefaultWhereANetworkRunsAlone(t *testing.T) {
+	const two = "name: X\ntopology: AlicePaysBob\nnodes: [a=lnd@v0.21.0-beta, b=lnd@v0.21.0-beta]\nbaseline: a\n"
+	for _, c := range []struct {
+		compare string
+		want    bool
+	}{
+		{"", true}, // the default design: interleaved
+		{"compare: {design: interleaved}\n", true},
+		{"compare: {design: duet-solo}\njob: {IterationCount: 4}\n", true},
+		{"compare: {design: interleaved, freeze_idle: false}\n", false},
+		{"compare: {design: duet}\n", false},
+		{"compare: {design: sequential}\n", false},
+		{"compare: {design: duet, freeze_idle: false}\n", false},
+	} {
+		s, err := Parse([]byte(two + c.compare))
+		if err != nil {
+			t.Fatalf("%q: %v", c.compare, err)
+		}
+		if s.Freezes() != c.want {
+			t.Errorf("%q: freezes %v, want %v", c.compare, s.Freezes(), c.want)
+		}
+		if said := strings.Contains(c.compare, "freeze_idle"); said != strings.Contains(string(s.YAML()), "freeze_idle") {
+			t.Errorf("%q: the YAML record says freeze_idle %v, the scenario %v", c.compare, !said, said)
+		}
+	}
+	one, err := Parse([]byte("name: X\ntopology: AlicePaysBob\n"))
+	if err != nil || one.Freezes() {
+		t.Errorf("one spec freezes %v (%v): nothing waits", one.Freezes(), err)
 	}
 }

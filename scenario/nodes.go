@@ -140,6 +140,22 @@ func (s Scenario) Design() string {
 	return DefaultDesign
 }
 
+// Freezes tells whether the networks waiting while one runs an iteration
+// alone are frozen: compare.freeze_idle when set, else on in the designs
+// that run a network alone (interleaved, duet-solo).
+func (s Scenario) Freezes() bool {
+	if f := s.Compare.FreezeIdle; f != nil {
+		return *f && runsAlone(s.Design())
+	}
+	return s.Paired() && runsAlone(s.Design())
+}
+
+// runsAlone tells whether a design measures one network of a round at a
+// time while the others wait.
+func runsAlone(design string) bool {
+	return design == DesignInterleaved || design == DesignDuetSolo
+}
+
 // Paired tells whether a launch round's networks run together: several
 // specs in the interleaved, duet or duet-solo design.
 func (s Scenario) Paired() bool { return len(s.Specs()) > 1 && s.Design() != DesignSequential }

@@ -21,6 +21,7 @@ import (
 	"github.com/lnbench/lnbench/result"
 	"github.com/lnbench/lnbench/runner"
 	"github.com/lnbench/lnbench/runrecord"
+	"github.com/lnbench/lnbench/scenario"
 )
 
 // lab is bisect's Lab on real nodes: builds through the cache, and each
@@ -95,6 +96,11 @@ func (l *lab) Measure(ctx context.Context, q bisect.Run) (bisect.Measurement, er
 	}
 	s.Baseline = revs[0].Short
 	s.Compare.UntilKnown, s.Compare.MaxLaunches = true, l.maxLaunches
+	if s.Compare.Design == "" && s.Design() == scenario.DefaultDesign {
+		// A step asks which end the midpoint is like, not by how much:
+		// duet's steadiness serves that best (docs/bisect.md).
+		s.Compare.Design = scenario.DesignDuet
+	}
 	if err := s.Validate(); err != nil {
 		return bisect.Measurement{}, err
 	}

@@ -21,7 +21,7 @@ type compareFlags struct {
 	maxLaunches int
 	effect      string
 	duetCPUs    string
-	freezeIdle  bool
+	freezeIdle  optionalBool
 }
 
 func addCompareFlags(fl *pflag.FlagSet, f *compareFlags) {
@@ -31,7 +31,8 @@ func addCompareFlags(fl *pflag.FlagSet, f *compareFlags) {
 	fl.BoolVar(&f.untilKnown, "until-known", false, "comparisons: add launch pairs until every verdict is known (faster, slower or same) or --max-launches ran")
 	fl.IntVar(&f.maxLaunches, "max-launches", 0, fmt.Sprintf("comparisons: cap of --until-known, launches per spec (0 = %d)", scenario.DefaultMaxLaunches))
 	fl.StringVar(&f.duetCPUs, "duet-cpus", "", "comparisons in duet: shared (every network on every CPU) or split (a CPU set per network); default: split where every actor of every network keeps a CPU of its own")
-	fl.BoolVar(&f.freezeIdle, "freeze-idle", false, "comparisons in interleaved or duet-solo: pause the waiting network's processes while another runs alone")
+	fl.Var(&f.freezeIdle, "freeze-idle", "comparisons in interleaved or duet-solo: pause the waiting networks' processes while one runs alone (default on; --freeze-idle=false leaves them running)")
+	fl.Lookup("freeze-idle").NoOptDefVal = "true"
 	fl.StringVar(&f.effect, "effect", "", fmt.Sprintf("comparisons: smallest change worth knowing, e.g. 3%% (default %g%%): \"same\" excludes larger ones", 100*scenario.DefaultEffect))
 }
 
@@ -56,8 +57,8 @@ func (f compareFlags) apply(s *scenario.Scenario) error {
 	if f.duetCPUs != "" {
 		c.CPUs = f.duetCPUs
 	}
-	if f.freezeIdle {
-		c.FreezeIdle = true
+	if f.freezeIdle.v != nil {
+		c.FreezeIdle = f.freezeIdle.v
 	}
 	if f.maxLaunches != 0 {
 		c.MaxLaunches = f.maxLaunches
@@ -92,10 +93,35 @@ func launchesWhy(s scenario.Scenario) string {
 	if s.LaunchCountSet || !s.Compares() || s.Job.LaunchCount != scenario.DefaultCompareLaunches {
 		return ""
 	}
-	design := s.Design()
-	spread := report.LaunchPairSpread[design]
+	design := s.Design() + " design"
+	spread, _ := report.PairSpread(s.Design(), s.Freezes())
+	if s.Freezes() {
+		design += " with the waiting networks frozen"
+	}
 	mde := stats.MDE(spread, s.Job.LaunchCount, true, stats.DefaultAlpha, stats.DefaultPower)
 	return fmt.Sprintf("LaunchCount=%d per spec, the default of a comparison: launches, not iterations, carry the variance (a case's mean moves 3–10%% between fresh networks, ≈2%% within one), "+
-		"so the verdict tests one value per launch; in the %s design %d launch pairs detect ≈%.0f%% at the %.1f%% spread of one pair measured on a busy 2-core VM (the report prints this run's own MDE), "+
+		"so the verdict tests one value per launch; in the %s %d launch pairs detect ≈%.0f%% at the %.1f%% spread of one pair measured on a busy 2-core VM (the report prints this run's own MDE), "+
 		"at %d× the time of one launch per spec; set job.LaunchCount, or add --until-known", s.Job.LaunchCount, design, s.Job.LaunchCount, 100*mde, 100*spread, s.Job.LaunchCount)
 }
+
+// optionalBool is a bool flag that tells whether it was given, so that an
+// unset flag leaves the scenario's value (or its default) alone.
+type optionalBool struct{ v *bool }
+
+func (o *optionalBool) String() string {
+	if o.v == nil {
+		return ""
+	}
+	return strconv.FormatBool(*o.v)
+}
+
+func (o *optionalBool) Set(text string) error {
+	b, err := strconv.ParseBool(text)
+	if err != nil {
+		return err
+	}
+	o.v = &b
+	return nil
+}
+
+func (o *optionalBool) Type() string { return "bool" }

@@ -6,7 +6,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lnbench/lnbench/nodespec"
 	"github.com/lnbench/lnbench/scenario"
+	"github.com/spf13/pflag"
 )
 
 func TestCompareFlagsRefusals(t *testing.T) {
@@ -39,7 +41,7 @@ func TestCompareFlagsAndDefaultLaunches(t *testing.T) {
 	if s.Job.LaunchCount != scenario.DefaultCompareLaunches || s.Compare != (scenario.Compare{Order: scenario.OrderShuffled, Seed: 7, UntilKnown: true, Effect: 0.03}) {
 		t.Errorf("LaunchCount %d, compare %+v", s.Job.LaunchCount, s.Compare)
 	}
-	if why := launchesWhy(s); !strings.Contains(why, "LaunchCount=6 per spec, the default of a comparison") || !strings.Contains(why, "in the duet design 6 launch pairs detect ≈3%") {
+	if why := launchesWhy(s); !strings.Contains(why, "LaunchCount=6 per spec, the default of a comparison") || !strings.Contains(why, "in the interleaved design with the waiting networks frozen 6 launch pairs detect ≈") {
 		t.Errorf("plan line reason: %q", why)
 	}
 	f = base
@@ -49,5 +51,49 @@ func TestCompareFlagsAndDefaultLaunches(t *testing.T) {
 	}
 	if s, _ := loadScenario(nil, runFlags{startTimeout: 90 * time.Second}); s.Job.LaunchCount != 1 {
 		t.Errorf("one spec keeps LaunchCount 1, got %d", s.Job.LaunchCount)
+	}
+}
+
+// --freeze-idle given, given false, or not given (the scenario's value or
+// the default stays); on a backend that cannot pause, a default freeze is
+// dropped with a note and an asked one refused.
+func TestFreezeIdleFlag(t *testing.T) {
+	var off, on = false, true
+	for _, tt := range []struct {
+		args []string
+		want *bool
+	}{
+		{nil, nil},
+		{[]string{"--freeze-idle"}, &on},
+		{[]string{"--freeze-idle=false"}, &off},
+	} {
+		var f compareFlags
+		fl := pflag.NewFlagSet("run", pflag.ContinueOnError)
+		addCompareFlags(fl, &f)
+		if err := fl.Parse(tt.args); err != nil {
+			t.Fatal(err)
+		}
+		var s scenario.Scenario
+		if err := f.apply(&s); err != nil {
+			t.Fatal(err)
+		}
+		if got := s.Compare.FreezeIdle; (got == nil) != (tt.want == nil) || (got != nil && *got != *tt.want) {
+			t.Errorf("%v: freeze_idle %v, want %v", tt.args, got, tt.want)
+		}
+	}
+	two := scenario.Scenario{Nodes: []nodespec.Spec{{Label: "a"}, {Label: "b"}}, Baseline: "a"}
+	s := two
+	note, err := fitFreeze(&s, backendKinds["swarm"])
+	if err != nil || !strings.Contains(note, "the swarm backend cannot pause") || s.Freezes() {
+		t.Errorf("default freeze on swarm: %q %v, freezes %v", note, err, s.Freezes())
+	}
+	s = two
+	s.Compare.FreezeIdle = &on
+	if _, err := fitFreeze(&s, backendKinds["swarm"]); err == nil || !strings.Contains(err.Error(), "--freeze-idle=false") {
+		t.Errorf("asked freeze on swarm: %v", err)
+	}
+	s = two
+	if note, err := fitFreeze(&s, backendKinds["local"]); note != "" || err != nil || !s.Freezes() {
+		t.Errorf("local: %q %v, freezes %v", note, err, s.Freezes())
 	}
 }

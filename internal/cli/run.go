@@ -219,6 +219,11 @@ func executeScenario(cmd *cobra.Command, stdout, stderr io.Writer, s scenario.Sc
 	if err := refuseCPUSets(s, kind); err != nil {
 		return runner.Run{}, err
 	}
+	if note, err := fitFreeze(&s, kind); err != nil {
+		return runner.Run{}, err
+	} else if note != "" {
+		fmt.Fprintln(stderr, "design: "+note)
+	}
 	if err := refuseCLNBackend(s, kind); err != nil {
 		return runner.Run{}, err
 	}
@@ -353,6 +358,21 @@ func refuseCPUSets(s scenario.Scenario, kind backendKind) error {
 		return fmt.Errorf("compare.cpus split (--duet-cpus): %s and pins no CPU set; use --backend compose or local, or drop it", kind.noCPUSets)
 	}
 	return nil
+}
+
+// fitFreeze leaves the waiting networks running on a backend that cannot
+// pause a process (swarm) when the freeze is the default, and refuses it
+// when the scenario or --freeze-idle asked for it.
+func fitFreeze(s *scenario.Scenario, kind backendKind) (string, error) {
+	if !s.Freezes() || kind.faults {
+		return "", nil
+	}
+	if s.Compare.FreezeIdle != nil {
+		return "", fmt.Errorf("compare.freeze_idle (--freeze-idle): the %s backend cannot pause a network's processes; use --backend compose or local, or --freeze-idle=false", kind.name)
+	}
+	off := false
+	s.Compare.FreezeIdle = &off
+	return fmt.Sprintf("the waiting networks keep running: the %s backend cannot pause a network's processes", kind.name), nil
 }
 
 // refuseFaults refuses faults the backend cannot inject: impairments need
