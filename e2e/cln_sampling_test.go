@@ -112,14 +112,18 @@ func checkCLNProfiles(t *testing.T, run string, ws []traces.Window, actor string
 		}
 	}
 	roots := map[string]int64{}
-	var channeldOwn []string
+	var channeldOwn, channeldNamed []string
 	for _, s := range all {
 		roots[s.Frames[0]] += s.Count
 		if s.Frames[0] != "lightning_channeld" {
 			continue
 		}
 		for _, fr := range s.Frames[1:] {
-			if !address.MatchString(fr) && (strings.Contains(fr, "channel") || strings.Contains(fr, "htlc")) {
+			if address.MatchString(fr) {
+				continue
+			}
+			channeldNamed = append(channeldNamed, fr)
+			if strings.Contains(fr, "channel") || strings.Contains(fr, "htlc") {
 				channeldOwn = append(channeldOwn, fr)
 			}
 		}
@@ -128,8 +132,14 @@ func checkCLNProfiles(t *testing.T, run string, ws []traces.Window, actor string
 	if roots["lightningd"] == 0 || roots["lightning_channeld"] == 0 {
 		t.Errorf("%s: processes %v, want lightningd and lightning_channeld", actor, roots)
 	}
-	if len(channeldOwn) == 0 {
-		t.Errorf("%s: no named channel/htlc function in lightning_channeld's stacks", actor)
+	// Every stack of channeld must be symbolized in part; with a few
+	// samples all of them may land in a library (secp256k1, libc), so
+	// channeld's own channel/htlc functions are asked for from 30 on.
+	if len(channeldNamed) == 0 {
+		t.Errorf("%s: no symbolized frame in lightning_channeld's stacks", actor)
+	}
+	if len(channeldOwn) == 0 && roots["lightning_channeld"] >= 30 {
+		t.Errorf("%s: no named channel/htlc function in %d samples of lightning_channeld", actor, roots["lightning_channeld"])
 	}
 	if roots["perf"] > 0 || roots["lnbench"] > 0 {
 		t.Errorf("%s: the profiler profiled itself as part of the node: %v", actor, roots)
