@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -134,13 +133,9 @@ func TestDuetRun(t *testing.T) {
 	go func() {
 		defer close(done)
 		for {
-			for _, n := range descendants(os.Getpid()) {
-				pid := strconv.Itoa(n)
-				comm, _ := os.ReadFile("/proc/" + pid + "/comm")
-				if name := strings.TrimSpace(string(comm)); name == "lnd" || name == "btcd" {
-					if m := allowedList(pid); m != "" {
-						masks[cmdline(pid)] = m
-					}
+			for _, pid := range nodeProcesses() {
+				if m := allowedList(pid); m != "" {
+					masks[cmdline(pid)] = m
 				}
 			}
 			select {

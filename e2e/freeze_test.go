@@ -31,12 +31,7 @@ func watchProcStates(period time.Duration) (stop func() []procState) {
 	go func() {
 		defer close(done)
 		for {
-			for _, n := range descendants(os.Getpid()) {
-				pid := strconv.Itoa(n)
-				comm, _ := os.ReadFile("/proc/" + pid + "/comm")
-				if name := strings.TrimSpace(string(comm)); name != "lnd" && name != "btcd" {
-					continue
-				}
+			for _, pid := range nodeProcesses() {
 				stat, err := os.ReadFile("/proc/" + pid + "/stat")
 				at := time.Now()
 				i := strings.LastIndexByte(string(stat), ')')
@@ -61,6 +56,20 @@ func watchProcStates(period time.Duration) (stop func() []procState) {
 		defer mu.Unlock()
 		return seen
 	}
+}
+
+// nodeProcesses are the pids of every lnd and btcd this test process
+// started (its descendants).
+func nodeProcesses() []string {
+	var pids []string
+	for _, n := range descendants(os.Getpid()) {
+		pid := strconv.Itoa(n)
+		comm, _ := os.ReadFile("/proc/" + pid + "/comm")
+		if name := strings.TrimSpace(string(comm)); name == "lnd" || name == "btcd" {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
 }
 
 // specOfProcess is the node spec label of the network a process of run id
