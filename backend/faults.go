@@ -24,6 +24,13 @@ type FaultInjector interface {
 	Clear(ctx context.Context, name, peer string) (time.Time, error)
 }
 
+// ImpairmentPreparer is implemented by injectors that must probe how they
+// impair (which kernel mechanisms the engine has): the runner asks before
+// measuring, so an impairment takes effect sooner after its trigger.
+type ImpairmentPreparer interface {
+	PrepareImpairments(ctx context.Context) error
+}
+
 // Applied is what an impairment did: fault records carry it, so a reader
 // knows which packets were touched and how.
 type Applied struct {
@@ -48,10 +55,11 @@ type Impairment struct {
 	RateKbit    int
 }
 
-// ErrNeedsCompose is returned by backends that cannot impair a network
-// (local processes share the host's loopback).
-type ErrNeedsCompose struct{ Fault string }
+// ErrNoImpairments is returned by backends that cannot impair a network
+// (local processes share the host's loopback); Fix names the backends
+// that can ("use --backend compose").
+type ErrNoImpairments struct{ Fault, Fix string }
 
-func (e ErrNeedsCompose) Error() string {
-	return e.Fault + " needs the compose backend (network impairments act on a container's own interface); use --backend compose"
+func (e ErrNoImpairments) Error() string {
+	return e.Fault + " needs a backend whose nodes have their own network interface (impairments act on it); " + e.Fix
 }

@@ -211,7 +211,7 @@ func (s Spec) validate() error {
 		}
 	}
 	if s.Sampler {
-		if err := s.checkSampler("compose"); err != nil {
+		if err := s.checkSampler("compose file"); err != nil {
 			return err
 		}
 		if s.Tool == "" || s.Artifacts == "" {

@@ -2,11 +2,11 @@ package runner
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"golang.org/x/sys/unix"
 
+	"github.com/lnbench/lnbench/backend"
 	"github.com/lnbench/lnbench/scenario"
 )
 
@@ -47,32 +47,13 @@ func cpuSets(mode string, cpus []int, networks, actors int) [][]int {
 	return out
 }
 
-// CPUList is a set in the kernel's list notation (0-2,5), as taskset,
-// cgroups' cpuset.cpus and Docker's --cpuset-cpus read it.
-func CPUList(cpus []int) string {
-	var parts []string
-	for i := 0; i < len(cpus); {
-		j := i
-		for j+1 < len(cpus) && cpus[j+1] == cpus[j]+1 {
-			j++
-		}
-		if j == i {
-			parts = append(parts, strconv.Itoa(cpus[i]))
-		} else {
-			parts = append(parts, fmt.Sprintf("%d-%d", cpus[i], cpus[j]))
-		}
-		i = j + 1
-	}
-	return strings.Join(parts, ",")
-}
-
 // describeCPUs is the design line's account of how duet's networks share
 // the cores.
 func describeCPUs(mode string, cpus []int, networks, actors int) string {
 	if sets := cpuSets(mode, cpus, networks, actors); sets != nil {
 		var parts []string
 		for i, s := range sets {
-			parts = append(parts, fmt.Sprintf("network %d of each round on CPUs %s", i+1, CPUList(s)))
+			parts = append(parts, fmt.Sprintf("network %d of each round on CPUs %s", i+1, backend.CPUList(s)))
 		}
 		return fmt.Sprintf("split: %s (the round's first network in launch order takes the first set)", strings.Join(parts, ", "))
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lnbench/lnbench/backend"
 	"github.com/lnbench/lnbench/scenario"
 )
 
@@ -33,14 +34,11 @@ func TestCPUSets(t *testing.T) {
 	} {
 		var got []string
 		for _, s := range cpuSets(tt.mode, tt.cpus, tt.networks, tt.actors) {
-			got = append(got, CPUList(s))
+			got = append(got, backend.CPUList(s))
 		}
 		if strings.Join(got, " ") != tt.want {
 			t.Errorf("%q %v %d×%d: %q, want %q", tt.mode, tt.cpus, tt.networks, tt.actors, got, tt.want)
 		}
-	}
-	if got := CPUList([]int{0, 1, 2, 5, 7, 8}); got != "0-2,5,7-8" {
-		t.Errorf("cpuList: %s", got)
 	}
 	if d := describeCPUs("", cores(2), 2, 3); !strings.Contains(d, "shared: 2 networks on the host's 2 CPUs (a CPU set per network needs a core per actor, 6 for 2 networks of 3 actors") {
 		t.Errorf("auto on 2 cores: %s", d)

@@ -45,7 +45,7 @@ func newFaultNet(be backend.Backend, net *network.Network, w *faults.Writer, nam
 // prepare lets a backend that must probe how it impairs do so before
 // measuring, so an impairment takes effect sooner after its trigger.
 func (fn *faultNet) prepare(ctx context.Context) {
-	p, ok := fn.inj.(interface{ PrepareImpairments(context.Context) error })
+	p, ok := fn.inj.(backend.ImpairmentPreparer)
 	if !ok || !slices.ContainsFunc(fn.specs, faults.Spec.Impairs) {
 		return
 	}

@@ -76,9 +76,9 @@ func (e *execution) runPair(ctx context.Context, pair []networkPlan) (err error)
 		fmt.Fprintf(opts.Log, "network %s: %s\n", p.name, p.topo)
 		if sets != nil {
 			p.cpus = sets[k]
-			fmt.Fprintf(opts.Log, "network %s: on CPUs %s\n", p.name, CPUList(p.cpus))
+			fmt.Fprintf(opts.Log, "network %s: on CPUs %s\n", p.name, backend.CPUList(p.cpus))
 			if rec.Design != nil {
-				rec.Design.CPUSets = append(rec.Design.CPUSets, runrecord.CPUSet{Network: p.name, CPUs: CPUList(p.cpus)})
+				rec.Design.CPUSets = append(rec.Design.CPUSets, runrecord.CPUSet{Network: p.name, CPUs: backend.CPUList(p.cpus)})
 			}
 		}
 		// A network opens under the watch of those already up: a death

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/lnbench/lnbench/backend"
+	"github.com/lnbench/lnbench/backend/driver"
 )
 
 // The local backend injects faults with signals to the actor's process
@@ -93,10 +94,15 @@ func (b *Backend) Resume(ctx context.Context, name string) error {
 
 // Impair is refused: processes on one loopback have no interface of their own.
 func (b *Backend) Impair(ctx context.Context, name, peer string, imp backend.Impairment) (backend.Applied, error) {
-	return backend.Applied{}, backend.ErrNeedsCompose{Fault: "impairing " + name}
+	return backend.Applied{}, noImpairments("impairing " + name)
 }
 
 // Clear is refused like Impair.
 func (b *Backend) Clear(ctx context.Context, name, peer string) (time.Time, error) {
-	return time.Time{}, backend.ErrNeedsCompose{Fault: "clearing an impairment of " + name}
+	return time.Time{}, noImpairments("clearing an impairment of " + name)
+}
+
+// noImpairments is the refusal of an impairment, naming the backends that can.
+func noImpairments(fault string) error {
+	return backend.ErrNoImpairments{Fault: fault, Fix: driver.UseOneOf(func(c driver.Caps) bool { return c.Impairments })}
 }

@@ -119,11 +119,13 @@ func TestRestart(t *testing.T) {
 
 func readFile(p string) string { data, _ := os.ReadFile(p); return string(data) }
 
-func TestImpairNeedsCompose(t *testing.T) {
+// The refusal's fix names the registered backends that impair; this
+// package's test registers only local, so it checks the fault's name.
+func TestImpairIsRefused(t *testing.T) {
 	b, _ := New(Options{WorkDir: t.TempDir()})
 	_, err := b.Impair(context.Background(), "carol", "", backend.Impairment{Delay: time.Millisecond})
-	var nc backend.ErrNeedsCompose
-	if !errors.As(err, &nc) || !strings.Contains(err.Error(), "use --backend compose") {
+	var nc backend.ErrNoImpairments
+	if !errors.As(err, &nc) || !strings.Contains(err.Error(), "impairing carol needs a backend whose nodes have their own network interface") {
 		t.Errorf("Impair: %v", err)
 	}
 	if _, err := b.Clear(context.Background(), "carol", "alice"); !errors.As(err, &nc) {

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lnbench/lnbench/backend/driver"
 	"github.com/lnbench/lnbench/internal/dockercli"
 	"github.com/lnbench/lnbench/internal/lines"
 )
@@ -27,7 +28,7 @@ type Engine struct {
 }
 
 // EnginesEnv names the engines file when --swarm-engines is not given.
-const EnginesEnv = "LNBENCH_SWARM_ENGINES"
+const EnginesEnv = driver.EnginesEnv
 
 // DefaultEnginesFile is where the engines file is looked for: $LNBENCH_SWARM_ENGINES,
 // else the file scripts/testbed-engines.sh writes ($LNBENCH_ENGINES_DIR or

@@ -10,7 +10,7 @@ import (
 
 // What a backend can do decides what is refused, not its name.
 func TestBackendCapabilitiesRefuse(t *testing.T) {
-	local, swarm := backendKinds["local"], backendKinds["swarm"]
+	local, swarm := lookupBackend("local"), lookupBackend("swarm")
 	delay := scenario.Default()
 	f, err := faults.Parse("delay bob 50ms at 1s for 5s")
 	if err != nil {
@@ -25,10 +25,10 @@ func TestBackendCapabilitiesRefuse(t *testing.T) {
 	}
 	split := scenario.Default()
 	split.Compare.CPUs = scenario.CPUsSplit
-	if err := refuseCPUSets(split, swarm); err == nil || !strings.Contains(err.Error(), "places networks on engines") {
+	if err := refuseCPUSets(split, swarm.Caps()); err == nil || !strings.Contains(err.Error(), "places networks on engines") {
 		t.Errorf("split CPUs on swarm: %v", err)
 	}
-	if err := refuseCPUSets(split, local); err != nil {
+	if err := refuseCPUSets(split, local.Caps()); err != nil {
 		t.Errorf("split CPUs on local: %v", err)
 	}
 	cln := scenario.Default()

@@ -83,17 +83,17 @@ func TestFreezeIdleFlag(t *testing.T) {
 	}
 	two := scenario.Scenario{Nodes: []nodespec.Spec{{Label: "a"}, {Label: "b"}}, Baseline: "a"}
 	s := two
-	note, err := fitFreeze(&s, backendKinds["swarm"])
+	note, err := fitFreeze(&s, lookupBackend("swarm"))
 	if err != nil || !strings.Contains(note, "the swarm backend cannot pause") || s.Freezes() {
 		t.Errorf("default freeze on swarm: %q %v, freezes %v", note, err, s.Freezes())
 	}
 	s = two
 	s.Compare.FreezeIdle = &on
-	if _, err := fitFreeze(&s, backendKinds["swarm"]); err == nil || !strings.Contains(err.Error(), "--freeze-idle=false") {
+	if _, err := fitFreeze(&s, lookupBackend("swarm")); err == nil || !strings.Contains(err.Error(), "--freeze-idle=false") {
 		t.Errorf("asked freeze on swarm: %v", err)
 	}
 	s = two
-	if note, err := fitFreeze(&s, backendKinds["local"]); note != "" || err != nil || !s.Freezes() {
+	if note, err := fitFreeze(&s, lookupBackend("local")); note != "" || err != nil || !s.Freezes() {
 		t.Errorf("local: %q %v, freezes %v", note, err, s.Freezes())
 	}
 }

@@ -6,50 +6,43 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/lnbench/lnbench/backend"
-	"github.com/lnbench/lnbench/backend/compose"
-	"github.com/lnbench/lnbench/backend/swarm"
+	"github.com/lnbench/lnbench/backend/driver"
 	"github.com/lnbench/lnbench/internal/runs"
 )
 
-// runEngine is what down and ps need of a Docker engine; nil when none answers.
-type runEngine interface {
-	RunObjects(ctx context.Context) (map[string]int, error)
-	Down(ctx context.Context, runID string) (compose.Removed, error)
-}
+// runEngine is what down and ps need of this machine's Docker engine; nil
+// when none answers.
+type runEngine = driver.Objects
 
-type dockerEngine struct{}
-
-func (dockerEngine) RunObjects(ctx context.Context) (map[string]int, error) {
-	return compose.RunObjects(ctx)
-}
-func (dockerEngine) Down(ctx context.Context, id string) (compose.Removed, error) {
-	return compose.Down(ctx, id)
-}
-
-// localEngine is the machine's Docker engine when it answers.
+// localEngine is this machine's engine when it answers: the objects of
+// the backends that keep theirs there.
 func localEngine(ctx context.Context) runEngine {
-	if compose.EngineAnswers(ctx, 5*time.Second) != nil {
-		return nil
+	for _, n := range driver.Names(nil) {
+		d, _ := driver.Lookup(n)
+		if lo, ok := d.(driver.LocalObjects); ok {
+			if o := lo.Objects(ctx); o != nil {
+				return o
+			}
+		}
 	}
-	return dockerEngine{}
+	return nil
 }
 
 func downCmd(stdout, stderr io.Writer) *cobra.Command {
 	return downCmdWith(downEnv{stdout: stdout, stderr: stderr, engineOf: localEngine})
 }
 
-// downEnv is what down works with: its output, the local engine (compose)
-// and how it reaches the engines of a swarm.
+// downEnv is what down works with: its output, this machine's engine and
+// how it reaches the engines of a backend spread over several.
 type downEnv struct {
 	stdout, stderr io.Writer
 	engineOf       func(context.Context) runEngine
-	// swarmRun runs docker against a swarm's engines; nil is the docker CLI.
-	swarmRun swarm.Runner
+	// docker runs docker against one engine; nil is the docker CLI.
+	docker func(ctx context.Context, host string, env []string, args ...string) (string, error)
 }
 
 func downCmdWith(env downEnv) *cobra.Command {
@@ -72,11 +65,12 @@ func downCmdWith(env downEnv) *cobra.Command {
 				return errors.New("give a run id or --all (not both); `lnbench ps` lists the runs")
 			}
 			ctx := cmd.Context()
-			switch kind := backendKinds[backendName]; {
-			case kind.engines:
-				return downSwarm(ctx, env, enginesFile, args)
-			case !kind.images:
-				return fmt.Errorf("--backend %q: use compose (this engine) or swarm (every engine of the engines file)", backendName)
+			d, _ := driver.Lookup(backendName)
+			if sw, ok := d.(driver.Sweeper); ok {
+				return downSweep(ctx, env, sw, backendName, enginesFile, args)
+			}
+			if _, ok := d.(driver.LocalObjects); !ok {
+				return fmt.Errorf("--backend %q: use %s", backendName, driver.Either(driver.Names(outlives)))
 			}
 			engine := engineOf(ctx)
 			known, err := knownRuns(ctx, engine)
@@ -97,23 +91,23 @@ func downCmdWith(env downEnv) *cobra.Command {
 			return downOne(ctx, stdout, r, engine)
 		},
 	}
-	cmd.Flags().StringVar(&backendName, "backend", "compose", "compose (this engine) or swarm (the stack, then every engine of the swarm)")
-	cmd.Flags().StringVar(&enginesFile, "swarm-engines", "", "swarm: the engines file (default $"+swarm.EnginesEnv+", else the testbed's)")
+	cmd.Flags().StringVar(&backendName, "backend", defaultUpBackend(), "where the run's objects are: "+driver.Either(driver.Names(outlives)))
+	cmd.Flags().StringVar(&enginesFile, "swarm-engines", "", driver.EnginesHelp)
 	cmd.Flags().BoolVar(&all, "all", false, "remove what every lnbench run left (any "+backend.Label+" value)")
 	return cmd
 }
 
-// downSwarm removes a run's stack and sweeps every engine of the swarm
-// that answers; the error names the engines that do not.
-func downSwarm(ctx context.Context, env downEnv, enginesFile string, args []string) error {
+// downSweep removes a run's objects from every engine of a backend spread
+// over several that answers; the error names the engines that do not.
+func downSweep(ctx context.Context, env downEnv, sw driver.Sweeper, backendName, enginesFile string, args []string) error {
 	stdout := env.stdout
 	id, what := "", "every run"
 	if len(args) == 1 {
 		id, what = args[0], "run "+args[0]
 	}
-	msg, err := swarmDown(ctx, enginesFile, id, env.swarmRun, env.stderr)
+	msg, err := sw.Sweep(ctx, driver.Options{EnginesFile: enginesFile, Log: env.stderr, Docker: env.docker}, id)
 	errs := []error{err}
-	// The work folder `lnbench up --backend swarm` keeps (btcd's RPC key,
+	// The work folder `lnbench up` keeps (btcd's RPC key,
 	// the nodes' macaroons and TLS certificates copied out).
 	if known, lerr := runs.Local(runs.Root()); lerr == nil {
 		if r, ok := runs.Find(known, id); ok && msg != "" && id != "" {
@@ -128,7 +122,7 @@ func downSwarm(ctx context.Context, env downEnv, enginesFile string, args []stri
 		fmt.Fprintf(stdout, "%s: %s\n", what, msg)
 	}
 	if err := errors.Join(errs...); err != nil {
-		return fmt.Errorf("--backend swarm: %v", err)
+		return fmt.Errorf("--backend %s: %v", backendName, err)
 	}
 	return nil
 }
@@ -152,7 +146,7 @@ func knownRuns(ctx context.Context, engine runEngine) ([]runs.Run, error) {
 
 func downOne(ctx context.Context, stdout io.Writer, r runs.Run, engine runEngine) error {
 	var errs []error
-	removed := compose.Removed{}
+	var removed fmt.Stringer = nothingRemoved{}
 	if engine != nil {
 		var err error
 		removed, err = engine.Down(ctx, r.ID)
@@ -164,7 +158,7 @@ func downOne(ctx context.Context, stdout io.Writer, r runs.Run, engine runEngine
 
 func downAll(ctx context.Context, stdout io.Writer, known []runs.Run, engine runEngine) error {
 	var errs []error
-	removed := compose.Removed{}
+	var removed fmt.Stringer = nothingRemoved{}
 	if engine != nil {
 		var err error
 		removed, err = engine.Down(ctx, "")
@@ -214,3 +208,8 @@ func workDirLine(r runs.Run, errs *[]error) string {
 	}
 	return ", and its work folder"
 }
+
+// nothingRemoved is what down removed where no engine answers.
+type nothingRemoved struct{}
+
+func (nothingRemoved) String() string { return "0 container(s), 0 network(s), 0 volume(s)" }

@@ -22,7 +22,7 @@ type fakeEngine struct {
 }
 
 func (f *fakeEngine) RunObjects(context.Context) (map[string]int, error) { return f.objects, nil }
-func (f *fakeEngine) Down(_ context.Context, id string) (compose.Removed, error) {
+func (f *fakeEngine) Down(_ context.Context, id string) (fmt.Stringer, error) {
 	f.downs = append(f.downs, id)
 	n := 0
 	for k, v := range f.objects {
@@ -161,7 +161,7 @@ func TestDownSwarmWithAnEngineLost(t *testing.T) {
 		return "", nil
 	}
 	var out, log bytes.Buffer
-	cmd := downCmdWith(downEnv{stdout: &out, stderr: &log, engineOf: func(context.Context) runEngine { return nil }, swarmRun: run})
+	cmd := downCmdWith(downEnv{stdout: &out, stderr: &log, engineOf: func(context.Context) runEngine { return nil }, docker: run})
 	cmd.SetArgs([]string{"--backend", "swarm", "--swarm-engines", engines, "20260101T120000Z-killed"})
 	err := cmd.ExecuteContext(context.Background())
 	t.Logf("stdout: %sstderr: %serror: %v", out.String(), log.String(), err)

@@ -4,19 +4,16 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"slices"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/lnbench/lnbench/backend"
-	"github.com/lnbench/lnbench/backend/compose"
+	"github.com/lnbench/lnbench/backend/driver"
 	"github.com/lnbench/lnbench/composefile"
 	"github.com/lnbench/lnbench/imagebuild"
 	"github.com/lnbench/lnbench/nodebuild"
 	"github.com/lnbench/lnbench/runner"
 	"github.com/lnbench/lnbench/scenario"
-	"github.com/lnbench/lnbench/topology"
 )
 
 func imagesCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -93,34 +90,14 @@ func ensureImagesTimed(ctx context.Context, imagesDir string, bins nodebuild.Res
 	return node.Tag, nil
 }
 
-// newComposeBackend makes the compose backend of one network from the
-// node image the run ensured once, before its artifacts folder existed.
-func newComposeBackend(ctx context.Context, n runner.NetworkSpec, s scenario.Scenario, bins builds,
-	severalNetworks bool, startTimeout time.Duration, log io.Writer) (backend.Backend, error) {
-	tool, toolErr := staticSelf()
-	if n.Profiling && toolErr != nil {
-		return nil, fmt.Errorf("profiling in containers: %v", toolErr)
-	}
-	if toolErr != nil && slices.ContainsFunc(n.Topology.Nodes, func(tn topology.Node) bool { return tn.Implementation == "cln" }) {
-		return nil, fmt.Errorf("core Lightning in containers runs this lnbench as its bitcoin-cli: %v", toolErr)
-	}
-	opts := compose.Options{NetworkOptions: networkOptions(n, s, bins.images, bins.images[bins.chain], severalNetworks, startTimeout),
-		Tool: tool, CPUSet: runner.CPUList(n.CPUs)}
-	return compose.New(ctx, opts)
-}
-
-// networkOptions is what compose and swarm are told of network n alike.
-// pprof listens inside the network only, always, so that `docker exec …
-// sample-loop.sh` works in any run.
-func networkOptions(n runner.NetworkSpec, s scenario.Scenario, images map[string]string, chainImage string,
-	severalNetworks bool, startTimeout time.Duration) composefile.NetworkOptions {
+// networkOf is what every backend is told of network n.
+func networkOf(n runner.NetworkSpec, s scenario.Scenario, severalNetworks bool, startTimeout time.Duration) driver.Network {
 	o := composefile.NetworkOptions{RunID: n.RunID, Network: n.Name, Separate: severalNetworks,
-		WorkDir: n.WorkDir, ArtifactsDir: n.ArtifactsDir, Topology: n.Topology,
-		NodeImages: images, ChainImage: chainImage, Configs: n.NodeConfigs,
-		DBBackend: s.Node.DBBackend, NodeArgs: s.Node.Flags, Pprof: true, StartTimeout: startTimeout,
+		WorkDir: n.WorkDir, ArtifactsDir: n.ArtifactsDir, Topology: n.Topology, Configs: n.NodeConfigs,
+		DBBackend: s.Node.DBBackend, NodeArgs: s.Node.Flags, StartTimeout: startTimeout,
 		DefaultLimits: composefile.Limits{CPUs: s.Node.CPUs, Memory: s.Node.Memory}}
 	if n.Profiling {
 		o.Sampler, o.SamplerArgs = true, samplerArgs(s.Sampling, n.Origin)
 	}
-	return o
+	return driver.Network{NetworkOptions: o, CPUs: n.CPUs, Profiling: n.Profiling}
 }

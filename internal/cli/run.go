@@ -14,13 +14,13 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lnbench/lnbench/backend"
-	"github.com/lnbench/lnbench/backend/compose"
-	"github.com/lnbench/lnbench/backend/local"
-	"github.com/lnbench/lnbench/backend/swarm"
+	"github.com/lnbench/lnbench/backend/driver"
 	"github.com/lnbench/lnbench/faults"
+	"github.com/lnbench/lnbench/network"
 	"github.com/lnbench/lnbench/report"
 	"github.com/lnbench/lnbench/runner"
 	"github.com/lnbench/lnbench/runrecord"
+	"github.com/lnbench/lnbench/sampler"
 	"github.com/lnbench/lnbench/scenario"
 )
 
@@ -92,7 +92,7 @@ func (f runFlags) validate() error {
 	if f.startTimeout <= 0 {
 		return fmt.Errorf("--start-timeout %v: use a positive duration, e.g. 90s", f.startTimeout)
 	}
-	if _, ok := backendKinds[f.backend]; !ok && f.backend != "" && f.backend != "auto" { // "" where the command has no --backend
+	if _, ok := driver.Lookup(f.backend); !ok && f.backend != "" && f.backend != "auto" { // "" where the command has no --backend
 		return fmt.Errorf("--backend %q: use auto, %s", f.backend, backendNames())
 	}
 	return nil
@@ -200,31 +200,31 @@ func executeScenario(cmd *cobra.Command, stdout, stderr io.Writer, s scenario.Sc
 	if s.Compare.Fallback != "" {
 		fmt.Fprintln(stderr, "design: "+s.Compare.Fallback)
 	}
-	kind, note, err := chooseBackend(f.backend)
+	be, note, err := chooseBackend(f.backend)
 	if err != nil {
 		return runner.Run{}, err
 	}
-	backendName := kind.name
+	kind, backendName := be.Caps(), be.Name()
 	if note != "" {
 		fmt.Fprintln(stderr, note)
 	}
-	if !kind.limits {
-		if err := refuseLocalLimits(s); err != nil {
+	if !kind.Limits {
+		if err := refuseLimits(s, backendName); err != nil {
 			return runner.Run{}, err
 		}
 	}
-	if err := refuseFaults(s, kind); err != nil {
+	if err := refuseFaults(s, be); err != nil {
 		return runner.Run{}, err
 	}
 	if err := refuseCPUSets(s, kind); err != nil {
 		return runner.Run{}, err
 	}
-	if note, err := fitFreeze(&s, kind); err != nil {
+	if note, err := fitFreeze(&s, be); err != nil {
 		return runner.Run{}, err
 	} else if note != "" {
 		fmt.Fprintln(stderr, "design: "+note)
 	}
-	if err := refuseCLNBackend(s, kind); err != nil {
+	if err := refuseCLNBackend(s, be); err != nil {
 		return runner.Run{}, err
 	}
 	if f.plan {
@@ -236,13 +236,12 @@ func executeScenario(cmd *cobra.Command, stdout, stderr io.Writer, s scenario.Sc
 	if err != nil {
 		return runner.Run{}, err
 	}
-	// A swarm is checked before any build: a bad engines file or a lost
-	// engine is refused in one line, with nothing built or started.
-	var cluster swarm.Cluster
-	if kind.engines {
-		if cluster, err = swarmCluster(ctx, f.swarmEngines, s); err != nil {
-			return runner.Run{}, err
-		}
+	// The backend readies the run before any build (a swarm checks its
+	// engines): a refusal leaves nothing built or started.
+	tool, toolErr := staticSelf()
+	site, err := be.Open(ctx, driver.Options{EnginesFile: f.swarmEngines, Tool: tool, ToolErr: toolErr, Log: stderr})
+	if err != nil {
+		return runner.Run{}, err
 	}
 	// Every build the scenario needs (each distinct one once) before
 	// anything else: a failed build leaves no run behind.
@@ -253,24 +252,13 @@ func executeScenario(cmd *cobra.Command, stdout, stderr io.Writer, s scenario.Sc
 	printPlan(stderr, s, networks, est, warn, backendName)
 	// Images are built once per run, before its folder exists: a failed
 	// build leaves no empty run behind.
-	if kind.images {
+	if kind.Images {
 		if err := bins.ensureImages(ctx, images, stderr); err != nil {
 			return runner.Run{}, err
 		}
 	}
-	if kind.impairments {
-		if err := checkNetem(ctx, s, bins.images[bins.chain]); err != nil {
-			return runner.Run{}, err
-		}
-	}
-	var swarmImgs map[string]string
-	if kind.engines {
-		if swarmImgs, err = swarmImages(ctx, bins, s.Sampling.On(), stderr); err != nil {
-			return runner.Run{}, err
-		}
-		if err := distributeImages(ctx, cluster, swarmImgs, stderr); err != nil {
-			return runner.Run{}, err
-		}
+	if err := site.Stage(ctx, driver.Stage{Builds: bins.forBackend(), Profiling: s.Sampling.On(), Faults: s.Faults}); err != nil {
+		return runner.Run{}, err
 	}
 	run, err := runner.NewRun(f.artifacts, s.Name)
 	if err != nil {
@@ -278,26 +266,18 @@ func executeScenario(cmd *cobra.Command, stdout, stderr io.Writer, s scenario.Sc
 	}
 	fmt.Fprintf(stderr, "artifacts: %s\n", run.Dir)
 	newBackend := func(n runner.NetworkSpec) (backend.Backend, error) {
-		switch {
-		case kind.engines:
-			sb, err := newSwarmBackend(ctx, n, s, swarmImgs, bins.chain, cluster, networks > 1, f.startTimeout, stderr)
-			if err != nil {
-				return nil, err // not a nil *swarm.Backend in the interface
-			}
-			return sb, nil
-		case kind.images:
-			return newComposeBackend(ctx, n, s, bins, networks > 1, f.startTimeout, stderr)
-		}
-		return local.New(local.Options{RunID: n.RunID, WorkDir: n.WorkDir, BinDirs: bins.binDirs(),
-			ChainBinDir: bins.byKey[bins.chain].Dir, StartTimeout: f.startTimeout, Pprof: n.Profiling, CPUs: n.CPUs})
+		return site.Network(ctx, networkOf(n, s, networks > 1, f.startTimeout))
+	}
+	newSampler := func(_ runner.NetworkSpec, _ *network.Network, b backend.Backend, cfg sampler.Config) (sampler.Controller, error) {
+		return site.Sampler(ctx, b, cfg)
 	}
 	var notes []string
 	if note != "" {
 		notes = append(notes, note)
 	}
 	opts := runner.Options{Scenario: s, ArtifactsRoot: f.artifacts, BackendName: backendName,
-		NewBackend: newBackend, NewSampler: newSampler(ctx), Log: stderr, Notes: notes, Builds: bins.forReport(),
-		DiskProbe: 3 * time.Second, HarnessProfile: f.harnessProfile, UnknownVerdicts: report.UnknownVerdicts, NoCPUSets: kind.noCPUSets}
+		NewBackend: newBackend, NewSampler: newSampler, Log: stderr, Notes: notes, Builds: bins.forReport(),
+		DiskProbe: 3 * time.Second, HarnessProfile: f.harnessProfile, UnknownVerdicts: report.UnknownVerdicts, NoCPUSets: kind.NoCPUSets}
 	if tweak != nil {
 		tweak(&opts)
 	}
@@ -338,24 +318,25 @@ func renderRun(dir string, log io.Writer) (report.Report, error) {
 	return report.Render(dir, log)
 }
 
-// refuseLocalLimits refuses container limits on the local backend: the
-// scenario's node.cpus/node.memory and any topology node's own.
-func refuseLocalLimits(s scenario.Scenario) error {
+// refuseLimits refuses container limits on a backend that sets none (local
+// processes): the scenario's node.cpus/node.memory and any topology node's own.
+func refuseLimits(s scenario.Scenario, backendName string) error {
+	fix := driver.UseOneOf(func(c driver.Caps) bool { return c.Limits && !c.Engines })
 	if s.Node.CPUs > 0 || s.Node.Memory != "" {
-		return fmt.Errorf("node.cpus/node.memory (--cpus/--memory) limit containers: use --backend compose, or drop the limits for local processes")
+		return fmt.Errorf("node.cpus/node.memory (--cpus/--memory) limit containers: %s, or drop the limits on the %s backend", fix, backendName)
 	}
 	for _, c := range s.Cases() {
 		if topo, err := s.CaseTopology(c); err == nil && topo.HasLimits() {
-			return fmt.Errorf("topology %s: nodes' cpus/memory limit containers: use --backend compose, or drop them for local processes", topo.Name)
+			return fmt.Errorf("topology %s: nodes' cpus/memory limit containers: %s, or drop them on the %s backend", topo.Name, fix, backendName)
 		}
 	}
 	return nil
 }
 
 // refuseCPUSets refuses a duet split over CPU sets on a backend that pins none.
-func refuseCPUSets(s scenario.Scenario, kind backendKind) error {
-	if kind.noCPUSets != "" && s.Compare.CPUs == scenario.CPUsSplit {
-		return fmt.Errorf("compare.cpus split (--duet-cpus): %s and pins no CPU set; use --backend compose or local, or drop it", kind.noCPUSets)
+func refuseCPUSets(s scenario.Scenario, kind driver.Caps) error {
+	if kind.NoCPUSets != "" && s.Compare.CPUs == scenario.CPUsSplit {
+		return fmt.Errorf("compare.cpus split (--duet-cpus): %s and pins no CPU set; %s, or drop it", kind.NoCPUSets, driver.UseOneOf(func(c driver.Caps) bool { return c.NoCPUSets == "" }))
 	}
 	return nil
 }
@@ -363,55 +344,35 @@ func refuseCPUSets(s scenario.Scenario, kind backendKind) error {
 // fitFreeze leaves the waiting networks running on a backend that cannot
 // pause a process (swarm) when the freeze is the default, and refuses it
 // when the scenario or --freeze-idle asked for it.
-func fitFreeze(s *scenario.Scenario, kind backendKind) (string, error) {
-	if !s.Freezes() || kind.faults {
+func fitFreeze(s *scenario.Scenario, be driver.Driver) (string, error) {
+	if !s.Freezes() || be.Caps().Faults {
 		return "", nil
 	}
 	if s.Compare.FreezeIdle != nil {
-		return "", fmt.Errorf("compare.freeze_idle (--freeze-idle): the %s backend cannot pause a network's processes; use --backend compose or local, or --freeze-idle=false", kind.name)
+		return "", fmt.Errorf("compare.freeze_idle (--freeze-idle): the %s backend cannot pause a network's processes; %s, or --freeze-idle=false", be.Name(), driver.UseOneOf(pauses))
 	}
 	off := false
 	s.Compare.FreezeIdle = &off
-	return fmt.Sprintf("the waiting networks keep running: the %s backend cannot pause a network's processes", kind.name), nil
+	return fmt.Sprintf("the waiting networks keep running: the %s backend cannot pause a network's processes", be.Name()), nil
 }
 
 // refuseFaults refuses faults the backend cannot inject: impairments need
 // a container's own interface (compose), and swarm injects none.
-func refuseFaults(s scenario.Scenario, kind backendKind) error {
+func refuseFaults(s scenario.Scenario, be driver.Driver) error {
 	for _, f := range s.Faults {
 		switch {
-		case !kind.faults:
-			return fmt.Errorf("fault %q: the %s backend injects no faults; use --backend compose or local", f, kind.name)
-		case !kind.impairments && f.Impairs():
-			return backend.ErrNeedsCompose{Fault: fmt.Sprintf("fault %q", f)}
+		case !be.Caps().Faults:
+			return fmt.Errorf("fault %q: the %s backend injects no faults; %s", f, be.Name(), driver.UseOneOf(pauses))
+		case !be.Caps().Impairments && f.Impairs():
+			return backend.ErrNoImpairments{Fault: fmt.Sprintf("fault %q", f), Fix: driver.UseOneOf(impairs)}
 		}
 	}
 	return nil
 }
 
-// checkNetem refuses delay and loss faults before the run's folder exists
-// when the engine's kernel cannot apply them (delay: netem or NFQUEUE;
-// loss: a tc BPF filter; a rate limit needs only HTB), or when the NFQUEUE
-// delayer (this static binary) could not run in a container.
-func checkNetem(ctx context.Context, s scenario.Scenario, image string) error {
-	var m *compose.Mechanisms
-	for _, f := range s.Faults {
-		if f.Kind != faults.Delay && f.Kind != faults.Loss {
-			continue
-		}
-		if m == nil {
-			p := compose.Probe(ctx, "netem-check", image)
-			m = &p
-		}
-		if err := m.Check(backend.Impairment{Delay: f.Delay, LossPercent: f.LossPercent}); err != nil {
-			return fmt.Errorf("fault %q: %v", f, err)
-		}
-		if _, err := staticSelf(); err != nil && m.Delay == compose.MechNFQueue && f.Kind == faults.Delay {
-			return fmt.Errorf("fault %q: this kernel has no netem, and the user-space delayer instead runs this lnbench in a container: %v", f, err)
-		}
-	}
-	return nil
-}
+// pauses and impairs select backends by what they can do to a node.
+func pauses(c driver.Caps) bool  { return c.Faults }
+func impairs(c driver.Caps) bool { return c.Impairments }
 
 // printPlan is the run's plan line: what runs, how often, where, for how
 // long, and what a comparison's launch count can detect.

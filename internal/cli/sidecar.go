@@ -1,18 +1,11 @@
 package cli
 
 import (
-	"context"
 	"debug/elf"
 	"fmt"
 	"os"
 	"time"
 
-	"github.com/lnbench/lnbench/backend"
-	"github.com/lnbench/lnbench/backend/compose"
-	"github.com/lnbench/lnbench/backend/swarm"
-	"github.com/lnbench/lnbench/network"
-	"github.com/lnbench/lnbench/runner"
-	"github.com/lnbench/lnbench/sampler"
 	"github.com/lnbench/lnbench/scenario"
 )
 
@@ -44,30 +37,4 @@ func samplerArgs(sm scenario.Sampling, origin time.Time) []string {
 		args = append(args, "--stagger")
 	}
 	return args
-}
-
-// newSampler starts the profiler of a network: the sidecar container for
-// compose (pprof is reachable only inside the compose network), one per
-// engine for swarm, in process otherwise.
-func newSampler(ctx context.Context) runner.SamplerFactory {
-	return func(spec runner.NetworkSpec, net *network.Network, be backend.Backend, cfg sampler.Config) (sampler.Controller, error) {
-		if sb, ok := be.(*swarm.Backend); ok {
-			return startSwarmSampler(ctx, sb, cfg.Log)
-		}
-		cb, ok := be.(*compose.Backend)
-		if !ok {
-			return sampler.Start(cfg)
-		}
-		sctx, cancel := context.WithTimeout(ctx, time.Minute)
-		defer cancel()
-		url, err := cb.StartSampler(sctx)
-		if err != nil {
-			return nil, err
-		}
-		r := sampler.Remote{URL: url}
-		if err := r.WaitHealthy(sctx); err != nil {
-			return nil, err
-		}
-		return r, nil
-	}
 }

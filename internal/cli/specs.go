@@ -9,7 +9,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/lnbench/lnbench/backend/swarm"
+	"github.com/lnbench/lnbench/backend/driver"
 	"github.com/lnbench/lnbench/gitrev"
 	"github.com/lnbench/lnbench/nodebuild"
 	"github.com/lnbench/lnbench/nodespec"
@@ -153,6 +153,11 @@ func (b builds) binDirs() map[string]string {
 	return out
 }
 
+// forBackend is what the backend is given of the builds.
+func (b builds) forBackend() driver.Builds {
+	return driver.Builds{BinDirs: b.binDirs(), Images: b.images, Chain: b.chain}
+}
+
 // forReport is each spec's build, by label, for the report.
 func (b builds) forReport() map[string]runner.NodeBuild {
 	out := map[string]runner.NodeBuild{}
@@ -192,8 +197,8 @@ func addNetworkFlags(fl *pflag.FlagSet, f *runFlags) {
 
 // addBackendFlag adds --backend.
 func addBackendFlag(fl *pflag.FlagSet, f *runFlags) {
-	fl.StringVar(&f.backend, "backend", "auto", "where nodes run: auto (compose if a Docker engine answers), compose, local or swarm")
-	fl.StringVar(&f.swarmEngines, "swarm-engines", "", "swarm: the engines file, one \"hostname address DOCKER_HOST\" per line (default $"+swarm.EnginesEnv+", else the one scripts/testbed-engines.sh writes)")
+	fl.StringVar(&f.backend, "backend", "auto", "where nodes run: auto (the first that runs here of "+driver.Either(autoNames())+"), "+backendNames())
+	fl.StringVar(&f.swarmEngines, "swarm-engines", "", driver.EnginesHelp)
 }
 
 // addNodeFlags adds --node and --baseline.

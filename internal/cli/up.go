@@ -6,14 +6,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/lnbench/lnbench/backend"
-	"github.com/lnbench/lnbench/backend/compose"
-	"github.com/lnbench/lnbench/backend/swarm"
+	"github.com/lnbench/lnbench/backend/driver"
 	"github.com/lnbench/lnbench/internal/runs"
 	"github.com/lnbench/lnbench/network"
 	"github.com/lnbench/lnbench/node/drivers"
@@ -37,8 +34,8 @@ func upCmd(stdout, stderr io.Writer) *cobra.Command {
 	fl := cmd.Flags()
 	fl.StringArrayVar(&f.params, "param", nil, "topology param, e.g. CarolsCount=2 or AliceCount=3")
 	addNetworkFlags(fl, &f)
-	fl.StringVar(&f.backend, "backend", "compose", "compose (this engine) or swarm (the engines of an existing swarm; remove with lnbench down --backend swarm <run id>)")
-	fl.StringVar(&f.swarmEngines, "swarm-engines", "", "swarm: the engines file, one \"hostname address DOCKER_HOST\" per line (default $"+swarm.EnginesEnv+", else the one scripts/testbed-engines.sh writes)")
+	fl.StringVar(&f.backend, "backend", defaultUpBackend(), "where the containers run: "+driver.Either(driver.Names(outlives))+" (remove them with lnbench down --backend NAME <run id>)")
+	fl.StringVar(&f.swarmEngines, "swarm-engines", "", driver.EnginesHelp)
 	return cmd
 }
 
@@ -104,23 +101,20 @@ func up(ctx context.Context, stdout, stderr io.Writer, args []string, f runFlags
 	if _, err := s.CaseTopology(cases[0]); err != nil {
 		return err
 	}
-	var cluster swarm.Cluster
-	kind, ok := backendKinds[f.backend]
 	if f.backend == "" {
-		kind, ok = backendKinds["compose"], true
+		f.backend = defaultUpBackend()
 	}
-	if !ok || !kind.outlives {
-		return fmt.Errorf("--backend %q: lnbench up takes a backend whose containers outlive the command (compose or swarm)", f.backend)
+	d, ok := driver.Lookup(f.backend)
+	if !ok || !d.Caps().Outlives {
+		return fmt.Errorf("--backend %q: lnbench up takes a backend whose containers outlive the command (%s)", f.backend, driver.Either(driver.Names(outlives)))
 	}
-	if kind.engines {
-		if _, _, err := chooseBackend(kind.name); err != nil {
-			return err
-		}
-		if cluster, err = swarmCluster(ctx, f.swarmEngines, s); err != nil {
-			return err
-		}
-	} else if chosen, note, _ := chooseBackend("auto"); chosen.name != kind.name {
-		return fmt.Errorf("lnbench up needs a Docker engine: containers outlive the command (%s); for local processes use lnbench run", note)
+	if err := d.Probe(ctx); err != nil {
+		return fmt.Errorf("lnbench up --backend %s: %v: containers outlive the command; %s; for local processes use lnbench run", d.Name(), err, d.Fix())
+	}
+	tool, toolErr := staticSelf()
+	site, err := d.Open(ctx, driver.Options{EnginesFile: f.swarmEngines, Tool: tool, ToolErr: toolErr, Log: stderr})
+	if err != nil {
+		return err
 	}
 	images, err := findImages(f.images)
 	if err != nil {
@@ -133,14 +127,8 @@ func up(ctx context.Context, stdout, stderr io.Writer, args []string, f runFlags
 	if err := bins.ensureImages(ctx, images, stderr); err != nil {
 		return err
 	}
-	var swarmImgs map[string]string
-	if kind.engines {
-		if swarmImgs, err = swarmImages(ctx, bins, false, stderr); err != nil {
-			return err
-		}
-		if err := distributeImages(ctx, cluster, swarmImgs, stderr); err != nil {
-			return err
-		}
+	if err := site.Stage(ctx, driver.Stage{Builds: bins.forBackend(), Faults: s.Faults}); err != nil {
+		return err
 	}
 	// With the build keys known, the topology's nodes carry them.
 	topo, err := s.CaseTopology(cases[0])
@@ -161,12 +149,7 @@ func up(ctx context.Context, stdout, stderr io.Writer, args []string, f runFlags
 		return err
 	}
 	ns := runner.NetworkSpec{RunID: run.ID, WorkDir: work, ArtifactsDir: run.Dir, Topology: topo, Origin: time.Now(), NodeConfigs: configs}
-	var be backend.Backend
-	if kind.engines {
-		be, err = newSwarmBackend(ctx, ns, s, swarmImgs, bins.chain, cluster, false, f.startTimeout, stderr)
-	} else {
-		be, err = newComposeBackend(ctx, ns, s, bins, false, f.startTimeout, stderr)
-	}
+	be, err := site.Network(ctx, networkOf(ns, s, false, f.startTimeout))
 	if err != nil {
 		os.RemoveAll(work)
 		return err
@@ -193,59 +176,19 @@ func up(ctx context.Context, stdout, stderr io.Writer, args []string, f runFlags
 	if err != nil {
 		return err
 	}
-	if sb, ok := be.(*swarm.Backend); ok {
-		printSwarmUp(ctx, stdout, sb, net, topo, run.ID)
-		return nil
-	}
-	cb := be.(*compose.Backend)
-	fmt.Fprintf(stdout, "%s is up (run id %s); compose file %s\n\n", topo, run.ID, cb.File())
-	chain := network.ChainNetwork(topo)
-	for _, n := range net.Names() {
-		c, _ := cb.ContainerName(ctx, n)
-		if isCLN(topo, n) {
-			fmt.Fprintf(stdout, "%-8s docker exec %s lightning-cli --lightning-dir=/data --network=%s getinfo\n", n, strings.TrimPrefix(c, "/"), chain)
-			fmt.Fprintf(stdout, "         JSON-RPC bridge 127.0.0.1 port %s, pubkey %s\n", portOf(net.Endpoints[n].RPCHost), net.PubKeys[n])
-			continue
-		}
-		fmt.Fprintf(stdout, "%-8s docker exec %s lncli --network=%s --lnddir=/data --rpcserver=localhost:10009 getinfo\n", n, strings.TrimPrefix(c, "/"), chain)
-		fmt.Fprintf(stdout, "         gRPC 127.0.0.1 port %s, pubkey %s\n", portOf(net.Endpoints[n].RPCHost), net.PubKeys[n])
-	}
-	if c, err := cb.ContainerName(ctx, "btcd"); err == nil {
-		fmt.Fprintf(stdout, "%-8s docker exec %s btcctl --%s --rpcuser=%s --rpcpass=%s --rpccert=/data/rpc.cert --rpcserver=localhost:18556 generate 1\n",
-			"btcd", strings.TrimPrefix(c, "/"), chain, net.ChainEP.User, net.ChainEP.Pass)
-	}
-	fmt.Fprintf(stdout, "\nremove it with: lnbench down %s\n", run.ID)
+	site.Describe(ctx, stdout, be, net, topo, run.ID)
 	return nil
 }
 
-func isCLN(topo topology.Topology, name string) bool {
-	for _, n := range topo.Nodes {
-		if n.Name == name {
-			return n.Implementation == "cln"
-		}
-	}
-	return false
-}
+// outlives selects the backends lnbench up and down work with.
+func outlives(c driver.Caps) bool { return c.Outlives }
 
-func portOf(hostPort string) string {
-	if i := strings.LastIndexByte(hostPort, ':'); i >= 0 {
-		return hostPort[i+1:]
+// defaultUpBackend is the backend up and down take unless told: the first
+// whose containers outlive the command on this machine's one engine.
+func defaultUpBackend() string {
+	names := driver.Names(func(c driver.Caps) bool { return c.Outlives && !c.Engines })
+	if len(names) == 0 {
+		return ""
 	}
-	return hostPort
-}
-
-// printSwarmUp says where each node of a swarm network runs and how to
-// reach it: docker against its engine, gRPC on the engine's address.
-func printSwarmUp(ctx context.Context, stdout io.Writer, sb *swarm.Backend, net *network.Network, topo topology.Topology, id string) {
-	fmt.Fprintf(stdout, "%s is up on the swarm (run id %s, stack %s); stack file %s\n\n", topo, id, sb.Stack(), sb.File())
-	for _, n := range net.Names() {
-		e, c, _ := sb.Where(ctx, n)
-		fmt.Fprintf(stdout, "%-8s docker -H %s exec %s lncli --network=simnet --lnddir=/data --rpcserver=localhost:10009 getinfo\n", n, e.Host, c)
-		fmt.Fprintf(stdout, "         engine %s, gRPC %s, pubkey %s\n", e.Name, net.Endpoints[n].RPCHost, net.PubKeys[n])
-	}
-	if e, c, err := sb.Where(ctx, "btcd"); err == nil {
-		fmt.Fprintf(stdout, "%-8s docker -H %s exec %s btcctl --simnet --rpcuser=%s --rpcpass=%s --rpccert=/data/rpc.cert --rpcserver=localhost:18556 generate 1\n",
-			"btcd", e.Host, c, net.ChainEP.User, net.ChainEP.Pass)
-	}
-	fmt.Fprintf(stdout, "\nremove it with: lnbench down --backend swarm %s\n", id)
+	return names[0]
 }

@@ -77,7 +77,7 @@ func TestBadInputRefusedBeforeAnythingStarts(t *testing.T) {
 		{[]string{"run", "--fault", "restart carol at 1s"}, `no actor "carol"; name one of alice, bob, btcd, or a role (payer, payee, intermediary)`},
 		{[]string{"run", "--fault", "pause bob at 1s"}, `--fault: fault "pause bob at 1s": pause needs how long it lasts: add "for <duration>"`},
 		{[]string{"run", "--fault", "kill bob at iteration 10"}, "measured iterations are numbered 0 to 9"},
-		{[]string{"run", "--backend", "local", "--fault", "delay bob 50ms at 1s for 5s"}, `fault "delay bob 50ms at 1s for 5s" needs the compose backend`},
+		{[]string{"run", "--backend", "local", "--fault", "delay bob 50ms at 1s for 5s"}, `fault "delay bob 50ms at 1s for 5s" needs a backend whose nodes have their own network interface (impairments act on it); use --backend compose`},
 	}
 	for _, tt := range tests {
 		artifacts := filepath.Join(dir, "artifacts")

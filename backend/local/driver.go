@@ -1,0 +1,55 @@
+package local
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/lnbench/lnbench/backend"
+	"github.com/lnbench/lnbench/backend/driver"
+	"github.com/lnbench/lnbench/network"
+	"github.com/lnbench/lnbench/sampler"
+	"github.com/lnbench/lnbench/topology"
+)
+
+func init() { driver.Register(Driver{}) }
+
+// Driver registers the local-process backend: every machine can run it;
+// it pauses, restarts and kills processes but shapes no links and limits
+// no node.
+type Driver struct{}
+
+func (Driver) Name() string                { return "local" }
+func (Driver) Caps() driver.Caps           { return driver.Caps{Faults: true, CLN: true, Auto: 2} }
+func (Driver) Probe(context.Context) error { return nil }
+func (Driver) Fix() string                 { return "" }
+
+func (Driver) Open(context.Context, driver.Options) (driver.Site, error) {
+	return &site{}, nil
+}
+
+type site struct{ builds driver.Builds }
+
+func (s *site) Stage(_ context.Context, st driver.Stage) error {
+	s.builds = st.Builds
+	return nil
+}
+
+func (s *site) Network(_ context.Context, n driver.Network) (backend.Backend, error) {
+	b, err := New(Options{RunID: n.RunID, WorkDir: n.WorkDir, BinDirs: s.builds.BinDirs,
+		ChainBinDir: s.builds.BinDirs[s.builds.Chain],
+		StartTimeout: n.StartTimeout, Pprof: n.Profiling, CPUs: n.CPUs})
+	if err != nil {
+		return nil, err // not a nil *Backend in the interface
+	}
+	return b, nil
+}
+
+// Sampler profiles in this process: the nodes' endpoints are on 127.0.0.1.
+func (s *site) Sampler(_ context.Context, _ backend.Backend, cfg sampler.Config) (sampler.Controller, error) {
+	return sampler.Start(cfg)
+}
+
+func (s *site) Describe(_ context.Context, w io.Writer, _ backend.Backend, _ *network.Network, topo topology.Topology, _ string) {
+	fmt.Fprintf(w, "%s runs as local processes; they end with the command\n", topo)
+}
