@@ -37,7 +37,7 @@ func (s *site) Stage(_ context.Context, st driver.Stage) error {
 
 func (s *site) Network(_ context.Context, n driver.Network) (backend.Backend, error) {
 	b, err := New(Options{RunID: n.RunID, WorkDir: n.WorkDir, BinDirs: s.builds.BinDirs,
-		ChainBinDir: s.builds.BinDirs[s.builds.Chain],
+		ChainBinDir:  s.builds.BinDirs[s.builds.Chain],
 		StartTimeout: n.StartTimeout, Pprof: n.Profiling, CPUs: n.CPUs})
 	if err != nil {
 		return nil, err // not a nil *Backend in the interface
