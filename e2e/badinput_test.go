@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lnbench/lnbench/internal/cli"
+	"github.com/lnbench/lnbench/cli"
 )
 
 // TestCorruptCache: a cached binary that no longer matches its manifest is

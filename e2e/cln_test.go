@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lnbench/lnbench/internal/cli"
+	"github.com/lnbench/lnbench/cli"
 	"github.com/lnbench/lnbench/internal/testsupport"
 	"github.com/lnbench/lnbench/nodebuild"
 	"github.com/lnbench/lnbench/result"

@@ -14,7 +14,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lnbench/lnbench/internal/cli"
+	"github.com/lnbench/lnbench/cli"
 	"github.com/lnbench/lnbench/report"
 	"github.com/lnbench/lnbench/result"
 )

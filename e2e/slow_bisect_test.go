@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/lnbench/lnbench/bisect"
-	"github.com/lnbench/lnbench/internal/cli"
+	"github.com/lnbench/lnbench/cli"
 	"github.com/lnbench/lnbench/internal/lines"
 	"github.com/lnbench/lnbench/internal/testsupport"
 )

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lnbench/lnbench/internal/cli"
+	"github.com/lnbench/lnbench/cli"
 	"github.com/lnbench/lnbench/internal/testsupport"
 	"github.com/lnbench/lnbench/report"
 )

@@ -5,7 +5,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/lnbench/lnbench/internal/cli"
+	"github.com/lnbench/lnbench/cli"
 )
 
 func main() {

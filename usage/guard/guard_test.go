@@ -1,4 +1,4 @@
-package cli
+package guard
 
 import (
 	"os"
@@ -14,7 +14,7 @@ func TestFitDesignFallsBackWhenAPairDoesNotFit(t *testing.T) {
 	s := scenario.Default()
 	s.Nodes, _ = scenario.ParseNodeFlags([]string{"a=lnd@v0.21.0-beta", "b=lnd@v0.21.0-beta"})
 	s.Baseline = "a"
-	defer func() { memAvailable = footprint.MemAvailable }()
+	defer func() { MemAvailable = footprint.MemAvailable }()
 	for _, tt := range []struct {
 		availableMiB int64
 		design       string
@@ -24,13 +24,13 @@ func TestFitDesignFallsBackWhenAPairDoesNotFit(t *testing.T) {
 		{1100, scenario.DesignInterleaved, true}, // one network of 2 nodes fits (≈1 GiB with start peaks), two do not
 		{1100, scenario.DesignSequential, false},
 	} {
-		memAvailable = func() (int64, error) { return tt.availableMiB << 20, nil }
+		MemAvailable = func() (int64, error) { return tt.availableMiB << 20, nil }
 		c := s
 		c.Compare.Design = tt.design
-		if err := guardMemory(c); err != nil {
+		if err := Memory(c); err != nil {
 			t.Fatalf("%d MiB: one network refused: %v", tt.availableMiB, err)
 		}
-		note, err := fitDesign(&c)
+		note, err := FitDesign(&c)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -48,8 +48,8 @@ func TestFitDesignFallsBackWhenAPairDoesNotFit(t *testing.T) {
 // too); LNBENCH_MEMORY_FLOOR moves or lifts the floor; limits that add up
 // to more than the machine has are refused with what would fit.
 func TestGuardLimitRules(t *testing.T) {
-	defer func() { memAvailable = footprint.MemAvailable }()
-	memAvailable = func() (int64, error) { return 8 << 30, nil }
+	defer func() { MemAvailable = footprint.MemAvailable }()
+	MemAvailable = func() (int64, error) { return 8 << 30, nil }
 	dir := t.TempDir()
 	topoFile := filepath.Join(dir, "t.yml")
 	if err := os.WriteFile(topoFile, []byte("name: t\nnodes:\n  - {name: alice, memory: 200m}\n  - {name: bob}\nchannels:\n  - {from: alice, to: bob}\npayers: [alice]\npayee: bob\n"), 0o644); err != nil {
@@ -86,7 +86,7 @@ func TestGuardLimitRules(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Setenv(MemoryFloorEnv, tt.floor)
-			err := guardMemory(tt.s)
+			err := Memory(tt.s)
 			switch {
 			case tt.want == "" && err != nil:
 				t.Errorf("refused: %v", err)

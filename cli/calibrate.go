@@ -16,6 +16,7 @@ import (
 	"github.com/lnbench/lnbench/nodespec"
 	"github.com/lnbench/lnbench/report"
 	"github.com/lnbench/lnbench/scenario"
+	"github.com/lnbench/lnbench/usage/guard"
 )
 
 // calibrateCmd runs the A/A calibration: one build against an identical
@@ -118,7 +119,7 @@ func calibrationScenario(s *scenario.Scenario, pairs int, against []string) erro
 	if err := s.Validate(); err != nil {
 		return err
 	}
-	_, err := fitDesign(s)
+	_, err := guard.FitDesign(s)
 	return err
 }
 

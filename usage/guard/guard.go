@@ -1,4 +1,8 @@
-package cli
+// Package guard refuses, before anything starts, what this machine's
+// memory cannot hold (the largest network, limits below LND's start peak
+// or adding up to more than the machine has) and falls a paired design
+// back to sequential when a launch pair's networks do not fit together.
+package guard
 
 import (
 	"fmt"
@@ -13,14 +17,14 @@ import (
 	"github.com/lnbench/lnbench/usage/limits"
 )
 
-// memAvailable reads the machine's available memory; tests replace it.
-var memAvailable = footprint.MemAvailable
+// MemAvailable reads the machine's available memory; tests replace it.
+var MemAvailable = footprint.MemAvailable
 
-// guardMemory refuses, before anything starts, a scenario whose largest
+// Memory refuses, before anything starts, a scenario whose largest
 // network would not fit in this machine's available memory, and memory
 // limits that cannot hold: below what an LND node needs to start, or
 // adding up to more than the machine has.
-func guardMemory(s scenario.Scenario) error {
+func Memory(s scenario.Scenario) error {
 	if err := guardLimitFloor(s); err != nil {
 		return err
 	}
@@ -141,10 +145,10 @@ func guardLimitSum(s scenario.Scenario, available int64) error {
 		worst.limited, footprint.Human(worst.total), footprint.Human(fixed), footprint.Human(available), max(fit>>20, 0))
 }
 
-// fitDesign falls back to the sequential design when a launch pair's
+// FitDesign falls back to the sequential design when a launch pair's
 // networks, up together, would not fit in the available memory, and says
 // so; "" when the design stands.
-func fitDesign(s *scenario.Scenario) (string, error) {
+func FitDesign(s *scenario.Scenario) (string, error) {
 	if !s.Paired() {
 		return "", nil
 	}
@@ -180,7 +184,7 @@ func largestNetwork(s scenario.Scenario) (footprint.Estimate, int64, error) {
 		}
 		largest = max(largest, len(topo.Nodes))
 	}
-	available, err := memAvailable()
+	available, err := MemAvailable()
 	if err != nil {
 		return footprint.Estimate{}, 0, err
 	}

@@ -12,7 +12,7 @@ import (
 // TestReportFaults regenerates the synthetic faulted run's folder: the
 // terminal lists each fault with its recovery, faults.csv is written.
 func TestReportFaults(t *testing.T) {
-	src := filepath.Join("..", "..", "report", "testdata", "faults-run")
+	src := filepath.Join("..", "report", "testdata", "faults-run")
 	dir := t.TempDir()
 	for _, name := range []string{"summary.json", "payments.jsonl", "faults.jsonl"} {
 		b, err := os.ReadFile(filepath.Join(src, name))

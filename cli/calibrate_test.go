@@ -6,11 +6,12 @@ import (
 
 	"github.com/lnbench/lnbench/scenario"
 	"github.com/lnbench/lnbench/usage/footprint"
+	"github.com/lnbench/lnbench/usage/guard"
 )
 
 func TestCalibrationScenario(t *testing.T) {
-	memAvailable = func() (int64, error) { return 64 << 30, nil }
-	defer func() { memAvailable = footprint.MemAvailable }()
+	guard.MemAvailable = func() (int64, error) { return 64 << 30, nil }
+	defer func() { guard.MemAvailable = footprint.MemAvailable }()
 	specs := func(s scenario.Scenario) (out []string) {
 		for _, sp := range s.Nodes {
 			out = append(out, sp.Label+"="+sp.Build)

@@ -22,6 +22,7 @@ import (
 	"github.com/lnbench/lnbench/runrecord"
 	"github.com/lnbench/lnbench/sampler"
 	"github.com/lnbench/lnbench/scenario"
+	"github.com/lnbench/lnbench/usage/guard"
 )
 
 // DefaultScenarioFile is what `lnbench run` reads without an argument, so a
@@ -106,7 +107,7 @@ func checkScenario(s scenario.Scenario) error {
 	}
 	// The guard first: a network too large for this machine is refused
 	// before its graph is generated.
-	if err := guardMemory(s); err != nil {
+	if err := guard.Memory(s); err != nil {
 		return err
 	}
 	if err := s.CheckTopologies(); err != nil {
@@ -170,7 +171,7 @@ func loadScenario(args []string, f runFlags) (scenario.Scenario, error) {
 	if err := checkScenario(s); err != nil {
 		return s, err
 	}
-	_, err = fitDesign(&s) // executeScenario prints a fallback
+	_, err = guard.FitDesign(&s) // executeScenario prints a fallback
 	return s, err
 }
 

@@ -22,6 +22,7 @@ import (
 	"github.com/lnbench/lnbench/runner"
 	"github.com/lnbench/lnbench/runrecord"
 	"github.com/lnbench/lnbench/scenario"
+	"github.com/lnbench/lnbench/usage/guard"
 )
 
 // lab is bisect's Lab on real nodes: builds through the cache, and each
@@ -104,7 +105,7 @@ func (l *lab) Measure(ctx context.Context, q bisect.Run) (bisect.Measurement, er
 	if err := s.Validate(); err != nil {
 		return bisect.Measurement{}, err
 	}
-	if note, err := fitDesign(&s); err != nil {
+	if note, err := guard.FitDesign(&s); err != nil {
 		return bisect.Measurement{}, err
 	} else if note != "" {
 		fmt.Fprintln(l.stderr, "bisect: "+note)
