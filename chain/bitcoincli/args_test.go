@@ -56,6 +56,30 @@ func TestFormatLikeBitcoinCLI(t *testing.T) {
 	}
 }
 
+// An output a mempool transaction spends reads as nothing (bitcoind's
+// null under include_mempool); one nobody spends is printed; a btcd
+// without gettxspendingprevout leaves gettxout's answer as it is.
+func TestGetTxOutSpentInMempool(t *testing.T) {
+	out := `{"value":1,"scriptPubKey":{"hex":"00"}}`
+	for _, tt := range []struct {
+		name, spending string
+		want           bool
+	}{
+		{"spent in the mempool", `[{"txid":"aa","vout":0,"spendingtxid":"bb"}]`, false},
+		{"unspent", `[{"txid":"aa","vout":0}]`, true},
+		{"no such method", "", true},
+	} {
+		c := fakeCaller{"gettxout": out}
+		if tt.spending != "" {
+			c["gettxspendingprevout"] = tt.spending
+		}
+		got, err := Do(c, "gettxout", []string{"aa", "0"})
+		if err != nil || (got != "") == !tt.want {
+			t.Errorf("%s: %q %v", tt.name, got, err)
+		}
+	}
+}
+
 // fakeCaller answers from a table, for the calls that do not need btcd.
 type fakeCaller map[string]string
 

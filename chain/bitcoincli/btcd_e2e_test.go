@@ -4,6 +4,8 @@ package bitcoincli
 
 import (
 	"bytes"
+	"context"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -16,6 +18,8 @@ import (
 	"github.com/btcsuite/btcd/btcec/v2"
 	"github.com/btcsuite/btcd/btcutil"
 	"github.com/btcsuite/btcd/chaincfg"
+	"github.com/btcsuite/btcd/txscript"
+	"github.com/btcsuite/btcd/wire"
 
 	"github.com/lnbench/lnbench/chain/btcd"
 	"github.com/lnbench/lnbench/internal/testsupport"
@@ -26,6 +30,19 @@ import (
 // realBtcd starts btcd on regtest from the default LND build's binaries
 // (./test.sh builds them) and returns the shim's base arguments.
 func realBtcd(t *testing.T) (args []string, pass string) {
+	args, pass, _ = realBtcdMiningTo(t)
+	return args, pass
+}
+
+// miner is what a test needs to spend the coinbases of a real btcd: the
+// key btcd mines to and where its RPC listens.
+type miner struct {
+	key        *btcec.PrivateKey
+	host, cert string
+}
+
+// realBtcdMiningTo is realBtcd with btcd mining to a key the test holds.
+func realBtcdMiningTo(t *testing.T) (args []string, pass string, m miner) {
 	t.Helper()
 	spec, err := nodebuild.Find("../../images", "lnd", scenario.DefaultNode.Version)
 	if err != nil {
@@ -46,7 +63,8 @@ func realBtcd(t *testing.T) (args []string, pass string) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	return []string{"-regtest", "-datadir=" + dir, "-rpcconnect=127.0.0.1", fmt.Sprintf("-rpcport=%d", port), "-rpcuser=u", "-stdinrpcpass"}, "p"
+	m = miner{key: key, host: cfg.RPCListen, cert: cfg.RPCCert}
+	return []string{"-regtest", "-datadir=" + dir, "-rpcconnect=127.0.0.1", fmt.Sprintf("-rpcport=%d", port), "-rpcuser=u", "-stdinrpcpass"}, "p", m
 }
 
 func freePort(t *testing.T) int {
@@ -141,5 +159,81 @@ func TestAgainstBtcd(t *testing.T) {
 	t0 := time.Now()
 	if out, code := cli(t, down, pass, "getblockcount"); code != 1 || time.Since(t0) > 5*time.Second {
 		t.Errorf("btcd not listening: exit %d after %v %q", code, time.Since(t0), out)
+	}
+}
+
+// TestSendAndSpentAgainstBtcd: the answers bcli reads when it broadcasts
+// and watches outputs, on a real btcd. A transaction sent again while in
+// the mempool prints its txid (exit 0), as bitcoind's does; one that
+// conflicts with it is refused with bitcoind's exit code; an output spent
+// in a block reads as nothing (bitcoind's null); a transaction already in
+// a block is refused with bitcoind's "already in chain" (27).
+func TestSendAndSpentAgainstBtcd(t *testing.T) {
+	base, pass, m := realBtcdMiningTo(t)
+	var out bytes.Buffer
+	wait := append(append([]string(nil), base...), "-rpcwait", "-rpcwaittimeout=30", "getblockcount")
+	if code := Run(wait, strings.NewReader(pass+"\n"), &out, &out); code != 0 {
+		t.Fatalf("getblockcount with -rpcwait: exit %d: %s", code, out.String())
+	}
+	c, err := btcd.Dial(m.host, m.cert, "u", pass)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ctx := context.Background()
+	hashes, err := c.Mine(ctx, 101) // regtest's coinbase maturity is 100
+	if err != nil {
+		t.Fatal(err)
+	}
+	blk, err := c.Block(ctx, hashes[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	coinbase := blk.Transactions[0]
+	spend := func(fee int64) *wire.MsgTx {
+		tx := wire.NewMsgTx(2)
+		tx.AddTxIn(wire.NewTxIn(&wire.OutPoint{Hash: coinbase.TxHash(), Index: 0}, nil, nil))
+		tx.AddTxOut(wire.NewTxOut(coinbase.TxOut[0].Value-fee, coinbase.TxOut[0].PkScript))
+		sig, err := txscript.SignatureScript(tx, 0, coinbase.TxOut[0].PkScript, txscript.SigHashAll, m.key, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tx.TxIn[0].SignatureScript = sig
+		return tx
+	}
+	hexOf := func(tx *wire.MsgTx) string {
+		var b bytes.Buffer
+		if err := tx.Serialize(&b); err != nil {
+			t.Fatal(err)
+		}
+		return hex.EncodeToString(b.Bytes())
+	}
+	a, conflict := spend(100_000), spend(200_000)
+	cbOut := coinbase.TxHash().String()
+	if out, code := cli(t, base, pass, "gettxout", cbOut, "0"); code != 0 || !strings.Contains(out, `"value": 50.00000000`) {
+		t.Fatalf("gettxout of the unspent coinbase: exit %d %q", code, out)
+	}
+	if out, code := cli(t, base, pass, "sendrawtransaction", hexOf(a), "0"); code != 0 || out != a.TxHash().String() {
+		t.Fatalf("sendrawtransaction: exit %d %q, want %s", code, out, a.TxHash())
+	}
+	if out, code := cli(t, base, pass, "sendrawtransaction", hexOf(a), "0"); code != 0 || out != a.TxHash().String() {
+		t.Errorf("sendrawtransaction of a transaction in the mempool: exit %d %q, want its txid %s", code, out, a.TxHash())
+	}
+	if out, code := cli(t, base, pass, "sendrawtransaction", hexOf(conflict), "0"); code != 26 || !strings.Contains(out, "error code: -26") {
+		t.Errorf("sendrawtransaction of a mempool conflict: exit %d %q, want bitcoind's 26 (verify rejected)", code, out)
+	}
+	// bcli asks with include_mempool (the shim always does): an output
+	// spent by a mempool transaction is gone, as in bitcoind.
+	if out, code := cli(t, base, pass, "gettxout", cbOut, "0"); code != 0 || out != "" {
+		t.Errorf("gettxout of an output spent in the mempool: exit %d %q, want nothing (bitcoind's null)", code, out)
+	}
+	if _, err := c.Mine(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+	if out, code := cli(t, base, pass, "gettxout", cbOut, "0"); code != 0 || out != "" {
+		t.Errorf("gettxout of an output spent in a block: exit %d %q, want nothing (bitcoind's null)", code, out)
+	}
+	if out, code := cli(t, base, pass, "sendrawtransaction", hexOf(a), "0"); code != 27 || !strings.Contains(out, "error code: -27") {
+		t.Errorf("sendrawtransaction of a transaction in a block: exit %d %q, want bitcoind's 27 (already in chain)", code, out)
 	}
 }

@@ -129,6 +129,9 @@ func Do(c Caller, method string, params []string) (string, error) {
 		if err != nil {
 			return "", err
 		}
+		if string(raw) != "null" && spentInMempool(c, params[0], vout) {
+			return "", nil
+		}
 		return printAmounts(raw, "value")
 	case "sendrawtransaction":
 		if len(params) < 1 {
@@ -148,6 +151,22 @@ func Do(c Caller, method string, params []string) (string, error) {
 		return callRaw(c, method)
 	}
 	return "", &RPCError{Code: codeMethodNotFound, Message: "Method not found"}
+}
+
+// spentInMempool tells whether a mempool transaction spends the output.
+// bitcoind's gettxout with include_mempool (bitcoin-cli's default, what
+// bcli asks) answers null for such an output; btcd's still returns it, so
+// the shim asks btcd's mempool. A btcd without gettxspendingprevout (before
+// v0.24) answers as before.
+func spentInMempool(c Caller, txid string, vout int64) bool {
+	raw, err := c.Call("gettxspendingprevout", rawParams([]map[string]any{{"txid": txid, "vout": vout}}))
+	if err != nil {
+		return false
+	}
+	var spends []struct {
+		SpendingTxid string `json:"spendingtxid"`
+	}
+	return decode(raw, &spends) == nil && len(spends) == 1 && spends[0].SpendingTxid != ""
 }
 
 // txidOf decodes a raw transaction through btcd to print its id.
