@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lnbench/lnbench/bisect"
+	"github.com/lnbench/lnbench/buildset"
 	"github.com/lnbench/lnbench/gitrev"
 	"github.com/lnbench/lnbench/internal/lines"
 	"github.com/lnbench/lnbench/nodebuild"
@@ -45,7 +46,7 @@ func (l *lab) specAt(c gitrev.Commit) nodespec.Spec {
 }
 
 func (l *lab) Build(ctx context.Context, c gitrev.Commit) error {
-	b, err := buildSpec(l.images, l.f.cache, l.specAt(c))
+	b, err := buildset.BuildSpec(l.images, l.f.cache, l.specAt(c))
 	if err != nil {
 		return err
 	}

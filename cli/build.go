@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/lnbench/lnbench/buildset"
 	"github.com/lnbench/lnbench/imagebuild"
 	"github.com/lnbench/lnbench/internal/runs"
 	"github.com/lnbench/lnbench/nodebuild"
@@ -51,7 +52,7 @@ func buildCmd(stdout, stderr io.Writer) *cobra.Command {
 			"                             source builds, with their node images, except the current builds\n" +
 			"                             of the --version specs and builds a live run may use\n" +
 			"A source tree's build removes the older builds of that tree and flavour (say which;\n" +
-			"" + keepOldBuildsEnv + "=1 keeps them).\n" +
+			"" + buildset.KeepOldBuildsEnv + "=1 keeps them).\n" +
 			"  --add-version VERSION      add a release folder images/lnd/VERSION (fresh go.mod,\n" +
 			"                             go get lnd@VERSION, go mod tidy)\n" +
 			"  --scenario FILE, --node SPEC  build what a scenario (or node spec) needs;\n" +
@@ -95,7 +96,7 @@ func buildCmd(stdout, stderr io.Writer) *cobra.Command {
 			}
 			for _, s := range specs {
 				start := time.Now()
-				r, err := ensureBuild(cmd.Context(), f.cache, s, stderr)
+				r, err := buildset.EnsureBuild(cmd.Context(), f.cache, s, stderr)
 				if err != nil {
 					return err
 				}
@@ -223,18 +224,18 @@ func listBuilds(ctx context.Context, stdout io.Writer, cache string) error {
 		}
 		built := "?"
 		if !e.Manifest.BuiltAt.IsZero() {
-			built = fmt.Sprintf("%s ago in %.0fs", age(e.Manifest.BuiltAt), e.Manifest.BuildSeconds)
+			built = fmt.Sprintf("%s ago in %.0fs", buildset.Age(e.Manifest.BuiltAt), e.Manifest.BuildSeconds)
 		}
 		images := "-"
 		if tags := imagebuild.ImagesOf(ctx, e.Manifest.Key); len(tags) > 0 {
 			images = strings.Join(tags, ",")
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s ago\t%s\t%s\t%s\t%s\t%s\n", e.Manifest.Key, megabytes(e.Size), age(e.LastUsed), built, toolchainOf(e.Manifest), images, state, e.Manifest.From())
+		fmt.Fprintf(tw, "%s\t%s\t%s ago\t%s\t%s\t%s\t%s\t%s\n", e.Manifest.Key, buildset.Megabytes(e.Size), buildset.Age(e.LastUsed), built, toolchainOf(e.Manifest), images, state, e.Manifest.From())
 	}
 	tw.Flush()
-	fmt.Fprintf(stdout, "%d builds, %s in %s\n", len(entries), megabytes(total), cache)
+	fmt.Fprintf(stdout, "%d builds, %s in %s\n", len(entries), buildset.Megabytes(total), cache)
 	if stale > 0 {
-		fmt.Fprintf(stdout, "%d stale (a newer build of the same source tree and flavour superseded them), %s: `lnbench build --prune` removes them\n", stale, megabytes(staleSize))
+		fmt.Fprintf(stdout, "%d stale (a newer build of the same source tree and flavour superseded them), %s: `lnbench build --prune` removes them\n", stale, buildset.Megabytes(staleSize))
 	}
 	return nil
 }
@@ -251,106 +252,25 @@ func pruneBuilds(ctx context.Context, stdout io.Writer, f buildFlags, keepSpecs 
 		}
 		keep[key] = true
 	}
-	inUse, kept := liveRunUse(runs.Root(), os.Getpid())
+	inUse, kept := buildset.LiveRunUse(runs.Root(), os.Getpid())
 	removed, err := nodebuild.Prune(f.cache, nodebuild.PruneRule{
 		UnusedFor: time.Duration(f.unusedDays) * 24 * time.Hour, Keep: keep, Now: time.Now(),
 		Superseded: true, InUse: inUse})
 	var freed int64
 	for _, e := range removed {
 		freed += e.Size
-		why := fmt.Sprintf("last used %s ago", age(e.LastUsed))
+		why := fmt.Sprintf("last used %s ago", buildset.Age(e.LastUsed))
 		if e.SupersededBy != "" {
 			why = "superseded by " + e.SupersededBy + ", " + why
 		}
-		fmt.Fprintf(stdout, "removed %s (%s, %s): %s\n", e.Manifest.Key, megabytes(e.Size), why, e.Manifest.From())
-		err = errors.Join(err, removeImagesOf(ctx, stdout, e.Manifest.Key))
+		fmt.Fprintf(stdout, "removed %s (%s, %s): %s\n", e.Manifest.Key, buildset.Megabytes(e.Size), why, e.Manifest.From())
+		err = errors.Join(err, buildset.RemoveImagesOf(ctx, stdout, e.Manifest.Key))
 	}
 	for _, k := range *kept {
-		fmt.Fprintf(stdout, "kept %s: %s\n", k.entry.Manifest.Key, k.why)
+		fmt.Fprintf(stdout, "kept %s: %s\n", k.Entry.Manifest.Key, k.Why)
 	}
-	fmt.Fprintf(stdout, "pruned %d builds, freed %s\n", len(removed), megabytes(freed))
+	fmt.Fprintf(stdout, "pruned %d builds, freed %s\n", len(removed), buildset.Megabytes(freed))
 	return err
-}
-
-func removeImagesOf(ctx context.Context, log io.Writer, key string) error {
-	tags, err := imagebuild.RemoveImagesOf(ctx, key)
-	if err == nil && len(tags) > 0 {
-		fmt.Fprintf(log, "removed its images %s\n", strings.Join(tags, ", "))
-	}
-	return err
-}
-
-// keepOldBuildsEnv, set to 1, keeps the older builds of a source tree.
-const keepOldBuildsEnv = "LNBENCH_KEEP_OLD_BUILDS"
-
-// ensureBuild is nodebuild.Ensure, and for a source tree the removal of
-// the older builds of that tree and flavour (each edit of a tree leaves a
-// ~220 MB LND build): only the build the tree holds now stays, unless
-// LNBENCH_KEEP_OLD_BUILDS=1 or a live run may still use an older one.
-// What it removed or kept is said on log.
-func ensureBuild(ctx context.Context, cache string, spec nodebuild.Spec, log io.Writer) (nodebuild.Result, error) {
-	r, err := nodebuild.Ensure(ctx, cache, spec, log)
-	if err == nil && spec.IsSource() && os.Getenv(keepOldBuildsEnv) != "1" {
-		pruneOlderBuilds(ctx, cache, spec.SourceDir, r.Manifest.Key, runs.Root(), os.Getpid(), log)
-	}
-	return r, err
-}
-
-// pruneOlderBuilds removes the builds that key's build of tree supersedes
-// but those a live run under runsRoot (other than the harness self) may use,
-// saying what it removed and kept. A failure is said, not returned: the
-// build the caller asked for is there.
-func pruneOlderBuilds(ctx context.Context, cache, tree, key, runsRoot string, self int, log io.Writer) {
-	inUse, kept := liveRunUse(runsRoot, self)
-	removed, _, err := nodebuild.PruneSuperseded(cache, key, inUse)
-	for _, e := range removed {
-		fmt.Fprintf(log, "removed an older build of %s: %s (%s, built %s ago); %s=1 keeps them\n",
-			tree, e.Manifest.Key, megabytes(e.Size), age(builtOrUsed(e)), keepOldBuildsEnv)
-		if ierr := removeImagesOf(ctx, log, e.Manifest.Key); ierr != nil {
-			fmt.Fprintf(log, "its images stay: %v\n", ierr)
-		}
-	}
-	for _, k := range *kept {
-		fmt.Fprintf(log, "kept an older build of %s: %s: %s\n", tree, k.entry.Manifest.Key, k.why)
-	}
-	if err != nil {
-		fmt.Fprintf(log, "removing older builds of %s: %v\n", tree, err)
-	}
-}
-
-func builtOrUsed(e nodebuild.Entry) time.Time {
-	if !e.Manifest.BuiltAt.IsZero() {
-		return e.Manifest.BuiltAt
-	}
-	return e.LastUsed
-}
-
-type keptBuild struct {
-	entry nodebuild.Entry
-	why   string
-}
-
-// liveRunUse says which builds a live run (another lnbench harness whose
-// work folder is under root) may be using: those it could have located,
-// i.e. used since an hour before it started (its builds are located
-// before its id is taken, and a build of several specs takes minutes).
-// The harness self is not a live run of its own. kept collects what it
-// protected, with why.
-func liveRunUse(root string, self int) (func(nodebuild.Entry) bool, *[]keptBuild) {
-	kept := &[]keptBuild{}
-	live, _ := runs.Local(root)
-	return func(e nodebuild.Entry) bool {
-		for _, r := range live {
-			if !r.Alive || r.PID == self || r.Started.IsZero() {
-				continue
-			}
-			if e.LastUsed.After(r.Started.Add(-time.Hour)) {
-				*kept = append(*kept, keptBuild{e, fmt.Sprintf("run %s (pid %d, still running) may be using it; `lnbench build --prune` removes it later", r.ID, r.PID)})
-				return true
-			}
-		}
-		return false
-	}, kept
 }
 
 func addVersion(cmd *cobra.Command, stdout, stderr io.Writer, f buildFlags) error {
@@ -365,20 +285,6 @@ func addVersion(cmd *cobra.Command, stdout, stderr io.Writer, f buildFlags) erro
 	}
 	fmt.Fprintf(stdout, "added %s in %.1fs; build it with `lnbench build --version %s`\n", s.ModuleDir, time.Since(start).Seconds(), s.Text())
 	return nil
-}
-
-func megabytes(n int64) string { return fmt.Sprintf("%.0f MB", float64(n)/1e6) }
-
-func age(t time.Time) string {
-	d := time.Since(t)
-	switch {
-	case d < time.Hour:
-		return fmt.Sprintf("%.0fm", d.Minutes())
-	case d < 48*time.Hour:
-		return fmt.Sprintf("%.0fh", d.Hours())
-	default:
-		return fmt.Sprintf("%.0fd", d.Hours()/24)
-	}
 }
 
 // scenarioBuilds are the builds of --scenario's node specs, or of --node.
@@ -400,7 +306,7 @@ func scenarioBuilds(images string, f buildFlags) ([]nodebuild.Spec, error) {
 	}
 	var out []nodebuild.Spec
 	for _, sp := range specs {
-		b, err := buildSpec(images, f.cache, sp)
+		b, err := buildset.BuildSpec(images, f.cache, sp)
 		if err != nil {
 			return nil, err
 		}

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"time"
@@ -9,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lnbench/lnbench/backend/driver"
+	"github.com/lnbench/lnbench/buildset"
 	"github.com/lnbench/lnbench/composefile"
 	"github.com/lnbench/lnbench/imagebuild"
 	"github.com/lnbench/lnbench/nodebuild"
@@ -43,16 +43,16 @@ func imagesCmd(stdout, stderr io.Writer) *cobra.Command {
 				}
 			}
 			for _, s := range specs {
-				bins, err := ensureBuild(cmd.Context(), cache, s, stderr)
+				bins, err := buildset.EnsureBuild(cmd.Context(), cache, s, stderr)
 				if err != nil {
 					return err
 				}
-				base, node, err := imagebuild.Ensure(cmd.Context(), imageOptions(dir, s.Implementation, stderr), bins)
+				base, node, err := imagebuild.Ensure(cmd.Context(), buildset.ImageOptions(dir, s.Implementation, stderr), bins)
 				if err != nil {
 					return err
 				}
-				fmt.Fprintf(stdout, "base: %s (%s in %.1fs)\n", base.Tag, builtOrCached(base), base.Duration.Seconds())
-				fmt.Fprintf(stdout, "%s: %s (%s in %.1fs)\n", s, node.Tag, builtOrCached(node), node.Duration.Seconds())
+				fmt.Fprintf(stdout, "base: %s (%s in %.1fs)\n", base.Tag, buildset.BuiltOrCached(base), base.Duration.Seconds())
+				fmt.Fprintf(stdout, "%s: %s (%s in %.1fs)\n", s, node.Tag, buildset.BuiltOrCached(node), node.Duration.Seconds())
 			}
 			return nil
 		},
@@ -63,31 +63,6 @@ func imagesCmd(stdout, stderr io.Writer) *cobra.Command {
 	cmd.Flags().StringArrayVar(&nodes, "node", nil, "make the image of a node spec as lnbench run --node reads it (repeatable)")
 	cmd.Flags().StringSliceVar(&versions, "version", []string{"lnd@v0.21.0-beta"}, "IMPL@VERSION (a folder of --images), IMPL@src:PATH (a source tree), or 'all' folders")
 	return cmd
-}
-
-func builtOrCached(r imagebuild.Result) string {
-	if r.Built {
-		return "built"
-	}
-	return "cached"
-}
-
-// imageOptions are the image options of impl's builds: its Dockerfile is
-// images/<impl>/Dockerfile of imagesDir.
-func imageOptions(imagesDir, impl string, log io.Writer) imagebuild.Options {
-	return imagebuild.Options{Log: log, Dockerfile: imagebuild.DockerfilePath(imagesDir, impl)}
-}
-
-// ensureImagesTimed builds the base and node images when missing, with the
-// Dockerfile of imagesDir, and says in one line how long it took.
-func ensureImagesTimed(ctx context.Context, imagesDir string, bins nodebuild.Result, log io.Writer) (string, error) {
-	start := time.Now()
-	base, node, err := imagebuild.Ensure(ctx, imageOptions(imagesDir, bins.Manifest.Implementation, log), bins)
-	if err != nil {
-		return "", fmt.Errorf("compose backend images: %w", err)
-	}
-	fmt.Fprintf(log, "images: %s (%s), %s (%s) ready in %.1fs\n", base.Tag, builtOrCached(base), node.Tag, builtOrCached(node), time.Since(start).Seconds())
-	return node.Tag, nil
 }
 
 // networkOf is what every backend is told of network n.

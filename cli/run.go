@@ -15,6 +15,7 @@ import (
 
 	"github.com/lnbench/lnbench/backend"
 	"github.com/lnbench/lnbench/backend/driver"
+	"github.com/lnbench/lnbench/buildset"
 	"github.com/lnbench/lnbench/faults"
 	"github.com/lnbench/lnbench/network"
 	"github.com/lnbench/lnbench/report"
@@ -246,7 +247,7 @@ func executeScenario(cmd *cobra.Command, stdout, stderr io.Writer, s scenario.Sc
 	}
 	// Every build the scenario needs (each distinct one once) before
 	// anything else: a failed build leaves no run behind.
-	bins, err := ensureBuilds(ctx, images, f.cache, &s, stderr)
+	bins, err := buildset.Ensure(ctx, images, f.cache, &s, stderr)
 	if err != nil {
 		return runner.Run{}, err
 	}
@@ -254,11 +255,11 @@ func executeScenario(cmd *cobra.Command, stdout, stderr io.Writer, s scenario.Sc
 	// Images are built once per run, before its folder exists: a failed
 	// build leaves no empty run behind.
 	if kind.Images {
-		if err := bins.ensureImages(ctx, images, stderr); err != nil {
+		if err := bins.EnsureImages(ctx, images, stderr); err != nil {
 			return runner.Run{}, err
 		}
 	}
-	if err := site.Stage(ctx, driver.Stage{Builds: bins.forBackend(), Profiling: s.Sampling.On(), Faults: s.Faults}); err != nil {
+	if err := site.Stage(ctx, driver.Stage{Builds: bins.ForBackend(), Profiling: s.Sampling.On(), Faults: s.Faults}); err != nil {
 		return runner.Run{}, err
 	}
 	run, err := runner.NewRun(f.artifacts, s.Name)
@@ -277,7 +278,7 @@ func executeScenario(cmd *cobra.Command, stdout, stderr io.Writer, s scenario.Sc
 		notes = append(notes, note)
 	}
 	opts := runner.Options{Scenario: s, ArtifactsRoot: f.artifacts, BackendName: backendName,
-		NewBackend: newBackend, NewSampler: newSampler, Log: stderr, Notes: notes, Builds: bins.forReport(),
+		NewBackend: newBackend, NewSampler: newSampler, Log: stderr, Notes: notes, Builds: bins.ForReport(),
 		DiskProbe: 3 * time.Second, HarnessProfile: f.harnessProfile, UnknownVerdicts: report.UnknownVerdicts, NoCPUSets: kind.NoCPUSets}
 	if tweak != nil {
 		tweak(&opts)

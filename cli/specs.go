@@ -1,171 +1,14 @@
 package cli
 
 import (
-	"context"
-	"fmt"
-	"io"
-	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
 
 	"github.com/lnbench/lnbench/backend/driver"
-	"github.com/lnbench/lnbench/gitrev"
 	"github.com/lnbench/lnbench/nodebuild"
-	"github.com/lnbench/lnbench/nodespec"
-	"github.com/lnbench/lnbench/pgo"
-	"github.com/lnbench/lnbench/runner"
 	"github.com/lnbench/lnbench/scenario"
 )
-
-// builds are the ensured builds of a scenario's node specs.
-type builds struct {
-	byLabel map[string]nodebuild.Result
-	keys    []string                    // distinct build keys, first use first
-	byKey   map[string]nodebuild.Result // one entry per distinct build
-	images  map[string]string           // compose: build key → node image
-	chain   string                      // build key btcd comes from: the baseline (or first) spec's
-}
-
-// buildSpec is the nodebuild spec of a node spec, its knobs checked. A
-// +pgo= naming an earlier run's artifacts folder becomes the profile merged
-// from all its profiling windows (stored in the cache by content).
-func buildSpec(images, cache string, sp nodespec.Spec) (nodebuild.Spec, error) {
-	b, err := nodebuild.Parse(images, sp.Build)
-	if err != nil {
-		return b, fmt.Errorf("node spec %s: %v", sp.Label, err)
-	}
-	b.Flavour = nodebuild.Flavour(sp.Flavour)
-	if b.Flavour.PGO != "" {
-		if b.Flavour.PGO, _, err = pgo.Resolve(cache, b.Flavour.PGO, nil); err != nil {
-			return b, fmt.Errorf("node spec %s: %v", sp.Label, err)
-		}
-	}
-	if err := b.Flavour.Validate(); err != nil {
-		return b, fmt.Errorf("node spec %s: %v", sp.Label, err)
-	}
-	return b, nil
-}
-
-// ensureBuilds builds (or finds cached) every build the scenario needs,
-// each distinct build once, and records the keys in the scenario so that
-// every topology node carries its build's key.
-func ensureBuilds(ctx context.Context, images, cache string, s *scenario.Scenario, log io.Writer) (builds, error) {
-	out := builds{byLabel: map[string]nodebuild.Result{}, byKey: map[string]nodebuild.Result{}}
-	specs, err := s.AllSpecs()
-	if err != nil {
-		return out, err
-	}
-	// Every spec resolves before the first (possibly long) build starts.
-	var bspecs []nodebuild.Spec
-	dirtySaid := map[string]bool{}
-	for _, sp := range specs {
-		b, err := buildSpec(images, cache, sp)
-		if err != nil {
-			return out, err
-		}
-		bspecs = append(bspecs, b)
-		if b.IsRevision() && !dirtySaid[b.SourceDir] && gitrev.Dirty(ctx, b.SourceDir) {
-			dirtySaid[b.SourceDir] = true // once per clone, however many of its revisions
-			fmt.Fprintf(log, "node %s: %s has uncommitted changes; #%s builds commit %s as committed, without them\n", sp.Label, b.SourceDir, b.Revision, b.Commit.Short)
-		}
-	}
-	s.BuildKeys = map[string]string{}
-	for i, sp := range specs {
-		start := time.Now()
-		r, err := nodebuild.Locate(cache, bspecs[i])
-		if err != nil && brokenCache(err) {
-			return out, fmt.Errorf("node spec %s: %w", sp.Label, err)
-		}
-		if err != nil {
-			r, err = ensureBuild(ctx, cache, bspecs[i], log)
-		}
-		if err != nil {
-			return out, fmt.Errorf("node spec %s: %w", sp.Label, err)
-		}
-		key := r.Manifest.Key
-		if _, seen := out.byKey[key]; !seen {
-			state := "cached"
-			if r.Built {
-				state = "built"
-			}
-			fmt.Fprintf(log, "node %s: %s %s in %.1fs (key %s)\n", sp.Label, bspecs[i], state, time.Since(start).Seconds(), key)
-			out.keys = append(out.keys, key)
-			out.byKey[key] = r
-		}
-		out.byLabel[sp.Label] = r
-		s.BuildKeys[sp.Label] = key
-	}
-	out.chain = s.BuildKeys[s.BaselineSpec().Label]
-	if out.byKey[out.chain].Manifest.Implementation != "lnd" {
-		return out, out.ensureChainBuild(ctx, images, cache, log)
-	}
-	return out, nil
-}
-
-// ensureChainBuild picks the build btcd comes from when the baseline is
-// not LND (a CLN build has no btcd): the first LND build of the run, else
-// the default LND release, built like any other and imaged with them.
-func (b *builds) ensureChainBuild(ctx context.Context, images, cache string, log io.Writer) error {
-	for _, key := range b.keys {
-		if b.byKey[key].Manifest.Implementation == "lnd" {
-			b.chain = key
-			return nil
-		}
-	}
-	text := scenario.DefaultNode.Implementation + "@" + scenario.DefaultNode.Version
-	spec, err := nodebuild.Parse(images, text)
-	if err != nil {
-		return fmt.Errorf("btcd for a network without LND nodes comes from %s: %v", text, err)
-	}
-	r, err := nodebuild.Locate(cache, spec)
-	if err != nil {
-		if r, err = ensureBuild(ctx, cache, spec, log); err != nil {
-			return fmt.Errorf("btcd (from %s): %w", text, err)
-		}
-	}
-	fmt.Fprintf(log, "btcd: from %s (key %s)\n", text, r.Manifest.Key)
-	b.chain = r.Manifest.Key
-	b.keys = append(b.keys, b.chain)
-	b.byKey[b.chain] = r
-	return nil
-}
-
-// ensureImages makes one node image per distinct build.
-func (b *builds) ensureImages(ctx context.Context, images string, log io.Writer) error {
-	b.images = map[string]string{}
-	for _, key := range b.keys {
-		tag, err := ensureImagesTimed(ctx, images, b.byKey[key], log)
-		if err != nil {
-			return err
-		}
-		b.images[key] = tag
-	}
-	return nil
-}
-
-// binDirs maps each build key to its binaries (local backend).
-func (b builds) binDirs() map[string]string {
-	out := map[string]string{}
-	for key, r := range b.byKey {
-		out[key] = r.BinDir()
-	}
-	return out
-}
-
-// forBackend is what the backend is given of the builds.
-func (b builds) forBackend() driver.Builds {
-	return driver.Builds{BinDirs: b.binDirs(), Images: b.images, Chain: b.chain}
-}
-
-// forReport is each spec's build, by label, for the report.
-func (b builds) forReport() map[string]runner.NodeBuild {
-	out := map[string]runner.NodeBuild{}
-	for label, r := range b.byLabel {
-		out[label] = runner.NodeBuild{Manifest: r.Manifest, Image: b.images[r.Manifest.Key]}
-	}
-	return out
-}
 
 // nodeSpecHelp documents node specs for --help.
 const nodeSpecHelp = `Node specs (the node under test as a dimension: cases = specs × params):
@@ -223,12 +66,4 @@ func applyNodeFlags(s scenario.Scenario, f runFlags) (scenario.Scenario, error) 
 		s.Baseline = f.baseline
 	}
 	return s, nil
-}
-
-// brokenCache tells a cached build that fails its manifest check (a
-// binary missing or changed) from one never built: the first is reported
-// with its fix rather than silently built over.
-func brokenCache(locateErr error) bool {
-	msg := locateErr.Error()
-	return strings.Contains(msg, "corrupt") || strings.Contains(msg, "missing binary")
 }

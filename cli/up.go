@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lnbench/lnbench/backend/driver"
+	"github.com/lnbench/lnbench/buildset"
 	"github.com/lnbench/lnbench/internal/runs"
 	"github.com/lnbench/lnbench/network"
 	"github.com/lnbench/lnbench/node/drivers"
@@ -120,14 +121,14 @@ func up(ctx context.Context, stdout, stderr io.Writer, args []string, f runFlags
 	if err != nil {
 		return err
 	}
-	bins, err := ensureBuilds(ctx, images, f.cache, &s, stderr)
+	bins, err := buildset.Ensure(ctx, images, f.cache, &s, stderr)
 	if err != nil {
 		return err
 	}
-	if err := bins.ensureImages(ctx, images, stderr); err != nil {
+	if err := bins.EnsureImages(ctx, images, stderr); err != nil {
 		return err
 	}
-	if err := site.Stage(ctx, driver.Stage{Builds: bins.forBackend(), Faults: s.Faults}); err != nil {
+	if err := site.Stage(ctx, driver.Stage{Builds: bins.ForBackend(), Faults: s.Faults}); err != nil {
 		return err
 	}
 	// With the build keys known, the topology's nodes carry them.
