@@ -1,11 +1,12 @@
 package scenario
 
 import (
-	"flag"
 	"os"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/lnbench/lnbench/internal/testsupport"
 )
 
 // docs/scenarios.md is the reference for scenario files: every key a file
@@ -32,8 +33,6 @@ func TestScenarioReferenceListsEveryKeyParamAndJobSetting(t *testing.T) {
 	}
 }
 
-var update = flag.Bool("update", false, "rewrite docs/scenarios.md's Params table from scenario.Known")
-
 // The Params table of docs/scenarios.md is ParamsMarkdown's output, so it
 // cannot drift from scenario.Known; -update rewrites it.
 func TestParamsTableIsGenerated(t *testing.T) {
@@ -55,11 +54,11 @@ func TestParamsTableIsGenerated(t *testing.T) {
 	if got == want {
 		return
 	}
-	if *update {
+	if testsupport.Updating() {
 		if err := os.WriteFile(path, []byte(doc[:start]+want+doc[start+end+1:]), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return
 	}
-	t.Errorf("docs/scenarios.md's Params table differs from scenario.Known (go test ./scenario -update rewrites it):\n%s\nwant:\n%s", got, want)
+	t.Errorf("docs/scenarios.md's Params table differs from scenario.Known (go test ./scenario -update rewrites it):\n%s", testsupport.Diff(want, got))
 }
