@@ -31,7 +31,7 @@ func (c *Collector) readProcs(pids []int, s *usage.Sample) error {
 	var first error
 	for _, p := range pids {
 		var one usage.Sample
-		if err := c.readProc(p, &one); err != nil {
+		if err := c.readProc(p, false, &one); err != nil {
 			first = cmp.Or(first, err)
 			continue
 		}
@@ -58,7 +58,12 @@ func (c *Collector) readProcTree(pid int, withChildren bool, s *usage.Sample) er
 	}
 	for i, p := range pids {
 		var one usage.Sample
-		if err := c.readProc(p, &one); err != nil {
+		// A child that exited and was waited for leaves the tree, and its
+		// CPU moves into its parent's cutime/cstime: counting those keeps
+		// the tree's counter whole and never going backwards. Core
+		// Lightning's bcli runs bitcoin-cli once per call; without this
+		// their CPU read as other processes'.
+		if err := c.readProc(p, withChildren, &one); err != nil {
 			if i == 0 {
 				return err
 			}
@@ -94,8 +99,9 @@ func (c *Collector) readProcIO(pids []int, s *usage.Sample) {
 
 // readProc reads one process: stat (CPU), status (RSS) and io. I/O
 // operations are read/write system calls (syscr/syscw): /proc has no
-// block-request count per process.
-func (c *Collector) readProc(pid int, s *usage.Sample) error {
+// block-request count per process. withReaped adds the CPU of the
+// children it has waited for (cutime, cstime).
+func (c *Collector) readProc(pid int, withReaped bool, s *usage.Sample) error {
 	dir := filepath.Join(c.procRoot(), strconv.Itoa(pid))
 	stat, err := readFile(filepath.Join(dir, "stat"))
 	if err != nil {
@@ -110,9 +116,15 @@ func (c *Collector) readProc(pid int, s *usage.Sample) error {
 	if len(f) < 13 {
 		return fmt.Errorf("%s/stat: too few fields", dir)
 	}
-	// After the name: state(3) … utime(14) stime(15), so f[11] and f[12].
+	// After the name: state(3) … utime(14) stime(15) cutime(16)
+	// cstime(17), so f[11] to f[14].
 	ut, _ := strconv.ParseInt(f[11], 10, 64)
 	st, _ := strconv.ParseInt(f[12], 10, 64)
+	if withReaped && len(f) >= 15 {
+		cut, _ := strconv.ParseInt(f[13], 10, 64)
+		cst, _ := strconv.ParseInt(f[14], 10, 64)
+		ut, st = ut+cut, st+cst
+	}
 	s.CPUUserSeconds, s.CPUSysSeconds = float64(ut)/userHZ, float64(st)/userHZ
 	s.RSSBytes, s.RSSPeakBytes = readStatusKB(filepath.Join(dir, "status"))
 	// io needs ptrace access; without it the other figures stand.
