@@ -5,17 +5,13 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/lnbench/lnbench/bisect"
-	"github.com/lnbench/lnbench/gitrev"
 	"github.com/lnbench/lnbench/internal/testsupport"
-	"github.com/lnbench/lnbench/report"
-	"github.com/lnbench/lnbench/runrecord"
 )
 
 // lndClone is a git clone of a fake LND tree: a release tag and three
@@ -228,16 +224,7 @@ func TestBisectSettingsOfThePlan(t *testing.T) {
 	}
 }
 
-func TestBisectComparisonsAndQuoting(t *testing.T) {
-	a, b, c := gitrev.Commit{ID: "a"}, gitrev.Commit{ID: "b"}, gitrev.Commit{ID: "c"}
-	pairs := comparisons([]gitrev.Commit{a, c})
-	if len(pairs) != 1 || pairs[0] != [2]gitrev.Commit{c, a} {
-		t.Fatalf("ends: %v", pairs)
-	}
-	pairs = comparisons([]gitrev.Commit{a, b, c})
-	if len(pairs) != 3 || pairs[0] != [2]gitrev.Commit{b, a} || pairs[1] != [2]gitrev.Commit{c, a} || pairs[2] != [2]gitrev.Commit{b, c} {
-		t.Fatalf("step: %v", pairs)
-	}
+func TestBisectQuotingAndThreshold(t *testing.T) {
 	for in, want := range map[string]string{"HEAD": "HEAD", "HEAD~3": "'HEAD~3'", "it's": `'it'\''s'`, "": "''"} {
 		if got := shellQuote(in); got != want {
 			t.Errorf("shellQuote(%q) = %s, want %s", in, got, want)
@@ -247,32 +234,6 @@ func TestBisectComparisonsAndQuoting(t *testing.T) {
 		if got, err := parseThreshold(in); err != nil || got != want {
 			t.Errorf("parseThreshold(%q) = %g, %v", in, got, err)
 		}
-	}
-}
-
-// The lab records each comparison's level from its run's design: 0.05
-// split over an until-known run's looks, so the reports label the
-// interval right, and the effect the run's "same" was at.
-func TestBisectComparisonKeepsItsLevel(t *testing.T) {
-	r := report.Ratio{Of: 1.1, Low: 1.05, High: 1.15, P: 0.001, Verdict: report.VerdictSlower, Effect: 0.05}
-	for _, tc := range []struct {
-		design *runrecord.Design
-		alpha  float64
-		looks  int
-		ci     string
-	}{
-		{&runrecord.Design{UntilKnown: true, MaxLaunches: 12, Looks: 5}, 0.01, 5, "99% CI"},
-		{&runrecord.Design{UntilKnown: true, MaxLaunches: 8, Looks: 3}, 0.05 / 3, 3, "98.33% CI"},
-		{&runrecord.Design{}, 0.05, 1, "95% CI"},
-		{nil, 0.05, 1, "95% CI"},
-	} {
-		c := comparisonOf(r, tc.design)
-		if math.Abs(c.Alpha-tc.alpha) > 1e-12 || c.Looks != tc.looks || c.CI() != tc.ci || c.Margin != 0.05 || c.Verdict != bisect.Slower {
-			t.Errorf("design %+v: %+v (%s), want alpha %g looks %d %s", tc.design, c, c.CI(), tc.alpha, tc.looks, tc.ci)
-		}
-	}
-	if c := comparisonOf(report.Ratio{Verdict: report.VerdictTooFew}, nil); c.Verdict != bisect.Unknown {
-		t.Errorf("too few samples reads as %q, want not yet known", c.Verdict)
 	}
 }
 

@@ -1,16 +1,17 @@
-package cli
+// Package lab is bisect's Lab on real nodes: it builds each revision
+// through the build cache and measures a step as a run of the scenario's
+// one case on the revisions' specs, until known up to a cap. How a run is
+// started (backend, network flags, output) is the caller's: Run.
+package lab
 
 import (
 	"context"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
-
-	"github.com/spf13/cobra"
 
 	"github.com/lnbench/lnbench/bisect"
 	"github.com/lnbench/lnbench/buildset"
@@ -26,43 +27,53 @@ import (
 	"github.com/lnbench/lnbench/usage/guard"
 )
 
-// lab is bisect's Lab on real nodes: builds through the cache, and each
-// measurement a run of the scenario's one case on the revisions' specs in
-// the verdict design, until known up to the cap.
-type lab struct {
-	cmd         *cobra.Command
-	stderr      io.Writer
-	setup       bisectSetup
-	f           runFlags
-	images      string
-	maxLaunches int
+// RunFunc runs scenario s into the artifacts folder dir as `lnbench run`
+// would, with tweak applied to the runner's options, and returns the
+// run's folder ("" when nothing ran).
+type RunFunc func(ctx context.Context, s scenario.Scenario, dir string, tweak func(*runner.Options)) (string, error)
+
+// Lab implements bisect.Lab.
+type Lab struct {
+	Spec     nodespec.Spec     // the clone's spec, no revision
+	Scenario scenario.Scenario // reduced to the one case bisect measures
+	Metric   string            // report.MetricTime or report.MetricP50
+	CaseKey  string
+	// Out is the bisect's folder; each step's run goes into Out/runs/<step>.
+	Out string
+	// MaxLaunches caps a step's launch rounds while its verdict is not yet known.
+	MaxLaunches   int
+	Cache, Images string
+	Stderr        io.Writer
+	Run           RunFunc
 }
 
 // specAt is the clone's spec at commit c, labelled by its short id.
-func (l *lab) specAt(c gitrev.Commit) nodespec.Spec {
-	sp := l.setup.spec.WithRevision(c.ID)
+func (l *Lab) specAt(c gitrev.Commit) nodespec.Spec {
+	sp := l.Spec.WithRevision(c.ID)
 	sp.Label = c.Short
 	return sp
 }
 
-func (l *lab) Build(ctx context.Context, c gitrev.Commit) error {
-	b, err := buildset.BuildSpec(l.images, l.f.cache, l.specAt(c))
+// Build builds revision c unless the cache has it; a revision that does
+// not build is a bisect.SkipError naming what broke.
+func (l *Lab) Build(ctx context.Context, c gitrev.Commit) error {
+	b, err := buildset.BuildSpec(l.Images, l.Cache, l.specAt(c))
 	if err != nil {
 		return err
 	}
-	if _, err := nodebuild.Locate(l.f.cache, b); err == nil {
+	if _, err := nodebuild.Locate(l.Cache, b); err == nil {
 		return nil
 	}
 	start := time.Now()
-	fmt.Fprintf(l.stderr, "bisect: building %s\n", c)
-	r, err := nodebuild.Ensure(ctx, l.f.cache, b, l.stderr)
+	fmt.Fprintf(l.Stderr, "bisect: building %s\n", c)
+	r, err := nodebuild.Ensure(ctx, l.Cache, b, l.Stderr)
 	if err != nil {
 		if ctx.Err() != nil {
 			return err
 		}
 		return bisect.SkipError{Why: "does not build: " + buildFailure(err)}
 	}
-	fmt.Fprintf(l.stderr, "bisect: built %s in %.0fs (key %s)\n", c.Short, time.Since(start).Seconds(), r.Manifest.Key)
+	fmt.Fprintf(l.Stderr, "bisect: built %s in %.0fs (key %s)\n", c.Short, time.Since(start).Seconds(), r.Manifest.Key)
 	return nil
 }
 
@@ -76,9 +87,9 @@ func buildFailure(err error) string {
 	return lines.First(err.Error())
 }
 
-// comparisons are the pairs bisect reads of a run of revs: each against
+// Comparisons are the pairs bisect reads of a run of revs: each against
 // the first, and the middle of three against the last.
-func comparisons(revs []gitrev.Commit) [][2]gitrev.Commit {
+func Comparisons(revs []gitrev.Commit) [][2]gitrev.Commit {
 	var out [][2]gitrev.Commit
 	for _, r := range revs[1:] {
 		out = append(out, [2]gitrev.Commit{r, revs[0]})
@@ -89,15 +100,17 @@ func comparisons(revs []gitrev.Commit) [][2]gitrev.Commit {
 	return out
 }
 
-func (l *lab) Measure(ctx context.Context, q bisect.Run) (bisect.Measurement, error) {
+// Measure runs revs (the ends, or an end, the midpoint and the other end)
+// until the run's question is known or the cap is reached.
+func (l *Lab) Measure(ctx context.Context, q bisect.Run) (bisect.Measurement, error) {
 	revs := q.Revs
-	s := l.setup.scenario
+	s := l.Scenario
 	s.Nodes = nil
 	for _, r := range revs {
 		s.Nodes = append(s.Nodes, l.specAt(r))
 	}
 	s.Baseline = revs[0].Short
-	s.Compare.UntilKnown, s.Compare.MaxLaunches = true, l.maxLaunches
+	s.Compare.UntilKnown, s.Compare.MaxLaunches = true, l.MaxLaunches
 	if s.Compare.Design == "" && s.Design() == scenario.DefaultDesign {
 		// A step asks which end the midpoint is like, not by how much:
 		// duet's steadiness serves that best (docs/bisect.md).
@@ -109,34 +122,31 @@ func (l *lab) Measure(ctx context.Context, q bisect.Run) (bisect.Measurement, er
 	if note, err := guard.FitDesign(&s); err != nil {
 		return bisect.Measurement{}, err
 	} else if note != "" {
-		fmt.Fprintln(l.stderr, "bisect: "+note)
+		fmt.Fprintln(l.Stderr, "bisect: "+note)
 	}
-	f := l.f
 	// The scenario keeps its name (history's series follow it); the folder
 	// says which step: runs/<good>-<bad> for the ends, runs/<revision> after.
 	step := revs[0].Short + "-" + revs[1].Short
 	if len(revs) == 3 {
 		step = revs[1].Short
 	}
-	f.artifacts = filepath.Join(l.setup.out, "runs", step)
-	f.yes = true
-	pairs := comparisons(revs)
+	pairs := Comparisons(revs)
 	tweak := func(o *runner.Options) { o.UnknownVerdicts = l.unknownCounter(q, pairs) }
-	run, err := executeScenario(l.cmd, io.Discard, l.stderr, s, f, tweak)
+	dir, err := l.Run(ctx, s, filepath.Join(l.Out, "runs", step), tweak)
 	if ctx.Err() != nil {
 		return bisect.Measurement{}, ctx.Err()
 	}
-	m := bisect.Measurement{Ratios: map[string]bisect.Comparison{}, Dir: run.Dir}
-	if run.Dir == "" {
+	m := bisect.Measurement{Ratios: map[string]bisect.Comparison{}, Dir: dir}
+	if dir == "" {
 		return m, bisect.SkipError{Why: "did not run: " + lines.First(fmt.Sprint(err))}
 	}
 	// report.Load recomputes the cases from payments.jsonl and each actor's
 	// cost per launch from resources.jsonl, so the cost verdicts exist.
-	rep, _, lerr := report.Load(run.Dir)
+	rep, _, lerr := report.Load(dir)
 	if lerr != nil {
 		return m, bisect.SkipError{Why: "no report: " + lines.First(lerr.Error())}
 	}
-	if !readRun(rep, l.setup.metric, l.setup.caseKey, pairs, &m) {
+	if !readRun(rep, l.Metric, l.CaseKey, pairs, &m) {
 		why := "its network did not come up or measured nothing"
 		if err != nil {
 			why += ": " + lines.First(err.Error())
@@ -198,7 +208,7 @@ func joinNote(a, b string) string {
 // run's verdict known yet (bisect.Run.Known)? For the ends, whether bad
 // differs from good or is the same; for a step, whether Classify places
 // the revision at the step's margin.
-func (l *lab) unknownCounter(q bisect.Run, pairs [][2]gitrev.Commit) runner.VerdictCounter {
+func (l *Lab) unknownCounter(q bisect.Run, pairs [][2]gitrev.Commit) runner.VerdictCounter {
 	return func(dir string, m runrecord.Manifest) (int, error) {
 		recs, err := result.ReadFile(filepath.Join(dir, runrecord.PaymentsFile))
 		if err != nil {
@@ -208,7 +218,7 @@ func (l *lab) unknownCounter(q bisect.Run, pairs [][2]gitrev.Commit) runner.Verd
 		report.Summarize(&rep, recs)
 		meas := bisect.Measurement{Ratios: map[string]bisect.Comparison{}}
 		for _, p := range pairs {
-			r, ok := report.MetricRatioBetween(rep, l.setup.metric, p[0].Short, p[1].Short, l.setup.caseKey)
+			r, ok := report.MetricRatioBetween(rep, l.Metric, p[0].Short, p[1].Short, l.CaseKey)
 			if !ok {
 				return 1, nil
 			}
@@ -219,76 +229,4 @@ func (l *lab) unknownCounter(q bisect.Run, pairs [][2]gitrev.Commit) runner.Verd
 		}
 		return 1, nil
 	}
-}
-
-// runBisect checks, searches and reports.
-func runBisect(cmd *cobra.Command, stdout, stderr io.Writer, args []string, f bisectFlags) error {
-	ctx := cmd.Context()
-	setup, err := planBisect(ctx, args, f, stderr)
-	if err != nil {
-		return err
-	}
-	images, err := findImages(f.run.images)
-	if err != nil {
-		return err
-	}
-	in := bisectInputs{Spec: setup.spec.Text(), Good: setup.revs[0].ID, Bad: setup.revs[len(setup.revs)-1].ID,
-		Case: setup.caseKey, Scenario: setup.scenario.Name}
-	set := settingsOf(setup)
-	if err := os.MkdirAll(setup.out, 0o755); err != nil {
-		return fmt.Errorf("--out %s: %v", setup.out, err)
-	}
-	j, err := loadJournal(setup.out, in, set)
-	if err != nil {
-		return err
-	}
-	if j.Ends != nil {
-		fmt.Fprintf(stderr, "bisect: resuming from %s (%d step(s) measured)\n", filepath.Join(setup.out, bisectJournalFile), len(j.Steps))
-	}
-	fmt.Fprintf(stderr, "bisect: %d revisions from good %s to bad %s on %s, case %s; folder %s\n",
-		len(setup.revs), setup.revs[0], setup.revs[len(setup.revs)-1], setup.spec.SourceDir(), setup.caseKey, setup.out)
-	l := &lab{cmd: cmd, stderr: stderr, setup: setup, f: f.run, images: images, maxLaunches: setup.maxLaunches}
-	start, before := time.Now(), j.Seconds
-	save := func(j bisect.Journal) error {
-		j.Seconds = before + time.Since(start).Seconds()
-		return saveJournal(setup.out, in, set, j)
-	}
-	res, serr := bisect.Search(ctx, setup.revs, l, &j, bisect.Options{Threshold: setup.threshold, Log: stderr, Save: save})
-	total := time.Duration((before + time.Since(start).Seconds()) * float64(time.Second)).Round(time.Second)
-	res.Elapsed = total.String()
-	if before > 0 {
-		res.Elapsed += fmt.Sprintf(" (this command %v)", time.Since(start).Round(time.Second))
-	}
-	if res.Ends.Good.ID == "" { // nothing measured: nothing to report
-		return serr
-	}
-	rep := bisect.Report{Result: res, Clone: setup.spec.SourceDir(), Spec: setup.spec.Text(), Case: setup.caseKey, Metric: setup.metric,
-		Scenario: setup.scenario.Name, Command: commandLine(), Interrupted: serr != nil}
-	if werr := bisect.WriteAll(ctx, setup.out, rep, stderr); werr != nil {
-		serr = errors.Join(serr, werr)
-	}
-	_ = bisect.WriteText(stdout, rep)
-	abs, _ := filepath.Abs(setup.out)
-	fmt.Fprintf(stdout, "bisect: %s\n", abs)
-	if serr != nil && errors.Is(serr, context.Canceled) {
-		return fmt.Errorf("interrupted; every finished step is kept in %s, and the same command resumes: %w", abs, context.Canceled)
-	}
-	return serr
-}
-
-// commandLine is how this bisect was started, for the report.
-func commandLine() string {
-	out := "lnbench"
-	for _, a := range os.Args[1:] {
-		out += " " + shellQuote(a)
-	}
-	return out
-}
-
-// shellQuote quotes an argument for a shell when it needs it.
-func shellQuote(s string) string {
-	if s != "" && !strings.ContainsAny(s, " \t\n'\"\\$`*?[]{}()<>|&;#~!") {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -1,7 +1,8 @@
-package cli
+package lab
 
 import (
 	"fmt"
+	"math"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -109,7 +110,7 @@ func bisectRunDir(t *testing.T, revs []gitrev.Commit, bobMid float64, samples bo
 func TestBisectLabReadsTheCostBesideTheRatio(t *testing.T) {
 	good, mid, bad := gitrev.Commit{ID: "aaaa", Short: "aa"}, gitrev.Commit{ID: "bbbb", Short: "bb"}, gitrev.Commit{ID: "cccc", Short: "cc"}
 	revs := []gitrev.Commit{good, mid, bad}
-	pairs := comparisons(revs)
+	pairs := Comparisons(revs)
 
 	dir, caseKey := bisectRunDir(t, revs, 1.36, true)
 	rep, _, err := report.Load(dir)
@@ -154,5 +155,43 @@ func TestBisectLabReadsTheCostBesideTheRatio(t *testing.T) {
 	// A pair the run did not measure is no reading.
 	if readRun(rep, "time", caseKey, [][2]gitrev.Commit{{gitrev.Commit{ID: "x", Short: "x"}, good}}, &m) {
 		t.Error("a pair the run never measured reads as measured")
+	}
+}
+
+func TestComparisons(t *testing.T) {
+	a, b, c := gitrev.Commit{ID: "a"}, gitrev.Commit{ID: "b"}, gitrev.Commit{ID: "c"}
+	pairs := Comparisons([]gitrev.Commit{a, c})
+	if len(pairs) != 1 || pairs[0] != [2]gitrev.Commit{c, a} {
+		t.Fatalf("ends: %v", pairs)
+	}
+	pairs = Comparisons([]gitrev.Commit{a, b, c})
+	if len(pairs) != 3 || pairs[0] != [2]gitrev.Commit{b, a} || pairs[1] != [2]gitrev.Commit{c, a} || pairs[2] != [2]gitrev.Commit{b, c} {
+		t.Fatalf("step: %v", pairs)
+	}
+}
+
+// The lab records each comparison's level from its run's design: 0.05
+// split over an until-known run's looks, so the reports label the
+// interval right, and the effect the run's "same" was at.
+func TestBisectComparisonKeepsItsLevel(t *testing.T) {
+	r := report.Ratio{Of: 1.1, Low: 1.05, High: 1.15, P: 0.001, Verdict: report.VerdictSlower, Effect: 0.05}
+	for _, tc := range []struct {
+		design *runrecord.Design
+		alpha  float64
+		looks  int
+		ci     string
+	}{
+		{&runrecord.Design{UntilKnown: true, MaxLaunches: 12, Looks: 5}, 0.01, 5, "99% CI"},
+		{&runrecord.Design{UntilKnown: true, MaxLaunches: 8, Looks: 3}, 0.05 / 3, 3, "98.33% CI"},
+		{&runrecord.Design{}, 0.05, 1, "95% CI"},
+		{nil, 0.05, 1, "95% CI"},
+	} {
+		c := comparisonOf(r, tc.design)
+		if math.Abs(c.Alpha-tc.alpha) > 1e-12 || c.Looks != tc.looks || c.CI() != tc.ci || c.Margin != 0.05 || c.Verdict != bisect.Slower {
+			t.Errorf("design %+v: %+v (%s), want alpha %g looks %d %s", tc.design, c, c.CI(), tc.alpha, tc.looks, tc.ci)
+		}
+	}
+	if c := comparisonOf(report.Ratio{Verdict: report.VerdictTooFew}, nil); c.Verdict != bisect.Unknown {
+		t.Errorf("too few samples reads as %q, want not yet known", c.Verdict)
 	}
 }
