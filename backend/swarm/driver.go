@@ -173,14 +173,15 @@ func (s samplers) Stop() {
 func (s *site) Describe(ctx context.Context, w io.Writer, be backend.Backend, net *network.Network, topo topology.Topology, id string) {
 	sb := be.(*Backend)
 	fmt.Fprintf(w, "%s is up on the swarm (run id %s, stack %s); stack file %s\n\n", topo, id, sb.Stack(), sb.File())
+	chain := network.ChainNetwork(topo)
 	for _, n := range net.Names() {
 		e, c, _ := sb.Where(ctx, n)
-		fmt.Fprintf(w, "%-8s docker -H %s exec %s lncli --network=simnet --lnddir=/data --rpcserver=localhost:10009 getinfo\n", n, e.Host, c)
+		fmt.Fprintf(w, "%-8s docker -H %s exec %s lncli --network=%s --lnddir=/data --rpcserver=localhost:10009 getinfo\n", n, e.Host, c, chain)
 		fmt.Fprintf(w, "         engine %s, gRPC %s, pubkey %s\n", e.Name, net.Endpoints[n].RPCHost, net.PubKeys[n])
 	}
 	if e, c, err := sb.Where(ctx, "btcd"); err == nil {
-		fmt.Fprintf(w, "%-8s docker -H %s exec %s btcctl --simnet --rpcuser=%s --rpcpass=%s --rpccert=/data/rpc.cert --rpcserver=localhost:18556 generate 1\n",
-			"btcd", e.Host, c, net.ChainEP.User, net.ChainEP.Pass)
+		fmt.Fprintf(w, "%-8s docker -H %s exec %s btcctl --%s --rpcuser=%s --rpcpass=%s --rpccert=/data/rpc.cert --rpcserver=localhost:18556 generate 1\n",
+			"btcd", e.Host, c, chain, net.ChainEP.User, net.ChainEP.Pass)
 	}
 	fmt.Fprintf(w, "\nremove it with: lnbench down --backend swarm %s\n", id)
 }

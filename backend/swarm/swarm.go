@@ -36,11 +36,13 @@ import (
 	"github.com/btcsuite/btcd/btcutil"
 
 	"github.com/lnbench/lnbench/backend"
+	"github.com/lnbench/lnbench/chain/btcd"
 	"github.com/lnbench/lnbench/composefile"
 	"github.com/lnbench/lnbench/internal/dockercli"
 	"github.com/lnbench/lnbench/internal/fileutil"
 	"github.com/lnbench/lnbench/internal/lines"
 	"github.com/lnbench/lnbench/internal/wait"
+	"github.com/lnbench/lnbench/node/lnd"
 )
 
 // Options configure one network's swarm backend.
@@ -375,6 +377,7 @@ func (b *Backend) StartNode(ctx context.Context, spec backend.NodeSpec) (backend
 	}
 	cfg := b.spec.LndConfig(n)
 	b.mu.Unlock()
+	network := b.chainNetwork()
 	if err := b.deploy(ctx, spec.Name); err != nil {
 		return backend.NodeEndpoint{}, err
 	}
@@ -402,7 +405,7 @@ func (b *Backend) StartNode(ctx context.Context, spec backend.NodeSpec) (backend
 			}
 			lastCopy = time.Now()
 			if b.copyOut(ctx, e, t.Container, "/data/tls.cert", ep.TLSCertPath) != nil ||
-				b.copyOut(ctx, e, t.Container, "/data/data/chain/bitcoin/simnet/admin.macaroon", ep.MacaroonPath) != nil {
+				b.copyOut(ctx, e, t.Container, lnd.MacaroonPath("/data", network), ep.MacaroonPath) != nil {
 				os.Remove(ep.MacaroonPath)
 				return false
 			}
@@ -500,6 +503,14 @@ func (b *Backend) unreachable(lost map[string]string, service string) error {
 	return nil
 }
 
+// chainNetwork is the chain's network ("simnet" or "regtest"): where lnd
+// keeps its macaroon and logs.
+func (b *Backend) chainNetwork() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return string(btcd.Network(b.spec.Chain.Network).Or())
+}
+
 // collectLogs copies one service's logs (and a node's traces) into dir.
 func (b *Backend) collectLogs(ctx context.Context, dir, name string) []error {
 	t, err := b.taskOf(ctx, name)
@@ -522,9 +533,10 @@ func (b *Backend) collectLogs(ctx context.Context, dir, name string) []error {
 	if b.isSampler(name) {
 		return errs // its windows were copied out when it stopped (CollectTraces)
 	}
-	src := "/data/logs/bitcoin/simnet/lnd.log"
+	network := b.chainNetwork()
+	src := lnd.LogPath("/data", network)
 	if name == composefile.ChainService {
-		src = "/data/logs/simnet/btcd.log"
+		src = "/data/logs/" + network + "/btcd.log"
 	}
 	if err := b.copyOut(ctx, e, t.Container, src, filepath.Join(dst, filepath.Base(src))); err != nil {
 		errs = append(errs, fmt.Errorf("%s: %v", name, err))
