@@ -18,7 +18,8 @@ import (
 // where an engine answers): AlicePaysBob on two CLN nodes through the CLI
 // with bob's container restarted mid-run, then payments crossing implementations at every hop, an LND alice and
 // bob around a CLN carol and a CLN alice and bob around an LND carol, with
-// the middle node's forwards counted by its own driver. Each run's compose
+// the middle node's forwards counted by its own driver, and sample-loop.sh
+// by hand in a CLN container. Each run's compose
 // file publishes only on 127.0.0.1 and nothing of it is left in Docker.
 func TestCLNCompose(t *testing.T) {
 	bin := composeSetup(t)
@@ -69,6 +70,22 @@ faults: ["restart bob at 2s"]
 		} else if log, _ := os.ReadFile(logs[0]); strings.Count(string(log), "Server started with public key") != 2 {
 			t.Errorf("bob's lightningd.log does not show two starts:\n%s", log)
 		}
+		r.checkNothingLeft()
+	})
+	// docker-fragments/scripts' manual loop in a CLN container: perfserve
+	// answers on 127.0.0.1:6060 there as lnd's pprof does in LND's.
+	t.Run("SampleLoopViaDockerExec", func(t *testing.T) {
+		scen := composeScenarioFile(t, fmt.Sprintf(`name: %s
+topology: AlicePaysBob
+nodes: [{name: cln, spec: %q}]
+params: {Concurrency: [4], TotalPayments: [5000]}
+job: {WarmupCount: 0, IterationCount: 1}
+`, composeUniqueName("CLNSampleLoop"), spec))
+		r := startCompose(t, bin, scen)
+		dir := r.waitPayments(20, 5*time.Minute)
+		// Root frames are process names; lightning_* are CLN's subdaemons.
+		sampleLoopViaDockerExec(t, r, dir, "bob", "lightning_")
+		r.interrupt()
 		r.checkNothingLeft()
 	})
 	// The CLN carol between LND nodes is also profiled per iteration by

@@ -551,7 +551,9 @@ func TestComposeInterruptLeavesNothing(t *testing.T) {
 	if containers < 3 {
 		t.Fatalf("expected btcd, alice and bob containers labelled with the run id, found %v", objs)
 	}
-	t.Run("SampleLoopViaDockerExec", func(t *testing.T) { sampleLoopViaDockerExec(t, r, dir) })
+	t.Run("SampleLoopViaDockerExec", func(t *testing.T) {
+		sampleLoopViaDockerExec(t, r, dir, "alice", "github.com/lightningnetwork/lnd/")
+	})
 	r.interrupt()
 	r.checkNothingLeft()
 	recs, err := result.ReadFile(filepath.Join(dir, "payments.jsonl"))
@@ -581,19 +583,21 @@ func composeServiceContainer(t *testing.T, runID, service string) string {
 }
 
 // sampleLoopViaDockerExec runs the original's profiling loop by hand in
-// alice's container of a running compose run, as the README of
+// an actor's container of a running compose run, as the README of
 // docker-fragments/scripts says: `docker exec <alice> sample-loop.sh 3 2`,
-// and expects flame graphs of LND's own code in <artifacts>/Alice_traces/.
+// and expects flame graphs holding marker (the node's own code) in
+// <artifacts>/<actor>_traces/.
 //
 // sample-loop.sh profiles 127.0.0.1:6060 inside the container: compose runs
-// always open lnd's pprof endpoint inside the network (never published).
-func sampleLoopViaDockerExec(t *testing.T, r *composeRun, dir string) {
-	alice := composeServiceContainer(t, r.runID(), "alice")
+// always open the node's pprof endpoint inside the network (never
+// published): lnd's own, or for Core Lightning lnbench perfserve's.
+func sampleLoopViaDockerExec(t *testing.T, r *composeRun, dir, actor, marker string) {
+	container := composeServiceContainer(t, r.runID(), actor)
 
 	// bash prints its pid in the container, then becomes sample-loop.sh,
 	// which becomes `lnbench sampler`: killing the docker exec client would
 	// not stop it, a signal to that pid does.
-	loop := exec.Command("docker", "exec", alice, "bash", "-c", `echo "$$"; exec sample-loop.sh 3 2`)
+	loop := exec.Command("docker", "exec", container, "bash", "-c", `echo "$$"; exec sample-loop.sh 3 2`)
 	loopOut := &composeOutput{}
 	loop.Stdout, loop.Stderr = loopOut, loopOut
 	if err := loop.Start(); err != nil {
@@ -609,13 +613,13 @@ func sampleLoopViaDockerExec(t *testing.T, r *composeRun, dir string) {
 		}
 	}()
 
-	aliceTraces := filepath.Join(dir, traces.Dir("alice"))
+	actorTraces := filepath.Join(dir, traces.Dir(actor))
 	var svg string
 	deadline := time.Now().Add(60 * time.Second)
 	for svg == "" && time.Now().Before(deadline) {
-		m, _ := filepath.Glob(filepath.Join(aliceTraces, "*.svg"))
+		m, _ := filepath.Glob(filepath.Join(actorTraces, "*.svg"))
 		for _, f := range m {
-			if data, err := os.ReadFile(f); err == nil && strings.Contains(string(data), "github.com/lightningnetwork/lnd/") {
+			if data, err := os.ReadFile(f); err == nil && strings.Contains(string(data), marker) {
 				svg = f
 			}
 		}
@@ -627,16 +631,16 @@ func sampleLoopViaDockerExec(t *testing.T, r *composeRun, dir string) {
 		}
 	}
 	if svg == "" {
-		t.Fatalf("no flame graph of LND's packages in %s within 60 s; sample-loop.sh said:\n%s", aliceTraces, loopOut.String())
+		t.Fatalf("no flame graph holding %q in %s within 60 s; sample-loop.sh said:\n%s", marker, actorTraces, loopOut.String())
 	}
 	t.Logf("sample-loop.sh wrote %s", filepath.Base(svg))
-	if !strings.Contains(loopOut.String(), "sampling alice") {
+	if !strings.Contains(loopOut.String(), "sampling "+actor) {
 		t.Errorf("sample-loop.sh did not name the actor from LNBENCH_ACTOR:\n%s", loopOut.String())
 	}
 
 	// Stop the loop inside the container; the docker exec ends with it.
 	pid, _, _ := strings.Cut(loopOut.String(), "\n")
-	if out, err := exec.Command("docker", "exec", alice, "kill", "-INT", strings.TrimSpace(pid)).CombinedOutput(); err != nil {
+	if out, err := exec.Command("docker", "exec", container, "kill", "-INT", strings.TrimSpace(pid)).CombinedOutput(); err != nil {
 		t.Errorf("stopping sample-loop.sh (pid %q): %v %s", pid, err, out)
 	}
 	select {
