@@ -71,6 +71,9 @@ func insertAfter(t *testing.T, path, anchor, text string) {
 // slower, significantly; editing the clone again must change only its
 // build key.
 func TestTweakLoop(t *testing.T) {
+	// A local-process test (runCLI runs on the local backend): it runs
+	// beside the Docker tests (test.sh).
+	t.Parallel()
 	tree := lndSourceCopy(t)
 	patchAddInvoice(t, tree, "time.Sleep(25 * time.Millisecond) // lnbench e2e: deliberate slowdown")
 	scen := filepath.Join(t.TempDir(), "tweak.yml")
@@ -117,10 +120,9 @@ reuse_network: true
 	// Edit the clone again: only the patched spec needs a new build.
 	patchAddInvoice(t, tree, "_ = 0 // a second edit")
 	var out, errb bytes.Buffer
-	wd, _ := os.Getwd()
-	os.Chdir(repoRoot(t))
-	defer os.Chdir(wd)
-	err := cli.Run(context.Background(), &out, &errb, []string{"build", "--dry-run", "--node", "lnd@" + lndRelease, "--node", "lnd@src:" + tree})
+	// --images, not a chdir: the working directory is the whole process's.
+	err := cli.Run(context.Background(), &out, &errb, []string{"build", "--dry-run", "--images", filepath.Join(repoRoot(t), "images"),
+		"--node", "lnd@" + lndRelease, "--node", "lnd@src:" + tree})
 	if err != nil {
 		t.Fatalf("build --dry-run: %v\n%s", err, errb.String())
 	}
