@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/lnbench/lnbench/backend"
+	"github.com/lnbench/lnbench/chain/btcd"
 	"github.com/lnbench/lnbench/composefile"
 	"github.com/lnbench/lnbench/node/cln"
 )
@@ -51,7 +52,7 @@ func (b *Backend) logFiles(service string) []string {
 	network := b.chainNetwork()
 	switch service {
 	case composefile.ChainService:
-		return []string{filepath.Join("logs", network, "btcd.log")}
+		return []string{btcd.LogPath("", btcd.Network(network))}
 	case composefile.SamplerService:
 		return nil
 	}

@@ -536,7 +536,7 @@ func (b *Backend) collectLogs(ctx context.Context, dir, name string) []error {
 	network := b.chainNetwork()
 	src := lnd.LogPath("/data", network)
 	if name == composefile.ChainService {
-		src = "/data/logs/" + network + "/btcd.log"
+		src = btcd.LogPath("/data", btcd.Network(network))
 	}
 	if err := b.copyOut(ctx, e, t.Container, src, filepath.Join(dst, filepath.Base(src))); err != nil {
 		errs = append(errs, fmt.Errorf("%s: %v", name, err))

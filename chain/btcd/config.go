@@ -6,6 +6,7 @@ package btcd
 
 import (
 	"fmt"
+	"path"
 
 	"github.com/btcsuite/btcd/chaincfg"
 )
@@ -27,6 +28,12 @@ func (n Network) Or() Network {
 		return Simnet
 	}
 	return n
+}
+
+// LogPath is btcd's log file under its data dir, relative when dataDir
+// is "" (a container's path or a bind mount's).
+func LogPath(dataDir string, n Network) string {
+	return path.Join(dataDir, "logs", string(n.Or()), "btcd.log")
 }
 
 // Params are the chain parameters of the network.

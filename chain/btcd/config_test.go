@@ -49,3 +49,18 @@ func TestFaucetAddressIsSimnet(t *testing.T) {
 		t.Fatal("a mainnet address was accepted")
 	}
 }
+
+func TestLogPath(t *testing.T) {
+	for _, c := range []struct {
+		dir  string
+		n    Network
+		want string
+	}{
+		{"/data", "", "/data/logs/simnet/btcd.log"},
+		{"", Regtest, "logs/regtest/btcd.log"},
+	} {
+		if got := LogPath(c.dir, c.n); got != c.want {
+			t.Errorf("LogPath(%q, %q) = %q, want %q", c.dir, c.n, got, c.want)
+		}
+	}
+}
