@@ -1,22 +1,15 @@
 package report
 
 import (
-	"fmt"
-	"path/filepath"
-
 	"github.com/lnbench/lnbench/result"
 	"github.com/lnbench/lnbench/runrecord"
 )
 
 // UnknownVerdicts counts the cases compared with the baseline whose
-// verdict is not known yet, from the run's manifest so far and what dir's
-// payments.jsonl holds now: the question an until-known run asks between
-// two blocks of launches (runner.Options.UnknownVerdicts).
-func UnknownVerdicts(dir string, m runrecord.Manifest) (int, error) {
-	recs, err := result.ReadFile(filepath.Join(dir, runrecord.PaymentsFile))
-	if err != nil {
-		return 0, fmt.Errorf("reading results: %v", err)
-	}
+// verdict is not known yet, from the run's manifest and payment records so
+// far: the question an until-known run asks between two blocks of launches
+// (runner.Options.UnknownVerdicts).
+func UnknownVerdicts(recs []result.Record, m runrecord.Manifest) (int, error) {
 	rep := Report{Manifest: m}
 	Summarize(&rep, recs)
 	return countUnknown(rep), nil

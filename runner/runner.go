@@ -252,6 +252,9 @@ func Execute(ctx context.Context, opts Options, run Run) (rec runrecord.Manifest
 	}
 	// Flushed after every batch (runCase): nothing reads it mid-batch.
 	w.Buffer()
+	if design != nil && design.UntilKnown {
+		w.Keep() // until-known's looks count verdicts from the stream in memory
+	}
 	var fw *faults.Writer
 	if len(s.Faults) > 0 {
 		if fw, err = faults.Create(filepath.Join(run.Dir, runrecord.FaultsFile)); err != nil {

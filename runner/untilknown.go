@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/lnbench/lnbench/result"
 	"github.com/lnbench/lnbench/runrecord"
 )
 
@@ -20,10 +21,12 @@ func looks(planned, max int) int {
 }
 
 // VerdictCounter counts the cases compared with the baseline whose verdict
-// is not known yet, from the run's manifest so far and the payments in its
-// folder dir. Verdicts are the report's to tell (report.UnknownVerdicts),
-// so the runner asks its caller instead of importing the report.
-type VerdictCounter func(dir string, m runrecord.Manifest) (int, error)
+// is not known yet, from the run's manifest so far and its payment records
+// so far (the result stream as the run wrote it, kept in memory: a look
+// does not read payments.jsonl back). Verdicts are the report's to tell
+// (report.UnknownVerdicts), so the runner asks its caller instead of
+// importing the report.
+type VerdictCounter func(recs []result.Record, m runrecord.Manifest) (int, error)
 
 var errNoVerdictCounter = errors.New("until known needs Options.UnknownVerdicts to count the verdicts not yet known")
 
@@ -33,14 +36,14 @@ var errNoVerdictCounter = errors.New("until known needs Options.UnknownVerdicts 
 // first look that happens to be significant cannot raise the false-positive
 // rate above alpha (a Bonferroni bound over the looks).
 func (e *execution) untilKnown(ctx context.Context) error {
-	opts, run, rec := e.opts, e.run, e.rec
+	opts, rec := e.opts, e.rec
 	s := opts.Scenario
 	if rec.Design == nil || !rec.Design.UntilKnown {
 		return nil
 	}
 	d := rec.Design
 	for launches := s.Job.LaunchCount; ; launches += roundsPerLook {
-		unknown, err := opts.UnknownVerdicts(run.Dir, *rec)
+		unknown, err := opts.UnknownVerdicts(e.w.Kept(), *rec)
 		if err != nil {
 			return err
 		}

@@ -209,11 +209,7 @@ func joinNote(a, b string) string {
 // differs from good or is the same; for a step, whether Classify places
 // the revision at the step's margin.
 func (l *Lab) unknownCounter(q bisect.Run, pairs [][2]gitrev.Commit) runner.VerdictCounter {
-	return func(dir string, m runrecord.Manifest) (int, error) {
-		recs, err := result.ReadFile(filepath.Join(dir, runrecord.PaymentsFile))
-		if err != nil {
-			return 0, fmt.Errorf("reading results: %v", err)
-		}
+	return func(recs []result.Record, m runrecord.Manifest) (int, error) {
 		rep := report.Report{Manifest: m}
 		report.Summarize(&rep, recs)
 		meas := bisect.Measurement{Ratios: map[string]bisect.Comparison{}}

@@ -105,3 +105,34 @@ func TestBufferedWriterFlushesOnFlushAndClose(t *testing.T) {
 		t.Fatalf("after Close: %d line(s), %v", lines(), err)
 	}
 }
+
+func TestKeptIsWhatTheFileHolds(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "k.jsonl")
+	w, err := Create[v](path, "kept")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Buffer()
+	if err := w.Write(v{A: 0}); err != nil { // before Keep: in the file only
+		t.Fatal(err)
+	}
+	w.Keep()
+	if err := w.Write(v{A: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.WriteAll([]v{{A: 2}, {A: 3}}); err != nil {
+		t.Fatal(err)
+	}
+	kept := w.Kept()
+	kept[0].A = 99 // a copy: the caller cannot change what the writer holds
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	onDisk, err := Load[v](path, "kept")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := w.Kept(); len(got) != 3 || got[0] != onDisk[1] || got[2] != onDisk[3] {
+		t.Errorf("kept %v, the file after Keep %v", got, onDisk[1:])
+	}
+}

@@ -18,6 +18,26 @@ type Writer[T any] struct {
 	f    *os.File
 	buf  *bufio.Writer // nil: unbuffered
 	enc  *json.Encoder
+	// kept holds every value written since Keep, for readers in the same
+	// process: they need not read the file back and decode it again.
+	kept []T
+	keep bool
+}
+
+// Keep makes the writer also hold every value it writes from now on, for
+// Kept: the run's own readers (until-known's looks between launches) see
+// the stream as the file holds it without reading the file back.
+func (w *Writer[T]) Keep() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.keep = true
+}
+
+// Kept is a copy of the values written since Keep, in the file's order.
+func (w *Writer[T]) Kept() []T {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return append([]T(nil), w.kept...)
 }
 
 // Buffer makes Write keep lines in memory until Flush or Close (or a full
@@ -57,7 +77,13 @@ func Create[T any](path, name string) (*Writer[T], error) {
 func (w *Writer[T]) Write(v T) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return w.enc.Encode(v)
+	if err := w.enc.Encode(v); err != nil {
+		return err
+	}
+	if w.keep {
+		w.kept = append(w.kept, v)
+	}
+	return nil
 }
 
 // WriteAll appends vs in one write(2), as the same lines Write would give:
@@ -72,11 +98,15 @@ func (w *Writer[T]) WriteAll(vs []T) error {
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	var err error
 	if w.buf != nil {
-		_, err := w.buf.Write(buf.Bytes())
-		return err
+		_, err = w.buf.Write(buf.Bytes())
+	} else {
+		_, err = w.f.Write(buf.Bytes())
 	}
-	_, err := w.f.Write(buf.Bytes())
+	if err == nil && w.keep {
+		w.kept = append(w.kept, vs...)
+	}
 	return err
 }
 
