@@ -1,7 +1,6 @@
 package backend
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 	"syscall"
@@ -138,28 +137,6 @@ var signalNames = map[syscall.Signal]string{
 	syscall.SIGKILL: "SIGKILL", syscall.SIGUSR1: "SIGUSR1", syscall.SIGSEGV: "SIGSEGV", syscall.SIGUSR2: "SIGUSR2",
 	syscall.SIGPIPE: "SIGPIPE", syscall.SIGALRM: "SIGALRM", syscall.SIGTERM: "SIGTERM", syscall.SIGXCPU: "SIGXCPU",
 	syscall.SIGSYS: "SIGSYS",
-}
-
-// DeathFromInspect reads a death from `docker inspect` output of one
-// container (a JSON array of one object, or the object). Actor and
-// LogTail are the caller's.
-func DeathFromInspect(actor string, inspect []byte) (Death, error) {
-	var c container.InspectResponse
-	text := strings.TrimSpace(string(inspect))
-	if strings.HasPrefix(text, "[") {
-		var list []json.RawMessage
-		if err := json.Unmarshal([]byte(text), &list); err != nil || len(list) != 1 {
-			return Death{}, fmt.Errorf("docker inspect %s: want one container, got %.80q", actor, text)
-		}
-		text = string(list[0])
-	}
-	if err := json.Unmarshal([]byte(text), &c); err != nil {
-		return Death{}, fmt.Errorf("docker inspect %s: %v", actor, err)
-	}
-	if c.ContainerJSONBase == nil {
-		return Death{}, fmt.Errorf("docker inspect %s: no container state in %.80q", actor, text)
-	}
-	return DeathOf(actor, c.State, c.HostConfig), nil
 }
 
 // DeathOf reads a death from a container's state as the engine reports

@@ -1,8 +1,11 @@
 package backend
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/docker/docker/api/types/container"
 )
 
 func TestDeathCause(t *testing.T) {
@@ -38,14 +41,17 @@ func TestDeathCause(t *testing.T) {
 	}
 }
 
-// TestDeathFromInspect reads what `docker inspect` said of the LND
-// containers OOM-killed by `--memory 128m` at start.
-func TestDeathFromInspect(t *testing.T) {
-	oom := `[{"Id":"abc","State":{"Status":"exited","Running":false,"Paused":false,"OOMKilled":true,"Dead":false,"Pid":0,"ExitCode":137,"Error":""},"HostConfig":{"Memory":134217728}}]`
-	d, err := DeathFromInspect("alice", []byte(oom))
-	if err != nil {
-		t.Fatal(err)
+// TestDeathOfInspectedContainers reads what `docker inspect` said of the
+// LND containers OOM-killed by `--memory 128m` at start.
+func TestDeathOfInspectedContainers(t *testing.T) {
+	of := func(actor, doc string) Death {
+		var c container.InspectResponse
+		if err := json.Unmarshal([]byte(doc), &c); err != nil || c.ContainerJSONBase == nil {
+			t.Fatalf("%s: %v", doc, err)
+		}
+		return DeathOf(actor, c.State, c.HostConfig)
 	}
+	d := of("alice", `{"Id":"abc","State":{"Status":"exited","Running":false,"Paused":false,"OOMKilled":true,"Dead":false,"Pid":0,"ExitCode":137,"Error":""},"HostConfig":{"Memory":134217728}}`)
 	if want := (Death{Actor: "alice", Reason: "exited", ExitCode: 137, Signal: "SIGKILL", OOM: true, MemoryLimit: 128 << 20}); d.Actor != want.Actor ||
 		d.Reason != want.Reason || d.ExitCode != want.ExitCode || d.Signal != want.Signal || d.OOM != want.OOM || d.MemoryLimit != want.MemoryLimit {
 		t.Errorf("got %+v, want %+v", d, want)
@@ -53,12 +59,8 @@ func TestDeathFromInspect(t *testing.T) {
 	if got := d.Cause(); got != "OOM-killed at its memory limit of 128 MiB (exit code 137)" {
 		t.Errorf("cause %q", got)
 	}
-	paused := `{"State":{"Status":"paused","ExitCode":0},"HostConfig":{"Memory":0}}`
-	if d, err := DeathFromInspect("carol", []byte(paused)); err != nil || d.Cause() != "paused" {
-		t.Errorf("paused: %q, %v", d.Cause(), err)
-	}
-	if _, err := DeathFromInspect("x", []byte(`[]`)); err == nil {
-		t.Error("no container: no error")
+	if d := of("carol", `{"State":{"Status":"paused","ExitCode":0},"HostConfig":{"Memory":0}}`); d.Cause() != "paused" {
+		t.Errorf("paused: %q", d.Cause())
 	}
 }
 

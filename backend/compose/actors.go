@@ -32,12 +32,12 @@ import (
 // stays comparable with the local backend's (no proxy there).
 func (b *Backend) Actors(ctx context.Context) ([]backend.Actor, error) {
 	q := projectQuery(b.project, "")
-	q.all = false // running ones
-	ids, err := b.engine(ctx).list(ctx, q)
+	q.All = false // running ones
+	ids, err := b.engine(ctx).Containers(ctx, q)
 	if err != nil || len(ids) == 0 {
 		return nil, err
 	}
-	docs, err := b.engine(ctx).inspect(ctx, ids...)
+	docs, err := b.engine(ctx).Inspect(ctx, ids...)
 	if err != nil {
 		return nil, err
 	}

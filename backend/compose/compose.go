@@ -188,7 +188,7 @@ func (b *Backend) compose(ctx context.Context, args ...string) (string, error) {
 // containerID finds a service's container (running or not) by the labels
 // both compose versions set.
 func (b *Backend) containerID(ctx context.Context, service string) (string, error) {
-	ids, err := b.engine(ctx).list(ctx, projectQuery(b.project, service))
+	ids, err := b.engine(ctx).Containers(ctx, projectQuery(b.project, service))
 	if err != nil {
 		return "", err
 	}
@@ -203,7 +203,7 @@ func (b *Backend) engine(ctx context.Context) engine { return b.eng.get(ctx) }
 
 // inspect1 is one container's document.
 func (b *Backend) inspect1(ctx context.Context, id string) (container.InspectResponse, error) {
-	docs, err := b.engine(ctx).inspect(ctx, id)
+	docs, err := b.engine(ctx).Inspect(ctx, id)
 	if err != nil {
 		return container.InspectResponse{}, err
 	}
@@ -276,7 +276,7 @@ func parsePort(out string, port int) (string, error) {
 }
 
 func (b *Backend) logTail(ctx context.Context, id string, n int) string {
-	out, _ := b.engine(ctx).logs(ctx, id, n)
+	out, _ := b.engine(ctx).Logs(ctx, id, n)
 	s := strings.TrimRight(out, "\n")
 	if s == "" {
 		return "  (no output)"
@@ -582,8 +582,8 @@ func (b *Backend) ContainerName(ctx context.Context, service string) (string, er
 // watchdog can ask every second.
 func (b *Backend) Dead(ctx context.Context) []backend.Death {
 	q := projectQuery(b.project, "")
-	q.status = "exited"
-	if exited, err := b.engine(ctx).list(ctx, q); err != nil || len(exited) == 0 {
+	q.Status = "exited"
+	if exited, err := b.engine(ctx).Containers(ctx, q); err != nil || len(exited) == 0 {
 		return nil
 	}
 	b.mu.Lock()

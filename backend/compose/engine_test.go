@@ -18,6 +18,7 @@ import (
 	"github.com/docker/go-connections/nat"
 	"github.com/lnbench/lnbench/backend"
 	"github.com/lnbench/lnbench/composefile"
+	"github.com/lnbench/lnbench/internal/dockerapi"
 )
 
 // apiFake serves the three engine calls on a unix socket: the containers
@@ -85,25 +86,25 @@ func TestAPIEngine(t *testing.T) {
 	t.Setenv("DOCKER_HOST", "unix://"+sock)
 	ctx := context.Background()
 	e := newEngine(ctx)
-	if _, ok := e.(apiEngine); !ok {
+	if _, ok := e.(*dockerapi.Engine); !ok {
 		t.Fatalf("a unix socket engine: %T", e)
 	}
 	q := projectQuery("p1", "")
-	q.status = "exited"
-	if ids, err := e.list(ctx, q); err != nil || !slices.Equal(ids, []string{"bbb"}) {
+	q.Status = "exited"
+	if ids, err := e.Containers(ctx, q); err != nil || !slices.Equal(ids, []string{"bbb"}) {
 		t.Errorf("exited: %v, %v", ids, err)
 	}
-	if ids, err := e.list(ctx, projectQuery("p1", "")); err != nil || len(ids) != 2 {
+	if ids, err := e.Containers(ctx, projectQuery("p1", "")); err != nil || len(ids) != 2 {
 		t.Errorf("all: %v, %v", ids, err)
 	}
-	docs, err := e.inspect(ctx, "aaa", "bbb")
+	docs, err := e.Inspect(ctx, "aaa", "bbb")
 	if err != nil || len(docs) != 2 || docs[1].State.ExitCode != 137 {
 		t.Fatalf("inspect: %+v, %v", docs, err)
 	}
-	if _, err := e.inspect(ctx, "zzz"); err == nil || !strings.Contains(err.Error(), "No such container: zzz") {
+	if _, err := e.Inspect(ctx, "zzz"); err == nil || !strings.Contains(err.Error(), "No such container: zzz") {
 		t.Errorf("missing container: %v", err)
 	}
-	if logs, err := e.logs(ctx, "aaa", 5); err != nil || logs != "line one\nerror two\n" {
+	if logs, err := e.Logs(ctx, "aaa", 5); err != nil || logs != "line one\nerror two\n" {
 		t.Errorf("logs %q, %v", logs, err)
 	}
 	if !slices.ContainsFunc(*asked, func(a string) bool { return strings.Contains(a, "tail=5") }) {
@@ -129,7 +130,7 @@ func TestRemoteEngineUsesTheCLI(t *testing.T) {
 // fakeEngine answers from documents in memory.
 type fakeEngine map[string]container.InspectResponse
 
-func (f fakeEngine) list(context.Context, listQuery) ([]string, error) {
+func (f fakeEngine) Containers(context.Context, dockerapi.ContainerQuery) ([]string, error) {
 	return slices.Sorted(func(yield func(string) bool) {
 		for id := range f {
 			if !yield(id) {
@@ -139,7 +140,7 @@ func (f fakeEngine) list(context.Context, listQuery) ([]string, error) {
 	}), nil
 }
 
-func (f fakeEngine) inspect(_ context.Context, ids ...string) ([]container.InspectResponse, error) {
+func (f fakeEngine) Inspect(_ context.Context, ids ...string) ([]container.InspectResponse, error) {
 	var out []container.InspectResponse
 	for _, id := range ids {
 		out = append(out, f[id])
@@ -147,7 +148,7 @@ func (f fakeEngine) inspect(_ context.Context, ids ...string) ([]container.Inspe
 	return out, nil
 }
 
-func (f fakeEngine) logs(context.Context, string, int) (string, error) { return "", nil }
+func (f fakeEngine) Logs(context.Context, string, int) (string, error) { return "", nil }
 
 func TestAddressesAndPortsFromDocuments(t *testing.T) {
 	doc := container.InspectResponse{

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
-	"strings"
 
 	"github.com/lnbench/lnbench/backend"
 	"github.com/lnbench/lnbench/composefile"
@@ -14,7 +12,7 @@ import (
 
 // Actors lists the running containers of the network's services, each
 // with the engine that runs it (backend.Actor.Engine): one question to the
-// manager per service for its task, and one `docker inspect` per engine
+// manager per service for its task, and one inspection per engine
 // for the containers' init processes. PID and CgroupPath are set when the
 // engine shares this host's PID namespace (checked against /proc: the
 // test bed's engines do), so their cgroups are read as compose's are;
@@ -47,35 +45,25 @@ func (b *Backend) Actors(ctx context.Context) ([]backend.Actor, error) {
 		actors = append(actors, a)
 	}
 	for host, idx := range byEngine {
-		args := []string{"inspect", "--format", "{{.Id}} {{.State.Pid}}"}
-		for _, i := range idx {
-			args = append(args, actors[i].ContainerID)
+		ids := make([]string, len(idx))
+		for k, i := range idx {
+			ids[k] = actors[i].ContainerID
 		}
-		out, err := b.docker(ctx, host, args...)
+		docs, err := b.opts.Cluster.api(host).Inspect(ctx, ids...)
 		if err != nil {
 			errs = append(errs, err)
 			continue
 		}
-		pids := parsePids(out)
-		for _, i := range idx {
+		for k, i := range idx {
 			a := &actors[i]
-			if cg := backend.CgroupOf(pids[a.ContainerID], a.ContainerID); cg != "" {
-				a.PID, a.CgroupPath = pids[a.ContainerID], cg
+			if docs[k].ContainerJSONBase == nil || docs[k].State == nil {
+				continue
+			}
+			pid := docs[k].State.Pid
+			if cg := backend.CgroupOf(pid, a.ContainerID); cg != "" {
+				a.PID, a.CgroupPath = pid, cg
 			}
 		}
 	}
 	return actors, errors.Join(errs...)
-}
-
-// parsePids reads "<container id> <pid>" lines.
-func parsePids(out string) map[string]int {
-	m := map[string]int{}
-	for _, line := range strings.Split(out, "\n") {
-		if f := strings.Fields(line); len(f) == 2 {
-			if pid, err := strconv.Atoi(f[1]); err == nil {
-				m[f[0]] = pid
-			}
-		}
-	}
-	return m
 }

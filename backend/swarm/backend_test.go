@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"reflect"
 	"slices"
@@ -11,8 +12,11 @@ import (
 	"sync"
 	"testing"
 
+	dockerswarm "github.com/docker/docker/api/types/swarm"
+
 	"gopkg.in/yaml.v3"
 
+	"github.com/docker/docker/api/types/container"
 	"github.com/lnbench/lnbench/backend"
 	"github.com/lnbench/lnbench/composefile"
 	"github.com/lnbench/lnbench/topology"
@@ -50,11 +54,117 @@ func (f *fakeDocker) called(prefix string) []string {
 }
 
 // threeEngines is a checked cluster of three engines (lnbe-1 the manager)
-// whose docker commands go to f.
-func threeEngines(f *fakeDocker) Cluster {
+// whose docker commands go to f and whose API questions to api (none
+// when nil).
+func threeEngines(f *fakeDocker, api ...*fakeAPI) Cluster {
 	es := []Engine{{"lnbe-1", "198.18.0.11", "fake://1"}, {"lnbe-2", "198.18.0.12", "fake://2"}, {"lnbe-3", "198.18.0.13", "fake://3"}}
-	return Cluster{Engines: es, Manager: es[0], Nodes: []string{"lnbe-1", "lnbe-2", "lnbe-3"},
+	c := Cluster{Engines: es, Manager: es[0], Nodes: []string{"lnbe-1", "lnbe-2", "lnbe-3"},
 		NodeLabels: map[string]map[string]string{}, Run: f.run}
+	if len(api) > 0 {
+		c.API = api[0].on
+	}
+	return c
+}
+
+// fakeAPI answers the engines' APIs from documents in memory: the
+// manager's (fake://1) services, tasks and nodes, every engine's
+// containers; it records each question as "host what".
+type fakeAPI struct {
+	mu         sync.Mutex
+	asked      []string
+	services   []dockerswarm.Service
+	tasks      []dockerswarm.Task
+	nodes      []dockerswarm.Node
+	containers map[string]container.InspectResponse // by id, on any engine
+}
+
+type fakeEngineAPI struct {
+	f    *fakeAPI
+	host string
+}
+
+func (f *fakeAPI) on(host string) EngineAPI { return fakeEngineAPI{f, host} }
+
+func (f *fakeAPI) ask(host, what string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.asked = append(f.asked, host+" "+what)
+}
+
+func (f *fakeAPI) count(prefix string) int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	n := 0
+	for _, a := range f.asked {
+		if strings.HasPrefix(a, prefix) {
+			n++
+		}
+	}
+	return n
+}
+
+func (e fakeEngineAPI) manager(what string) error {
+	e.f.ask(e.host, what)
+	if e.host != "fake://1" {
+		return fmt.Errorf("fake: %s asked of %s, not the manager", what, e.host)
+	}
+	return nil
+}
+
+func (e fakeEngineAPI) Inspect(_ context.Context, ids ...string) ([]container.InspectResponse, error) {
+	e.f.ask(e.host, "inspect "+strings.Join(ids, " "))
+	var out []container.InspectResponse
+	for _, id := range ids {
+		d, ok := e.f.containers[id]
+		if !ok {
+			return nil, fmt.Errorf("fake: no such container: %s", id)
+		}
+		out = append(out, d)
+	}
+	return out, nil
+}
+
+func (e fakeEngineAPI) Logs(_ context.Context, id string, tail int) (string, error) {
+	e.f.ask(e.host, "logs "+id)
+	return "last words of " + id + "\n", nil
+}
+
+func (e fakeEngineAPI) Services(_ context.Context, labels ...string) ([]dockerswarm.Service, error) {
+	return e.f.services, e.manager("services " + strings.Join(labels, " "))
+}
+
+func (e fakeEngineAPI) Tasks(_ context.Context, ids ...string) ([]dockerswarm.Task, error) {
+	var out []dockerswarm.Task
+	for _, t := range e.f.tasks { // listed newest first, as the engine package sorts them
+		if slices.Contains(ids, t.ServiceID) {
+			out = append(out, t)
+		}
+	}
+	return out, e.manager("tasks")
+}
+
+func (e fakeEngineAPI) Nodes(context.Context) ([]dockerswarm.Node, error) {
+	return e.f.nodes, e.manager("nodes")
+}
+
+// swarmOf is a fake manager's view of stack "lnb-r1": services by name,
+// each with the tasks given newest first (state, container, node ID).
+func swarmOf(services map[string][][3]string) *fakeAPI {
+	f := &fakeAPI{containers: map[string]container.InspectResponse{}}
+	for i, h := range []string{"lnbe-1", "lnbe-2", "lnbe-3"} {
+		f.nodes = append(f.nodes, dockerswarm.Node{ID: fmt.Sprintf("n%d", i+1), Description: dockerswarm.NodeDescription{Hostname: h},
+			Status: dockerswarm.NodeStatus{State: dockerswarm.NodeStateReady}})
+	}
+	for _, name := range slices.Sorted(maps.Keys(services)) {
+		id := "s-" + name
+		f.services = append(f.services, dockerswarm.Service{ID: id, Spec: dockerswarm.ServiceSpec{Annotations: dockerswarm.Annotations{Name: "lnb-r1_" + name}}})
+		for k, tk := range services[name] {
+			f.tasks = append(f.tasks, dockerswarm.Task{ID: fmt.Sprintf("t-%s-%d", name, k), ServiceID: id, NodeID: tk[2],
+				Status: dockerswarm.TaskStatus{State: dockerswarm.TaskState(tk[0]), ContainerStatus: &dockerswarm.ContainerStatus{ContainerID: tk[1]},
+					PortStatus: dockerswarm.PortStatus{Ports: []dockerswarm.PortConfig{{TargetPort: 10009, PublishedPort: 30001}}}}})
+		}
+	}
+	return f
 }
 
 func readStack(t *testing.T, path string) composefile.File {
@@ -136,33 +246,20 @@ func TestActorsOnTheirEngines(t *testing.T) {
 		{Name: "alice", Implementation: "lnd", Build: "k", Placement: "lnbe-1"},
 		{Name: "bob", Implementation: "lnd", Build: "k", Placement: "lnbe-3"},
 		{Name: "carol", Implementation: "lnd", Build: "k", Placement: "lnbe-2"}}}
-	f := &fakeDocker{}
-	node := map[string]string{"alice": "n1", "bob": "n3", "btcd": "n1"}
-	f.answer = func(host string, args []string) (string, error) {
-		switch {
-		case args[0] == "node" && args[1] == "ls":
-			return "n1 lnbe-1\nn2 lnbe-2\nn3 lnbe-3", nil
-		case args[0] == "service" && args[1] == "ps":
-			svc := args[len(args)-1][strings.LastIndexByte(args[len(args)-1], '_')+1:]
-			return "task-" + svc, nil
-		case args[0] == "inspect" && strings.HasPrefix(args[len(args)-1], "task-"):
-			svc := strings.TrimPrefix(args[len(args)-1], "task-")
-			if svc == "carol" {
-				return "failed|task: non-zero exit (1)|c-carol|n2|", nil
-			}
-			return "running||c-" + svc + "|" + node[svc] + "|10009:30001 ", nil
-		case args[0] == "inspect":
-			var out []string
-			for _, id := range args[3:] {
-				out = append(out, id+" 999999999")
-			}
-			return strings.Join(out, "\n"), nil
-		}
-		return "", fmt.Errorf("fake: unexpected %v", args)
+	api := swarmOf(map[string][][3]string{
+		"alice": {{"running", "c-alice", "n1"}},
+		"bob":   {{"running", "c-bob", "n3"}, {"failed", "c-bob-old", "n3"}},
+		"btcd":  {{"running", "c-btcd", "n1"}},
+		"carol": {{"failed", "c-carol", "n2"}}})
+	for id, pid := range map[string]int{"c-alice": 999999991, "c-bob": 999999992, "c-btcd": 999999993} {
+		api.containers[id] = container.InspectResponse{ContainerJSONBase: &container.ContainerJSONBase{ID: id, State: &container.State{Pid: pid}}}
 	}
-	b, err := New(t.Context(), Options{NetworkOptions: composefile.NetworkOptions{RunID: "r1", WorkDir: t.TempDir(), ArtifactsDir: t.TempDir(), Topology: topo, NodeImages: map[string]string{"k": "img:1"}}, Cluster: threeEngines(f)})
+	b, err := New(t.Context(), Options{NetworkOptions: composefile.NetworkOptions{RunID: "r1", WorkDir: t.TempDir(), ArtifactsDir: t.TempDir(), Topology: topo, NodeImages: map[string]string{"k": "img:1"}}, Cluster: threeEngines(&fakeDocker{}, api)})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if b.stack != "lnb-r1" {
+		t.Fatalf("stack %q: the fake's services are lnb-r1_*", b.stack)
 	}
 	b.started = []string{"alice", "bob", "btcd", "carol"}
 	actors, err := b.Actors(t.Context())
@@ -176,8 +273,48 @@ func TestActorsOnTheirEngines(t *testing.T) {
 	if !reflect.DeepEqual(actors, want) {
 		t.Errorf("actors\n %+v\nwant\n %+v", actors, want)
 	}
-	if n := len(f.called("fake://1 inspect --format {{.Id}} {{.State.Pid}}")); n != 1 {
-		t.Errorf("%d inspects on lnbe-1, want one for its two containers", n)
+	if n := api.count("fake://1 inspect"); n != 1 {
+		t.Errorf("%d inspections on lnbe-1, want one for its two containers", n)
+	}
+}
+
+// Dead names the services of a lost engine and the services whose newest
+// task ended, with the container's exit code, OOM flag and log tail from
+// the engine that ran it; an older failed task of a running service is not
+// a death, nor is a task still starting.
+func TestDeadFromTypedDocuments(t *testing.T) {
+	topo := topology.Topology{Name: "dead", Nodes: []topology.Node{
+		{Name: "alice", Implementation: "lnd", Build: "k", Placement: "lnbe-1"},
+		{Name: "bob", Implementation: "lnd", Build: "k", Placement: "lnbe-2"},
+		{Name: "carol", Implementation: "lnd", Build: "k", Placement: "lnbe-3"},
+		{Name: "dave", Implementation: "lnd", Build: "k", Placement: "lnbe-1"}}}
+	api := swarmOf(map[string][][3]string{
+		"alice": {{"running", "c-alice", "n1"}, {"failed", "c-alice-old", "n1"}},
+		"bob":   {{"failed", "c-bob", "n2"}},
+		"carol": {{"running", "c-carol", "n3"}},
+		"dave":  {{"starting", "c-dave", "n1"}}})
+	api.tasks[2].Status.Err = "task: non-zero exit (137)" // bob's
+	api.containers["c-bob"] = container.InspectResponse{ContainerJSONBase: &container.ContainerJSONBase{ID: "c-bob",
+		State: &container.State{Status: "exited", ExitCode: 137, OOMKilled: true}, HostConfig: &container.HostConfig{Resources: container.Resources{Memory: 64 << 20}}}}
+	api.nodes[2].Status.State = dockerswarm.NodeStateDown // lnbe-3, carol's
+	b, err := New(t.Context(), Options{NetworkOptions: composefile.NetworkOptions{RunID: "r1", WorkDir: t.TempDir(), ArtifactsDir: t.TempDir(), Topology: topo, NodeImages: map[string]string{"k": "img:1"}}, Cluster: threeEngines(&fakeDocker{}, api)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	deaths := b.Dead(t.Context())
+	if len(deaths) != 2 {
+		t.Fatalf("deaths %+v, want carol's engine lost and bob's task failed", deaths)
+	}
+	if d := deaths[0]; d.Actor != "carol" || d.Reason != "its engine was lost (swarm node lnbe-3 is down)" {
+		t.Errorf("lost engine: %+v", d)
+	}
+	d := deaths[1]
+	if d.Actor != "bob" || d.ExitCode != 137 || !d.OOM || d.MemoryLimit != 64<<20 || d.Where != "lnbe-2" || !strings.HasPrefix(d.Reason, "task failed") ||
+		!slices.Equal(d.LogTail, []string{"last words of c-bob"}) {
+		t.Errorf("failed task: %+v", d)
+	}
+	if n := api.count("fake://2 logs c-bob"); n != 1 {
+		t.Errorf("bob's log tail asked %d times of lnbe-2, want once", n)
 	}
 }
 

@@ -12,7 +12,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/docker/docker/api/types/container"
+	dockerswarm "github.com/docker/docker/api/types/swarm"
+
 	"github.com/lnbench/lnbench/backend/driver"
+	"github.com/lnbench/lnbench/internal/dockerapi"
 	"github.com/lnbench/lnbench/internal/dockercli"
 	"github.com/lnbench/lnbench/internal/lines"
 )
@@ -105,6 +109,28 @@ type Cluster struct {
 	// Run runs the docker CLI against one engine; nil is the docker
 	// command itself (tests put a fake here).
 	Run Runner
+	// API is the typed API of the engine at host (its DOCKER_HOST); nil
+	// is dockerapi.NewEngine (tests put a fake here).
+	API func(host string) EngineAPI
+}
+
+// EngineAPI is what the backend asks an engine's API as typed documents:
+// the manager for the stack's services and tasks and the swarm's nodes,
+// the engine running a task for its container (the compose backend reads
+// the same documents).
+type EngineAPI interface {
+	Inspect(ctx context.Context, ids ...string) ([]container.InspectResponse, error)
+	Logs(ctx context.Context, id string, tail int) (string, error)
+	Services(ctx context.Context, labels ...string) ([]dockerswarm.Service, error)
+	Tasks(ctx context.Context, serviceIDs ...string) ([]dockerswarm.Task, error)
+	Nodes(ctx context.Context) ([]dockerswarm.Node, error)
+}
+
+func (c Cluster) api(host string) EngineAPI {
+	if c.API != nil {
+		return c.API(host)
+	}
+	return dockerapi.NewEngine(host)
 }
 
 // Runner runs one docker command against the engine at host (its

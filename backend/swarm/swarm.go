@@ -22,9 +22,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -34,6 +34,7 @@ import (
 	"time"
 
 	"github.com/btcsuite/btcd/btcutil"
+	dockerswarm "github.com/docker/docker/api/types/swarm"
 
 	"github.com/lnbench/lnbench/backend"
 	"github.com/lnbench/lnbench/chain/btcd"
@@ -203,43 +204,66 @@ type task struct {
 	Ports                           map[int]int // target → published
 }
 
-// taskOf reads the newest task of a service from the manager.
+// taskOf reads the newest task of a service from the manager; the zero
+// task when the service has none yet.
 func (b *Backend) taskOf(ctx context.Context, service string) (task, error) {
-	ids, err := b.docker(ctx, b.opts.Cluster.Manager.Host, "service", "ps", "-q", "--no-trunc", b.stack+"_"+service)
-	if err != nil {
-		return task{}, err
-	}
-	f := strings.Fields(ids)
-	if len(f) == 0 {
-		return task{}, nil
-	}
-	// service ps lists the newest task first.
-	out, err := b.docker(ctx, b.opts.Cluster.Manager.Host, "inspect", "--format",
-		"{{.Status.State}}|{{.Status.Err}}|{{.Status.ContainerStatus.ContainerID}}|{{.NodeID}}|{{range .Status.PortStatus.Ports}}{{.TargetPort}}:{{.PublishedPort}} {{end}}", f[0])
-	if err != nil {
-		return task{}, err
-	}
-	return parseTask(f[0], out, b.nodeNames(ctx))
+	tasks, err := b.newestTasks(ctx, service)
+	return tasks[service], err
 }
 
-func parseTask(id, out string, nodes map[string]string) (task, error) {
-	p := strings.SplitN(out, "|", 5)
-	if len(p) != 5 {
-		return task{}, fmt.Errorf("task %s: unexpected %q", id, out)
+// newestTasks reads the newest task of each of the stack's services named
+// (every service of the stack when none is named) from the manager, by
+// service name without the stack's prefix: the task `docker stack ps`
+// lists first, the older ones being a service's earlier attempts.
+func (b *Backend) newestTasks(ctx context.Context, services ...string) (map[string]task, error) {
+	api := b.opts.Cluster.api(b.opts.Cluster.Manager.Host)
+	svcs, err := api.Services(ctx, "com.docker.stack.namespace="+b.stack)
+	if err != nil {
+		return nil, err
 	}
-	t := task{ID: id, State: p[0], Err: p[1], Container: p[2], Node: nodes[p[3]], Ports: map[int]int{}}
-	if t.Node == "" {
-		t.Node = p[3]
-	}
-	for _, pp := range strings.Fields(p[4]) {
-		a, c, ok := strings.Cut(pp, ":")
-		ta, err1 := strconv.Atoi(a)
-		pb, err2 := strconv.Atoi(c)
-		if ok && err1 == nil && err2 == nil && pb > 0 {
-			t.Ports[ta] = pb
+	nameOf := map[string]string{}
+	var ids []string
+	for _, s := range svcs {
+		name := strings.TrimPrefix(s.Spec.Name, b.stack+"_")
+		if len(services) == 0 || slices.Contains(services, name) {
+			nameOf[s.ID] = name
+			ids = append(ids, s.ID)
 		}
 	}
-	return t, nil
+	tasks, err := api.Tasks(ctx, ids...)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]task{}
+	var nodes map[string]string
+	for _, t := range tasks { // newest first within a service
+		name, ok := nameOf[t.ServiceID]
+		if _, seen := out[name]; !ok || seen {
+			continue
+		}
+		if nodes == nil {
+			nodes = b.nodeNames(ctx)
+		}
+		out[name] = taskFrom(t, nodes)
+	}
+	return out, nil
+}
+
+// taskFrom reads a task document; nodes maps node IDs to hostnames.
+func taskFrom(t dockerswarm.Task, nodes map[string]string) task {
+	tk := task{ID: t.ID, State: string(t.Status.State), Err: t.Status.Err, Node: nodes[t.NodeID], Ports: map[int]int{}}
+	if tk.Node == "" {
+		tk.Node = t.NodeID
+	}
+	if t.Status.ContainerStatus != nil {
+		tk.Container = t.Status.ContainerStatus.ContainerID
+	}
+	for _, p := range t.Status.PortStatus.Ports {
+		if p.PublishedPort > 0 {
+			tk.Ports[int(p.TargetPort)] = int(p.PublishedPort)
+		}
+	}
+	return tk
 }
 
 var (
@@ -256,12 +280,9 @@ func (b *Backend) nodeNames(ctx context.Context) map[string]string {
 		return m
 	}
 	m := map[string]string{}
-	out, err := b.docker(ctx, host, "node", "ls", "--format", "{{.ID}} {{.Hostname}}")
-	if err == nil {
-		for _, line := range strings.Split(out, "\n") {
-			if f := strings.Fields(line); len(f) == 2 {
-				m[f[0]] = f[1]
-			}
+	if nodes, err := b.opts.Cluster.api(host).Nodes(ctx); err == nil {
+		for _, n := range nodes {
+			m[n.ID] = n.Description.Hostname
 		}
 		nodeNames[host] = m
 	}
@@ -319,8 +340,11 @@ func (b *Backend) logTail(t task, n int) string {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	out, _ := exec.CommandContext(ctx, "docker", "-H", e.Host, "logs", "--tail", strconv.Itoa(n), t.Container).CombinedOutput()
-	s := strings.TrimRight(string(out), "\n")
+	out, err := b.opts.Cluster.api(e.Host).Logs(ctx, t.Container, n)
+	if err != nil && out == "" {
+		out = err.Error()
+	}
+	s := strings.TrimRight(out, "\n")
 	if s == "" {
 		return "  (no output)"
 	}
@@ -615,11 +639,11 @@ func (b *Backend) WatchEvery() time.Duration { return 3 * time.Second }
 // the services of the engines the swarm lost, each with what is known: the
 // task's state and error, and from the container on its engine (when that
 // engine answers) the exit code, OOM flag, memory limit and log tail.
-// One `docker stack ps` and one `docker node ls` answer the common case.
+// The manager's nodes, services and tasks answer the common case.
 func (b *Backend) Dead(ctx context.Context) []backend.Death {
 	m := b.opts.Cluster.Manager
 	var out []backend.Death
-	nodes, err := b.docker(ctx, m.Host, "node", "ls", "--format", "{{.Hostname}} {{.Status}}")
+	nodes, err := b.opts.Cluster.api(m.Host).Nodes(ctx)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil
@@ -632,36 +656,37 @@ func (b *Backend) Dead(ctx context.Context) []backend.Death {
 		used[v] = true
 	}
 	seen := map[string]bool{}
-	for _, line := range strings.Split(nodes, "\n") {
-		if f := strings.Fields(line); len(f) == 2 && f[1] != "Ready" && used[f[0]] {
-			for _, svc := range b.servicesOn(f[0]) {
-				seen[svc] = true
-				out = append(out, backend.Death{Actor: svc, ExitCode: -1, Where: f[0],
-					Reason: fmt.Sprintf("its engine was lost (swarm node %s is %s)", f[0], f[1])})
-			}
+	for _, n := range nodes {
+		name, state := n.Description.Hostname, n.Status.State
+		if state == dockerswarm.NodeStateReady || !used[name] {
+			continue
+		}
+		for _, svc := range b.servicesOn(name) {
+			seen[svc] = true
+			out = append(out, backend.Death{Actor: svc, ExitCode: -1, Where: name,
+				Reason: fmt.Sprintf("its engine was lost (swarm node %s is %s)", name, state)})
 		}
 	}
-	ps, err := b.docker(ctx, m.Host, "stack", "ps", b.stack, "--format", "{{.Name}}|{{.CurrentState}}")
+	tasks, err := b.newestTasks(ctx)
 	if err != nil {
 		return out
 	}
-	for _, line := range strings.Split(ps, "\n") {
-		name, state, ok := strings.Cut(line, "|")
-		if !ok || strings.HasPrefix(strings.TrimSpace(name), "\\_") {
-			continue // an older task of a service
-		}
-		svc := strings.TrimPrefix(strings.TrimSpace(name), b.stack+"_")
-		if i := strings.LastIndexByte(svc, '.'); i > 0 {
-			svc = svc[:i]
-		}
-		word := strings.ToLower(firstWord(state))
-		if seen[svc] || word == "running" || slices.Contains([]string{"new", "pending", "assigned", "accepted", "preparing", "ready", "starting"}, word) {
+	for _, svc := range slices.Sorted(maps.Keys(tasks)) {
+		t := tasks[svc]
+		if seen[svc] || !taskEnded(t.State) {
 			continue
 		}
-		t, _ := b.taskOf(ctx, svc)
-		out = append(out, b.taskDeath(ctx, svc, t, strings.TrimSpace(state), 10))
+		out = append(out, b.taskDeath(ctx, svc, t, t.State, 10))
 	}
 	return out
+}
+
+// taskEnded tells whether a task in this state will not run (again): any
+// state after running, and the ones swarm gives up in.
+func taskEnded(state string) bool {
+	return !slices.Contains([]dockerswarm.TaskState{dockerswarm.TaskStateNew, dockerswarm.TaskStatePending, dockerswarm.TaskStateAssigned,
+		dockerswarm.TaskStateAccepted, dockerswarm.TaskStatePreparing, dockerswarm.TaskStateReady, dockerswarm.TaskStateStarting,
+		dockerswarm.TaskStateRunning}, dockerswarm.TaskState(state))
 }
 
 // taskDeath describes a service whose task ended: the task's state and
@@ -674,10 +699,9 @@ func (b *Backend) taskDeath(ctx context.Context, svc string, t task, state strin
 		d.Reason += ": " + t.Err
 	}
 	if e, err := b.engineOf(t); err == nil && t.Container != "" {
-		if out, err := b.docker(ctx, e.Host, "inspect", t.Container); err == nil {
-			if c, err := backend.DeathFromInspect(svc, []byte(out)); err == nil {
-				d.ExitCode, d.Signal, d.OOM, d.MemoryLimit = c.ExitCode, c.Signal, c.OOM, c.MemoryLimit
-			}
+		if docs, err := b.opts.Cluster.api(e.Host).Inspect(ctx, t.Container); err == nil && docs[0].ContainerJSONBase != nil {
+			c := backend.DeathOf(svc, docs[0].State, docs[0].HostConfig)
+			d.ExitCode, d.Signal, d.OOM, d.MemoryLimit = c.ExitCode, c.Signal, c.OOM, c.MemoryLimit
 		}
 	}
 	d.LogTail = backend.TailLines(b.logTail(t, n))

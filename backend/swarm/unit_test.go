@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	dockerswarm "github.com/docker/docker/api/types/swarm"
+
 	"github.com/lnbench/lnbench/topology"
 	"github.com/lnbench/lnbench/traces"
 )
@@ -62,13 +64,18 @@ func TestPlace(t *testing.T) {
 	}
 }
 
-func TestParseTask(t *testing.T) {
-	tk, err := parseTask("t1", "running||abc|n1|10009:32768 10009:32768 ", map[string]string{"n1": "lnbe-2"})
-	if err != nil || tk.Node != "lnbe-2" || tk.Container != "abc" || tk.Ports[10009] != 32768 || tk.State != "running" {
-		t.Fatalf("%+v %v", tk, err)
+func TestTaskFrom(t *testing.T) {
+	doc := dockerswarm.Task{ID: "t1", NodeID: "n1", Status: dockerswarm.TaskStatus{State: dockerswarm.TaskStateRunning,
+		ContainerStatus: &dockerswarm.ContainerStatus{ContainerID: "abc"},
+		PortStatus:      dockerswarm.PortStatus{Ports: []dockerswarm.PortConfig{{TargetPort: 10009, PublishedPort: 32768}, {TargetPort: 9735}}}}}
+	tk := taskFrom(doc, map[string]string{"n1": "lnbe-2"})
+	if tk.Node != "lnbe-2" || tk.Container != "abc" || tk.Ports[10009] != 32768 || len(tk.Ports) != 1 || tk.State != "running" {
+		t.Fatalf("%+v", tk)
 	}
-	if _, err := parseTask("t1", "garbage", nil); err == nil {
-		t.Error("garbage parsed")
+	// A task not yet placed has no container status; an unknown node keeps its ID.
+	tk = taskFrom(dockerswarm.Task{ID: "t2", NodeID: "n9", Status: dockerswarm.TaskStatus{State: dockerswarm.TaskStatePending}}, nil)
+	if tk.Node != "n9" || tk.Container != "" || tk.State != "pending" {
+		t.Fatalf("%+v", tk)
 	}
 }
 
