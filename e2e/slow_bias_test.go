@@ -75,7 +75,10 @@ func TestSlowBias(t *testing.T) {
 				return report.Ratio{}
 			}
 			ref := ratio(scenario.DesignSequential, 10)
-			if ref.Of <= 1 {
+			// A planted change may speed the case up (a 6 ms payer sleep at
+			// Concurrency 4 read 0.933 alone): the bias is measured either
+			// way; only a reference at 1 leaves nothing to size.
+			if ref.Low <= 1 && ref.High >= 1 && math.Abs(math.Log(ref.Of)) < 0.01 {
 				t.Fatalf("%s=%s: each build alone reads %.3f (%s): the planted change does not move this case; size it again", k.env, k.value, ref.Of, ref.Verdict)
 			}
 			got := ratio(scenario.DefaultDesign, 6)
@@ -87,8 +90,8 @@ func TestSlowBias(t *testing.T) {
 			}
 			// "same" means no change beyond 5%: wrong when the builds alone
 			// surely differ by more.
-			if ref.Low > 1.05 && got.Verdict == report.VerdictSame {
-				t.Errorf("%s: a change of %.1f%% (at least %.1f%%) alone read same", k.name, 100*effect, 100*(ref.Low-1))
+			if (ref.Low > 1.05 || ref.High < 1/1.05) && got.Verdict == report.VerdictSame {
+				t.Errorf("%s: a change of %.1f%% alone (95%% CI %.3f–%.3f) read same", k.name, 100*effect, ref.Low, ref.High)
 			}
 		})
 	}
