@@ -14,6 +14,7 @@ import (
 	"github.com/lnbench/lnbench/node"
 	"github.com/lnbench/lnbench/report"
 	"github.com/lnbench/lnbench/result"
+	"github.com/lnbench/lnbench/runrecord"
 	"github.com/lnbench/lnbench/scenario"
 )
 
@@ -130,9 +131,20 @@ func TestUntilKnownStopsAtTheCap(t *testing.T) {
 	s.Job.LaunchCount = 2
 	s.Compare = scenario.Compare{UntilKnown: true, MaxLaunches: 6}
 	keepWaitingRunning(&s)
-	run, recs, err := execute(t, h.options(s, t))
+	opts := h.options(s, t)
+	var looked []int // how many records each look was given
+	opts.UnknownVerdicts = func(recs []result.Record, m runrecord.Manifest) (int, error) {
+		looked = append(looked, len(recs))
+		return report.UnknownVerdicts(recs, m)
+	}
+	run, recs, err := execute(t, opts)
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The looks read the stream in memory: the last one, after every
+	// launch, holds what payments.jsonl holds.
+	if len(looked) != 3 || looked[0] >= looked[1] || looked[1] >= looked[2] || looked[2] != len(recs) {
+		t.Errorf("looks given %v records, want 3 growing looks, the last all %d of payments.jsonl", looked, len(recs))
 	}
 	iters := map[string]int{}
 	for _, r := range recs {
