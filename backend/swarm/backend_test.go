@@ -41,18 +41,6 @@ func (f *fakeDocker) run(ctx context.Context, host string, env []string, args ..
 	return f.answer(host, args)
 }
 
-func (f *fakeDocker) called(prefix string) []string {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	var out []string
-	for _, c := range f.calls {
-		if strings.HasPrefix(c, prefix) {
-			out = append(out, c)
-		}
-	}
-	return out
-}
-
 // threeEngines is a checked cluster of three engines (lnbe-1 the manager)
 // whose docker commands go to f and whose API questions to api (none
 // when nil).
