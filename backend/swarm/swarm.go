@@ -298,6 +298,7 @@ func (b *Backend) engineOf(t task) (Engine, error) {
 	return e, nil
 }
 
+// failedStates are the states a task ends in (the API's lowercase names).
 var failedStates = map[string]bool{"failed": true, "rejected": true, "complete": true, "shutdown": true, "orphaned": true, "remove": true}
 
 // waitRunning polls the service's task until ready(t, engine) holds,
@@ -314,7 +315,7 @@ func (b *Backend) waitRunning(ctx context.Context, what, service string, ready f
 		}
 		last = t
 		if failedStates[t.State] {
-			return false, &backend.DeadError{Deaths: []backend.Death{b.taskDeath(ctx, service, t, t.State, 15)}}
+			return false, &backend.DeadError{Deaths: []backend.Death{b.taskDeath(ctx, service, t, 15)}}
 		}
 		if t.State != "running" || t.Container == "" {
 			return false, nil
@@ -673,26 +674,18 @@ func (b *Backend) Dead(ctx context.Context) []backend.Death {
 	}
 	for _, svc := range slices.Sorted(maps.Keys(tasks)) {
 		t := tasks[svc]
-		if seen[svc] || !taskEnded(t.State) {
+		if seen[svc] || !failedStates[t.State] {
 			continue
 		}
-		out = append(out, b.taskDeath(ctx, svc, t, t.State, 10))
+		out = append(out, b.taskDeath(ctx, svc, t, 10))
 	}
 	return out
 }
 
-// taskEnded tells whether a task in this state will not run (again): any
-// state after running, and the ones swarm gives up in.
-func taskEnded(state string) bool {
-	return !slices.Contains([]dockerswarm.TaskState{dockerswarm.TaskStateNew, dockerswarm.TaskStatePending, dockerswarm.TaskStateAssigned,
-		dockerswarm.TaskStateAccepted, dockerswarm.TaskStatePreparing, dockerswarm.TaskStateReady, dockerswarm.TaskStateStarting,
-		dockerswarm.TaskStateRunning}, dockerswarm.TaskState(state))
-}
-
 // taskDeath describes a service whose task ended: the task's state and
 // error from the manager, then what its engine says of the container.
-func (b *Backend) taskDeath(ctx context.Context, svc string, t task, state string, n int) backend.Death {
-	d := backend.Death{Actor: svc, ExitCode: -1, Where: t.Node, Reason: "task " + strings.ToLower(firstWord(state))}
+func (b *Backend) taskDeath(ctx context.Context, svc string, t task, n int) backend.Death {
+	d := backend.Death{Actor: svc, ExitCode: -1, Where: t.Node, Reason: "task " + t.State}
 	if code, ok := exitCodeOfTaskErr(t.Err); ok {
 		d.ExitCode, d.Signal = code, backend.SignalOfExitCode(code)
 	} else if t.Err != "" {
@@ -722,13 +715,6 @@ func exitCodeOfTaskErr(s string) (int, bool) {
 	}
 	code, err := strconv.Atoi(rest[:j])
 	return code, err == nil
-}
-
-func firstWord(s string) string {
-	if f := strings.Fields(s); len(f) > 0 {
-		return f[0]
-	}
-	return ""
 }
 
 func (b *Backend) servicesOn(node string) []string {

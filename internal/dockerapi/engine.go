@@ -20,16 +20,10 @@ import (
 // their logs, and (on a swarm manager) services, tasks and nodes. The
 // compose and swarm backends read the engine through it alike, on a unix
 // socket or, for any other DOCKER_HOST, through dial-stdio (Client).
-type Engine struct {
-	host   string
-	client *http.Client
-}
+type Engine struct{ client *http.Client }
 
 // NewEngine is the engine at host (a DOCKER_HOST; "" as Client takes it).
-func NewEngine(host string) *Engine { return &Engine{host: host, client: Client(host)} }
-
-// Host is the DOCKER_HOST the engine was made for.
-func (e *Engine) Host() string { return e.host }
+func NewEngine(host string) *Engine { return &Engine{client: Client(host)} }
 
 // ContainerQuery selects containers: every label (key=value) must match;
 // Status ("exited", …) filters when set; All includes stopped ones.
@@ -39,9 +33,9 @@ type ContainerQuery struct {
 	All    bool
 }
 
-// Get is the body of GET path?query, or an error naming the path and
+// get is the body of GET path?query, or an error naming the path and
 // the engine's message.
-func (e *Engine) Get(ctx context.Context, path string, query url.Values) ([]byte, error) {
+func (e *Engine) get(ctx context.Context, path string, query url.Values) ([]byte, error) {
 	u := "http://engine" + path
 	if len(query) > 0 {
 		u += "?" + query.Encode()
@@ -69,7 +63,7 @@ func (e *Engine) Get(ctx context.Context, path string, query url.Values) ([]byte
 
 // getJSON decodes the body of GET path?query into v.
 func (e *Engine) getJSON(ctx context.Context, path string, query url.Values, v any) error {
-	body, err := e.Get(ctx, path, query)
+	body, err := e.get(ctx, path, query)
 	if err != nil {
 		return err
 	}
@@ -119,7 +113,7 @@ func (e *Engine) Inspect(ctx context.Context, ids ...string) ([]container.Inspec
 
 // Logs returns the last tail lines of a container's stdout and stderr.
 func (e *Engine) Logs(ctx context.Context, id string, tail int) (string, error) {
-	body, err := e.Get(ctx, "/containers/"+url.PathEscape(id)+"/logs",
+	body, err := e.get(ctx, "/containers/"+url.PathEscape(id)+"/logs",
 		url.Values{"stdout": {"1"}, "stderr": {"1"}, "tail": {strconv.Itoa(tail)}})
 	if err != nil {
 		return "", err
