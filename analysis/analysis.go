@@ -8,7 +8,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/lnbench/lnbench/result"
+	"github.com/lnbench/lnbench/record/result"
 	"github.com/lnbench/lnbench/stats"
 )
 

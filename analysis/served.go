@@ -4,7 +4,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/lnbench/lnbench/result"
+	"github.com/lnbench/lnbench/record/result"
 )
 
 // servedAndOffered sets an open-loop case's offered rate (the pacer's) and

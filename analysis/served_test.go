@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lnbench/lnbench/result"
+	"github.com/lnbench/lnbench/record/result"
 )
 
 // openLoop is n payments scheduled every 1000/rate ms, each completing

@@ -5,7 +5,7 @@ import (
 	"math"
 	"time"
 
-	"github.com/lnbench/lnbench/result"
+	"github.com/lnbench/lnbench/record/result"
 	"github.com/lnbench/lnbench/stats"
 )
 

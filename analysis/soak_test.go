@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lnbench/lnbench/result"
+	"github.com/lnbench/lnbench/record/result"
 )
 
 // soakRecords makes iterations of 10 payments; iteration i lasts dur(i).

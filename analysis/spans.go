@@ -4,7 +4,7 @@ import (
 	"sort"
 	"time"
 
-	"github.com/lnbench/lnbench/result"
+	"github.com/lnbench/lnbench/record/result"
 )
 
 // span is one iteration as its records show it: from the first start to

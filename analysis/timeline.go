@@ -3,7 +3,7 @@ package analysis
 import (
 	"time"
 
-	"github.com/lnbench/lnbench/result"
+	"github.com/lnbench/lnbench/record/result"
 	"github.com/lnbench/lnbench/stats"
 )
 

@@ -12,7 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lnbench/lnbench/flamegraph"
-	"github.com/lnbench/lnbench/traces"
+	"github.com/lnbench/lnbench/record/traces"
 )
 
 func flamegraphCmd(stdout, stderr io.Writer) *cobra.Command {

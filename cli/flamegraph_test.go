@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lnbench/lnbench/traces"
+	"github.com/lnbench/lnbench/record/traces"
 )
 
 // writeRun makes an artifacts folder with one folded window per actor.

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lnbench/lnbench/runrecord"
+	"github.com/lnbench/lnbench/record"
 	"github.com/lnbench/lnbench/scenario"
 )
 
@@ -26,7 +26,7 @@ func TestHistoryCommand(t *testing.T) {
 		s := scenario.Default()
 		s.Params = []scenario.Param{{Name: "Concurrency", Values: concs}, {Name: "TotalPayments", Values: []string{"2"}}}
 		started := time.Date(2026, 11, 1+i, 12, 0, 0, 0, time.UTC)
-		if err := runrecord.Write(dir, runrecord.Manifest{RunID: "run" + string(rune('a'+i)), Started: started, Finished: started.Add(time.Minute), Scenario: s}); err != nil {
+		if err := record.Write(dir, record.Manifest{RunID: "run" + string(rune('a'+i)), Started: started, Finished: started.Add(time.Minute), Scenario: s}); err != nil {
 			t.Fatal(err)
 		}
 		if err := os.Rename(dir, filepath.Join(root, "run"+string(rune('a'+i)))); err != nil {

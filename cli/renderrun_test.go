@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/lnbench/lnbench/runrecord"
+	"github.com/lnbench/lnbench/record"
 	"github.com/lnbench/lnbench/scenario"
 )
 
@@ -20,21 +20,21 @@ func TestRenderRunNeedsTheManifest(t *testing.T) {
 	if err != nil || len(rep.Cases) != 0 {
 		t.Fatalf("without run.json: %d cases, %v; want nothing rendered", len(rep.Cases), err)
 	}
-	if _, err := os.Stat(filepath.Join(dir, runrecord.SummaryFile)); err == nil {
+	if _, err := os.Stat(filepath.Join(dir, record.SummaryFile)); err == nil {
 		t.Fatal("summary.json written for a run without a manifest")
 	}
-	s, err := scenario.Load(filepath.Join(dir, runrecord.ScenarioFile))
+	s, err := scenario.Load(filepath.Join(dir, record.ScenarioFile))
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := runrecord.Manifest{RunID: filepath.Base(dir), Scenario: s, Backend: "local", Warnings: []string{"run ended early: interrupted"}}
-	if err := runrecord.Write(dir, m); err != nil {
+	m := record.Manifest{RunID: filepath.Base(dir), Scenario: s, Backend: "local", Warnings: []string{"run ended early: interrupted"}}
+	if err := record.Write(dir, m); err != nil {
 		t.Fatal(err)
 	}
 	if rep, err = renderRun(dir, io.Discard); err != nil || len(rep.Cases) != 1 || rep.Warnings[0] != m.Warnings[0] {
 		t.Fatalf("with run.json: %d cases, warnings %q, %v", len(rep.Cases), rep.Warnings, err)
 	}
-	if _, err := os.Stat(filepath.Join(dir, runrecord.SummaryFile)); err != nil {
+	if _, err := os.Stat(filepath.Join(dir, record.SummaryFile)); err != nil {
 		t.Errorf("summary.json: %v", err)
 	}
 }

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lnbench/lnbench/record/result"
 	"github.com/lnbench/lnbench/report"
-	"github.com/lnbench/lnbench/result"
 	"github.com/lnbench/lnbench/usage"
 )
 

@@ -18,9 +18,9 @@ import (
 	"github.com/lnbench/lnbench/buildset"
 	"github.com/lnbench/lnbench/faults"
 	"github.com/lnbench/lnbench/network"
+	"github.com/lnbench/lnbench/record"
 	"github.com/lnbench/lnbench/report"
 	"github.com/lnbench/lnbench/runner"
-	"github.com/lnbench/lnbench/runrecord"
 	"github.com/lnbench/lnbench/sampler"
 	"github.com/lnbench/lnbench/scenario"
 	"github.com/lnbench/lnbench/usage/guard"
@@ -314,7 +314,7 @@ func executeScenario(cmd *cobra.Command, stdout, stderr io.Writer, s scenario.Sc
 // is reported either way. A run that failed before it had a manifest (a bad
 // scenario, a work folder in use) has nothing to report.
 func renderRun(dir string, log io.Writer) (report.Report, error) {
-	if _, err := os.Stat(filepath.Join(dir, runrecord.ManifestFile)); err != nil {
+	if _, err := os.Stat(filepath.Join(dir, record.ManifestFile)); err != nil {
 		return report.Report{}, nil
 	}
 	return report.Render(dir, log)

@@ -18,7 +18,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lnbench/lnbench/chanstate"
+	"github.com/lnbench/lnbench/record/chanstate"
 )
 
 // lncliReading is alice's channel's num_updates read by lncli, a reading

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lnbench/lnbench/result"
+	"github.com/lnbench/lnbench/record/result"
 	"github.com/lnbench/lnbench/usage"
 	"github.com/lnbench/lnbench/usage/cost"
 )

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lnbench/lnbench/result"
-	"github.com/lnbench/lnbench/traces"
+	"github.com/lnbench/lnbench/record/result"
+	"github.com/lnbench/lnbench/record/traces"
 )
 
 // TestCLNCompose runs Core Lightning in containers (the default backend

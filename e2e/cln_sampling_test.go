@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/lnbench/lnbench/flamegraph"
-	"github.com/lnbench/lnbench/traces"
+	"github.com/lnbench/lnbench/record/traces"
 )
 
 // TestCLNIterationSampling runs AlicePaysBob on two CLN nodes with every

@@ -29,9 +29,9 @@ import (
 
 	"github.com/lnbench/lnbench/backend"
 	"github.com/lnbench/lnbench/internal/testsupport"
-	"github.com/lnbench/lnbench/result"
-	"github.com/lnbench/lnbench/runrecord"
-	"github.com/lnbench/lnbench/traces"
+	"github.com/lnbench/lnbench/record"
+	"github.com/lnbench/lnbench/record/result"
+	"github.com/lnbench/lnbench/record/traces"
 )
 
 // composeRunLabel is on every container, network and volume of a compose
@@ -412,9 +412,9 @@ func composeSummary(t *testing.T, dir string) (runID, backendName string, forwar
 		t.Fatal(err)
 	}
 	var s struct {
-		RunID    string              `json:"run_id"`
-		Backend  string              `json:"backend"`
-		Forwards []runrecord.Forward `json:"forwards"`
+		RunID    string           `json:"run_id"`
+		Backend  string           `json:"backend"`
+		Forwards []record.Forward `json:"forwards"`
 	}
 	if err := json.Unmarshal(data, &s); err != nil {
 		t.Fatalf("summary.json: %v", err)

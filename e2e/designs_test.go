@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/lnbench/lnbench/internal/testsupport"
+	"github.com/lnbench/lnbench/record/result"
 	"github.com/lnbench/lnbench/report"
-	"github.com/lnbench/lnbench/result"
 )
 
 // iterationSpan is when one spec's measured iteration ran.

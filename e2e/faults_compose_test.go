@@ -24,7 +24,7 @@ import (
 
 	"github.com/lnbench/lnbench/faults"
 	"github.com/lnbench/lnbench/internal/testsupport"
-	"github.com/lnbench/lnbench/result"
+	"github.com/lnbench/lnbench/record/result"
 )
 
 // faultRun runs AlicePaysBobViaCarol at concurrency 1 with one fault and

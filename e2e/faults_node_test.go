@@ -20,8 +20,8 @@ import (
 	"time"
 
 	"github.com/lnbench/lnbench/faults"
+	"github.com/lnbench/lnbench/record/result"
 	"github.com/lnbench/lnbench/recovery"
-	"github.com/lnbench/lnbench/result"
 )
 
 // tcpWatch samples the retransmitted-segment counters of a run's actors

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/lnbench/lnbench/faults"
-	"github.com/lnbench/lnbench/result"
+	"github.com/lnbench/lnbench/record/result"
 	"github.com/lnbench/lnbench/scenario"
 )
 

@@ -19,8 +19,8 @@ import (
 	"github.com/lnbench/lnbench/cli"
 	"github.com/lnbench/lnbench/internal/testsupport"
 	"github.com/lnbench/lnbench/nodebuild"
+	"github.com/lnbench/lnbench/record/result"
 	"github.com/lnbench/lnbench/report"
-	"github.com/lnbench/lnbench/result"
 	"github.com/lnbench/lnbench/runner"
 	"github.com/lnbench/lnbench/scenario"
 )

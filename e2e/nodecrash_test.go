@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lnbench/lnbench/result"
+	"github.com/lnbench/lnbench/record/result"
 )
 
 // TestNodeCrashStopsTheRun kills bob's lnd mid-measurement: the run stops

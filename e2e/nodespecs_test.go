@@ -15,8 +15,8 @@ import (
 	"testing"
 
 	"github.com/lnbench/lnbench/cli"
+	"github.com/lnbench/lnbench/record/result"
 	"github.com/lnbench/lnbench/report"
-	"github.com/lnbench/lnbench/result"
 )
 
 // runCLI runs lnbench in process with the repository's images/ and

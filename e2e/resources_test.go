@@ -20,7 +20,7 @@ import (
 	"time"
 
 	"github.com/lnbench/lnbench/backend"
-	"github.com/lnbench/lnbench/result"
+	"github.com/lnbench/lnbench/record/result"
 	"github.com/lnbench/lnbench/usage"
 )
 

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/lnbench/lnbench/flamegraph"
-	"github.com/lnbench/lnbench/traces"
+	"github.com/lnbench/lnbench/record/traces"
 )
 
 // TestIterationSampling profiles real lnd nodes over exactly each measured

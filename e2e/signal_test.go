@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lnbench/lnbench/result"
+	"github.com/lnbench/lnbench/record/result"
 )
 
 // buildCLI compiles lnbench once per test binary.

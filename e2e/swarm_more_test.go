@@ -14,7 +14,7 @@ import (
 
 	"github.com/lnbench/lnbench/backend/swarm"
 	"github.com/lnbench/lnbench/internal/runs"
-	"github.com/lnbench/lnbench/traces"
+	"github.com/lnbench/lnbench/record/traces"
 )
 
 // swarmTopology writes alice → carol1 → bob with each on its own engine.

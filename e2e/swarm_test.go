@@ -19,7 +19,7 @@ import (
 
 	"github.com/lnbench/lnbench/backend/swarm"
 	"github.com/lnbench/lnbench/internal/testsupport"
-	"github.com/lnbench/lnbench/result"
+	"github.com/lnbench/lnbench/record/result"
 	"github.com/lnbench/lnbench/usage"
 )
 

@@ -18,8 +18,8 @@ import (
 	"github.com/lnbench/lnbench/internal/envinfo"
 	"github.com/lnbench/lnbench/internal/jsonl"
 	"github.com/lnbench/lnbench/nodespec"
-	"github.com/lnbench/lnbench/result"
-	"github.com/lnbench/lnbench/runrecord"
+	"github.com/lnbench/lnbench/record"
+	"github.com/lnbench/lnbench/record/result"
 	"github.com/lnbench/lnbench/scenario"
 	"github.com/lnbench/lnbench/usage"
 )
@@ -155,12 +155,12 @@ func writeFolder(t *testing.T, root string, f folder) string {
 		Job:    scenario.Job{LaunchCount: 1, WarmupCount: 0, IterationCount: 6, InvocationCount: 1},
 		Node:   scenario.Node{Implementation: "lnd", Version: "src", DBBackend: "bbolt"}}
 	started := t0.Add(time.Duration(f.i) * time.Hour)
-	m := runrecord.Manifest{RunID: filepath.Base(dir), Started: started, Finished: started.Add(time.Minute), Backend: "local",
+	m := record.Manifest{RunID: filepath.Base(dir), Started: started, Finished: started.Add(time.Minute), Backend: "local",
 		Env: envinfo.Env{OS: "Debian", CPU: "EPYC", Cores: 2, MemoryMiB: 24 << 10}}
 	caseID := map[string]string{}
 	for _, sp := range f.specs {
 		impl, version, _ := strings.Cut(sp.build, "@")
-		n := runrecord.NodeInfo{Label: sp.label, Baseline: sp.baseline, Implementation: impl, Version: version, Build: sp.build, Commit: sp.commit}
+		n := record.NodeInfo{Label: sp.label, Baseline: sp.baseline, Implementation: impl, Version: version, Build: sp.build, Commit: sp.commit}
 		if sp.commit != "" {
 			n.Version, n.Source, n.Subject = "src", "/src/lnd", "commit "+sp.commit
 		}
@@ -179,16 +179,16 @@ func writeFolder(t *testing.T, root string, f folder) string {
 		for _, sp := range f.specs {
 			round = append(round, sp.label)
 		}
-		m.Design = &runrecord.Design{Name: scenario.DesignDuet, Order: "abba", Rounds: [][]string{round}}
+		m.Design = &record.Design{Name: scenario.DesignDuet, Order: "abba", Rounds: [][]string{round}}
 	}
 	m.Scenario = s
 	if f.syncs > 0 {
 		m.DiskProbes = append(m.DiskProbes, usageProbe(f.syncs))
 	}
-	if err := runrecord.Write(dir, m); err != nil {
+	if err := record.Write(dir, m); err != nil {
 		t.Fatal(err)
 	}
-	w, err := jsonl.Create[result.Record](filepath.Join(dir, runrecord.PaymentsFile), runrecord.PaymentsFile)
+	w, err := jsonl.Create[result.Record](filepath.Join(dir, record.PaymentsFile), record.PaymentsFile)
 	if err != nil {
 		t.Fatal(err)
 	}

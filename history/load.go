@@ -10,8 +10,8 @@ import (
 
 	"github.com/lnbench/lnbench/gitrev"
 	"github.com/lnbench/lnbench/internal/jsonl"
+	"github.com/lnbench/lnbench/record"
 	"github.com/lnbench/lnbench/report"
-	"github.com/lnbench/lnbench/runrecord"
 	"github.com/lnbench/lnbench/scenario"
 	"github.com/lnbench/lnbench/usage"
 )
@@ -25,7 +25,7 @@ func Load(root string) (points []Point, skipped []string, err error) {
 		if err != nil {
 			return err
 		}
-		if !d.IsDir() && d.Name() == runrecord.ManifestFile {
+		if !d.IsDir() && d.Name() == record.ManifestFile {
 			dirs = append(dirs, filepath.Dir(path))
 		}
 		return nil
@@ -34,7 +34,7 @@ func Load(root string) (points []Point, skipped []string, err error) {
 		return nil, nil, fmt.Errorf("history: %v", err)
 	}
 	if len(dirs) == 0 {
-		return nil, nil, fmt.Errorf("history: no artifacts folders (with %s) under %s; give the folder your runs write into (--artifacts)", runrecord.ManifestFile, root)
+		return nil, nil, fmt.Errorf("history: no artifacts folders (with %s) under %s; give the folder your runs write into (--artifacts)", record.ManifestFile, root)
 	}
 	sort.Strings(dirs)
 	for _, dir := range dirs {
@@ -56,7 +56,7 @@ func loadRun(dir string) ([]Point, error) {
 	}
 	machineText := fmt.Sprintf("%s; %d cores; %d GiB; %s", rep.Env.CPU, rep.Env.Cores, (rep.Env.MemoryMiB+512)>>10, rep.Env.OS)
 	env := runEnv(dir, rep)
-	nodes := map[string]runrecord.NodeInfo{}
+	nodes := map[string]record.NodeInfo{}
 	for _, n := range rep.Nodes {
 		nodes[n.Label] = n
 	}
@@ -126,7 +126,7 @@ func designOf(rep report.Report) (string, int) {
 
 // lineageOf names a build's series: the release, or the clone a source
 // build came from, with what else changes the binaries or the config.
-func lineageOf(n runrecord.NodeInfo) string {
+func lineageOf(n record.NodeInfo) string {
 	build := n.Build
 	if i := strings.Index(build, "#"); i >= 0 {
 		build = build[:i] // a revision: the commit is the point's, the clone the series'
@@ -162,7 +162,7 @@ func runEnv(dir string, rep report.Report) Env {
 	if len(rep.DiskProbes) > 0 {
 		e.DiskSyncsPerSec = rep.DiskProbes[0].SyncsPerSecond
 	}
-	samples, _ := jsonl.Load[usage.Sample](filepath.Join(dir, runrecord.ResourcesFile), runrecord.ResourcesFile)
+	samples, _ := jsonl.Load[usage.Sample](filepath.Join(dir, record.ResourcesFile), record.ResourcesFile)
 	// Steal is recorded since 2026-11-26 (older host samples read as 0).
 	var first, last *usage.Sample
 	for i := range samples {

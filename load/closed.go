@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/lnbench/lnbench/node"
-	"github.com/lnbench/lnbench/result"
+	"github.com/lnbench/lnbench/record/result"
 )
 
 // Payment modes.

@@ -6,7 +6,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/lnbench/lnbench/result"
+	"github.com/lnbench/lnbench/record/result"
 )
 
 // OpenBatch is one open-loop iteration: Total payments started on the

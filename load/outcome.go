@@ -6,7 +6,7 @@ import (
 
 	"google.golang.org/grpc/status"
 
-	"github.com/lnbench/lnbench/result"
+	"github.com/lnbench/lnbench/record/result"
 )
 
 // setError records why an RPC of a payment failed: aborted when the

@@ -18,7 +18,7 @@ import (
 	"github.com/google/pprof/profile"
 
 	"github.com/lnbench/lnbench/nodebuild"
-	"github.com/lnbench/lnbench/traces"
+	"github.com/lnbench/lnbench/record/traces"
 )
 
 // Info says what a merged profile holds and where it came from.

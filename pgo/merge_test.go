@@ -12,7 +12,7 @@ import (
 	"github.com/google/pprof/profile"
 
 	"github.com/lnbench/lnbench/nodebuild"
-	"github.com/lnbench/lnbench/traces"
+	"github.com/lnbench/lnbench/record/traces"
 )
 
 // cpuProfile is a small CPU profile in the shape Go's pprof endpoint

@@ -4,7 +4,7 @@ import (
 	"time"
 
 	"github.com/lnbench/lnbench/faults"
-	"github.com/lnbench/lnbench/result"
+	"github.com/lnbench/lnbench/record/result"
 )
 
 // roundTripsPerHop is how many round trips between a hop's two peers a

@@ -6,7 +6,7 @@ import (
 
 	"github.com/lnbench/lnbench/faults"
 	"github.com/lnbench/lnbench/internal/simulate"
-	"github.com/lnbench/lnbench/result"
+	"github.com/lnbench/lnbench/record/result"
 )
 
 func TestPredictedAdded(t *testing.T) {

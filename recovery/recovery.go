@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/lnbench/lnbench/faults"
-	"github.com/lnbench/lnbench/result"
+	"github.com/lnbench/lnbench/record/result"
 )
 
 // Params are the windows and thresholds of the analysis; Default is what

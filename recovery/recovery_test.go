@@ -8,7 +8,7 @@ import (
 
 	"github.com/lnbench/lnbench/faults"
 	"github.com/lnbench/lnbench/internal/simulate"
-	"github.com/lnbench/lnbench/result"
+	"github.com/lnbench/lnbench/record/result"
 )
 
 var t0 = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/lnbench/lnbench/result"
+	"github.com/lnbench/lnbench/record/result"
 	"github.com/lnbench/lnbench/stats"
 )
 

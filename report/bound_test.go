@@ -8,11 +8,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lnbench/lnbench/chanstate"
 	"github.com/lnbench/lnbench/internal/envinfo"
 	"github.com/lnbench/lnbench/internal/jsonl"
-	"github.com/lnbench/lnbench/result"
-	"github.com/lnbench/lnbench/runrecord"
+	"github.com/lnbench/lnbench/record"
+	"github.com/lnbench/lnbench/record/chanstate"
+	"github.com/lnbench/lnbench/record/result"
 	"github.com/lnbench/lnbench/scenario"
 	"github.com/lnbench/lnbench/usage"
 )
@@ -25,8 +25,8 @@ func sweepFixture() (Report, []result.Record, []usage.Sample, []chanstate.Readin
 		Params: []scenario.Param{{Name: "Concurrency", Values: []string{"5", "40"}}, {Name: "TotalPayments", Values: []string{"100"}}},
 		Job:    scenario.Job{LaunchCount: 1, IterationCount: 1, InvocationCount: 1},
 		Node:   scenario.Node{Implementation: "lnd", Version: "v0.21.0-beta", DBBackend: "bbolt"}}
-	r := Report{Manifest: runrecord.Manifest{RunID: "sweep", Started: t0, Finished: t0.Add(time.Minute), Scenario: s, Backend: "local",
-		Env: envinfo.Env{Cores: 2}, Nodes: []runrecord.NodeInfo{{Implementation: "lnd", Version: "v0.21.0-beta"}}}}
+	r := Report{Manifest: record.Manifest{RunID: "sweep", Started: t0, Finished: t0.Add(time.Minute), Scenario: s, Backend: "local",
+		Env: envinfo.Env{Cores: 2}, Nodes: []record.NodeInfo{{Implementation: "lnd", Version: "v0.21.0-beta"}}}}
 	var recs []result.Record
 	var samples []usage.Sample
 	var readings []chanstate.Reading

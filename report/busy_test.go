@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lnbench/lnbench/runrecord"
+	"github.com/lnbench/lnbench/record"
 	"github.com/lnbench/lnbench/usage/cost"
 )
 
@@ -29,7 +29,7 @@ func TestBusyMarksTheVerdict(t *testing.T) {
 		{"no host samples", nil, nil, nil, false, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := Report{Manifest: runrecord.Manifest{Nodes: []runrecord.NodeInfo{{Label: "base", Baseline: true}, {Label: "new"}}}, Cases: []Row{
+			r := Report{Manifest: record.Manifest{Nodes: []record.NodeInfo{{Label: "base", Baseline: true}, {Label: "new"}}}, Cases: []Row{
 				specRow("base", "1", 1, 1.1, 1.2, 1.3), specRow("new", "1", 2, 2.2, 2.4, 2.6), specRow("new", "2", 1, 2, 3, 4)}}
 			fillRatios(&r)
 			before := *r.Cases[1].Ratio

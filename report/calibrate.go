@@ -8,7 +8,7 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/lnbench/lnbench/analysis"
-	"github.com/lnbench/lnbench/runrecord"
+	"github.com/lnbench/lnbench/record"
 	"github.com/lnbench/lnbench/stats"
 )
 
@@ -108,7 +108,7 @@ func Calibrate(r Report, window int) (Calibration, error) {
 	if r.Design != nil {
 		cal.Design = r.Design.Name
 	}
-	var baseInfo runrecord.NodeInfo
+	var baseInfo record.NodeInfo
 	for _, n := range r.Nodes {
 		if n.Label == label {
 			baseInfo = n
@@ -261,7 +261,7 @@ func (d *Detection) finish() {
 
 // sameSpec reports whether two specs run the same node: a copy made for
 // an A/A comparison differs only in its label.
-func sameSpec(a, b runrecord.NodeInfo) bool {
+func sameSpec(a, b record.NodeInfo) bool {
 	key := a.Build == b.Build
 	if a.Key != "" && b.Key != "" {
 		key = a.Key == b.Key

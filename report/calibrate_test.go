@@ -7,14 +7,14 @@ import (
 	"testing"
 
 	"github.com/lnbench/lnbench/analysis"
-	"github.com/lnbench/lnbench/runrecord"
+	"github.com/lnbench/lnbench/record"
 	"github.com/lnbench/lnbench/scenario"
 )
 
 // aaReport is a two-spec report of one case whose launches have the
 // given mean seconds (b's are a's times factor, times a wobble).
 func aaReport(pairs int, factor float64) Report {
-	r := Report{Manifest: runrecord.Manifest{Nodes: []runrecord.NodeInfo{{Label: "a", Baseline: true}, {Label: "b"}}, Design: &runrecord.Design{Name: DesignInterleaved}}}
+	r := Report{Manifest: record.Manifest{Nodes: []record.NodeInfo{{Label: "a", Baseline: true}, {Label: "b"}}, Design: &record.Design{Name: DesignInterleaved}}}
 	for _, label := range []string{"a", "b"} {
 		row := Row{Node: label, Params: []scenario.Value{{Name: nodeParam, Value: label}, {Name: "Concurrency", Value: "20"}}}
 		for l := 0; l < pairs; l++ {
@@ -71,7 +71,7 @@ func TestClopperPearsonHigh(t *testing.T) {
 // withSpec adds spec label to r, its launches c's (the first non-baseline
 // case) times factor, built from build.
 func withSpec(r Report, label, build string, factor float64) Report {
-	r.Nodes = append(r.Nodes, runrecord.NodeInfo{Label: label, Build: build})
+	r.Nodes = append(r.Nodes, record.NodeInfo{Label: label, Build: build})
 	for _, c := range r.Cases {
 		if c.Node != "b" {
 			continue

@@ -8,13 +8,13 @@ import (
 	"testing"
 
 	"github.com/lnbench/lnbench/analysis"
-	"github.com/lnbench/lnbench/runrecord"
+	"github.com/lnbench/lnbench/record"
 )
 
 // run is a report whose cases each have 10 complete iterations of about
 // secs[id] seconds and 10/secs payments/s, in one launch.
 func run(id string, secs map[string]float64, order ...string) Report {
-	r := Report{Manifest: runrecord.Manifest{RunID: id}}
+	r := Report{Manifest: record.Manifest{RunID: id}}
 	for _, c := range order {
 		var its []analysis.Iteration
 		for i := range 10 {
@@ -236,7 +236,7 @@ func TestCompareWarnsOnSetupDifferences(t *testing.T) {
 func TestCompareMatchesAnUnlabelledSpecWithItsLabelledBuild(t *testing.T) {
 	old := fixtureReport() // lnd v0.21.0-beta, no label, no build string
 	nw := fixtureReport()
-	nw.Nodes = []runrecord.NodeInfo{{Label: "v0.21.0-beta", Implementation: "lnd", Version: "v0.21.0-beta", Build: "lnd@v0.21.0-beta",
+	nw.Nodes = []record.NodeInfo{{Label: "v0.21.0-beta", Implementation: "lnd", Version: "v0.21.0-beta", Build: "lnd@v0.21.0-beta",
 		Flags: old.Nodes[0].Flags}}
 	if d := setupDifferences(old, nw); len(d) != 0 {
 		t.Errorf("same build: %q", d)
@@ -252,7 +252,7 @@ func TestCompareMatchesAnUnlabelledSpecWithItsLabelledBuild(t *testing.T) {
 	}
 	// Of two labelled specs, the unlabelled one matches its own build.
 	two := fixtureReport()
-	two.Nodes = []runrecord.NodeInfo{{Label: "v0.20.2-beta", Implementation: "lnd", Version: "v0.20.2-beta", Build: "lnd@v0.20.2-beta", Flags: old.Nodes[0].Flags},
+	two.Nodes = []record.NodeInfo{{Label: "v0.20.2-beta", Implementation: "lnd", Version: "v0.20.2-beta", Build: "lnd@v0.20.2-beta", Flags: old.Nodes[0].Flags},
 		{Label: "v0.21.0-beta", Implementation: "lnd", Version: "v0.21.0-beta", Build: "lnd@v0.21.0-beta", Flags: old.Nodes[0].Flags}}
 	if d := setupDifferences(old, two); !reflect.DeepEqual(d, []string{"node spec lnd v0.20.2-beta is only in new"}) {
 		t.Errorf("two specs: %q", d)

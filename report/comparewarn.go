@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/lnbench/lnbench/runrecord"
+	"github.com/lnbench/lnbench/record"
 )
 
 // setupDifferences are the reasons two runs may differ other than the
@@ -42,13 +42,13 @@ func setupDifferences(base, nw Report) []string {
 // label (a run written before specs had labels) matches a spec left over
 // of the same build (lnd@v0.21.0-beta), else the first one left over: an
 // older run of one spec compares with a newer labelled run of it.
-func matchSpecs(base, nw []runrecord.NodeInfo) [][2]int {
+func matchSpecs(base, nw []record.NodeInfo) [][2]int {
 	pair := make([]int, len(base)) // base index → new index
 	taken := make([]bool, len(nw))
 	for i := range pair {
 		pair[i] = -1
 	}
-	match := func(ok func(b, n runrecord.NodeInfo) bool) {
+	match := func(ok func(b, n record.NodeInfo) bool) {
 		for i, b := range base {
 			for j, n := range nw {
 				if pair[i] < 0 && !taken[j] && ok(b, n) {
@@ -57,9 +57,9 @@ func matchSpecs(base, nw []runrecord.NodeInfo) [][2]int {
 			}
 		}
 	}
-	unlabelled := func(b, n runrecord.NodeInfo) bool { return b.Label == "" || n.Label == "" }
-	match(func(b, n runrecord.NodeInfo) bool { return b.Label != "" && b.Label == n.Label })
-	match(func(b, n runrecord.NodeInfo) bool { return unlabelled(b, n) && buildID(b) == buildID(n) })
+	unlabelled := func(b, n record.NodeInfo) bool { return b.Label == "" || n.Label == "" }
+	match(func(b, n record.NodeInfo) bool { return b.Label != "" && b.Label == n.Label })
+	match(func(b, n record.NodeInfo) bool { return unlabelled(b, n) && buildID(b) == buildID(n) })
 	match(unlabelled)
 	var out [][2]int
 	for i, j := range pair {
@@ -75,7 +75,7 @@ func matchSpecs(base, nw []runrecord.NodeInfo) [][2]int {
 
 // buildID is the build a spec ran: its build string, or for runs that
 // did not record one, implementation@version.
-func buildID(n runrecord.NodeInfo) string {
+func buildID(n record.NodeInfo) string {
 	if n.Build != "" {
 		return n.Build
 	}
@@ -83,7 +83,7 @@ func buildID(n runrecord.NodeInfo) string {
 }
 
 // specDiff lists what differs between two runs of one spec.
-func specDiff(b, n runrecord.NodeInfo) []string {
+func specDiff(b, n record.NodeInfo) []string {
 	var out []string
 	field := func(name, bv, nv string) {
 		if bv != nv {

@@ -14,8 +14,8 @@ import (
 
 	"github.com/lnbench/lnbench/internal/envinfo"
 	"github.com/lnbench/lnbench/internal/testsupport"
-	"github.com/lnbench/lnbench/result"
-	"github.com/lnbench/lnbench/runrecord"
+	"github.com/lnbench/lnbench/record"
+	"github.com/lnbench/lnbench/record/result"
 	"github.com/lnbench/lnbench/scenario"
 	"github.com/lnbench/lnbench/usage/costcurve"
 )
@@ -47,28 +47,28 @@ func fixtureScaleReport() Report {
 		Params: []scenario.Param{{Name: "NodeCount", Values: []string{"10", "25", "50"}}, {Name: "TotalPayments", Values: []string{"4"}}},
 		Job:    scenario.Job{LaunchCount: 1, WarmupCount: 0, IterationCount: 2, InvocationCount: 1},
 		Node:   scenario.Node{Implementation: "lnd", Version: "v0.21.0-beta", DBBackend: "bbolt"}}
-	r := Report{Manifest: runrecord.Manifest{RunID: "20260102T030405Z-Scale", Started: t0, Finished: t0.Add(10 * time.Minute), Scenario: s, Backend: "local",
+	r := Report{Manifest: record.Manifest{RunID: "20260102T030405Z-Scale", Started: t0, Finished: t0.Add(10 * time.Minute), Scenario: s, Backend: "local",
 		Env:               envinfo.Env{OS: "Debian GNU/Linux 12 (bookworm)", Kernel: "6.1.0", CPU: "AMD EPYC", Cores: 2, MemoryMiB: 24576, GoVersion: "go1.26.8"},
-		Nodes:             []runrecord.NodeInfo{{Implementation: "lnd", Version: "v0.21.0-beta", Flags: []string{"--bitcoin.simnet"}}},
+		Nodes:             []record.NodeInfo{{Implementation: "lnd", Version: "v0.21.0-beta", Flags: []string{"--bitcoin.simnet"}}},
 		HarnessCPUSeconds: 30, WallSeconds: 600}}
 	const mib = 1 << 20
 	for _, n := range scaleSizes {
 		net := "launch1/NodeCount=" + strconv.Itoa(n) + "/TotalPayments=4"
 		nodes := 2 * float64(n)
-		r.Setup = append(r.Setup, runrecord.Setup{Network: net, Phase: "chain", Seconds: 2}, runrecord.Setup{Network: net, Phase: "nodes", Seconds: 10 + nodes/2},
-			runrecord.Setup{Network: net, Phase: "fund", Seconds: 3}, runrecord.Setup{Network: net, Phase: "channels", Seconds: 5 + nodes/4},
-			runrecord.Setup{Network: net, Phase: "routes", Seconds: nodes / 4})
-		r.Costs = append(r.Costs, runrecord.NetworkCost{Network: net, Cases: []string{"NodeCount=" + strconv.Itoa(n) + "/TotalPayments=4"},
+		r.Setup = append(r.Setup, record.Setup{Network: net, Phase: "chain", Seconds: 2}, record.Setup{Network: net, Phase: "nodes", Seconds: 10 + nodes/2},
+			record.Setup{Network: net, Phase: "fund", Seconds: 3}, record.Setup{Network: net, Phase: "channels", Seconds: 5 + nodes/4},
+			record.Setup{Network: net, Phase: "routes", Seconds: nodes / 4})
+		r.Costs = append(r.Costs, record.NetworkCost{Network: net, Cases: []string{"NodeCount=" + strconv.Itoa(n) + "/TotalPayments=4"},
 			AtReady: costcurve.AtReady{Nodes: n, RSSBytes: int64(160+100*n) * mib, NodeRSSBytes: int64(100*n) * mib, PeakRSSBytes: int64(160+300*n) * mib,
 				CPUSeconds: 4 * float64(n), MemAvailableBytes: 22 << 30},
 			HarnessCPUSeconds: float64(n) / 5, Source: "proc"})
 	}
 	// On the smallest network two of ten nodes forwarded; on the next, none.
 	for i := 1; i <= 10; i++ {
-		r.Forwards = append(r.Forwards, runrecord.Forward{Network: "launch1/NodeCount=10/TotalPayments=4", Node: fmt.Sprintf("n%02d", i), Count: map[int]int{3: 8, 7: 4}[i]})
+		r.Forwards = append(r.Forwards, record.Forward{Network: "launch1/NodeCount=10/TotalPayments=4", Node: fmt.Sprintf("n%02d", i), Count: map[int]int{3: 8, 7: 4}[i]})
 	}
 	for i := 1; i <= 25; i++ {
-		r.Forwards = append(r.Forwards, runrecord.Forward{Network: "launch1/NodeCount=25/TotalPayments=4", Node: fmt.Sprintf("n%02d", i)})
+		r.Forwards = append(r.Forwards, record.Forward{Network: "launch1/NodeCount=25/TotalPayments=4", Node: fmt.Sprintf("n%02d", i)})
 	}
 	Summarize(&r, fixtureScaleRecords())
 	return r
@@ -117,7 +117,7 @@ func TestCostCurveGolden(t *testing.T) {
 
 func TestNoCostCurveForOneSize(t *testing.T) {
 	r := fixtureReport()
-	r.Costs = []runrecord.NetworkCost{{Network: "launch1", AtReady: costcurve.AtReady{Nodes: 2, RSSBytes: 1 << 28, PeakRSSBytes: 1 << 28}}}
+	r.Costs = []record.NetworkCost{{Network: "launch1", AtReady: costcurve.AtReady{Nodes: 2, RSSBytes: 1 << 28, PeakRSSBytes: 1 << 28}}}
 	Summarize(&r, fixtureRecords())
 	var b bytes.Buffer
 	if err := Markdown(&b, r); err != nil {
@@ -173,8 +173,8 @@ func TestCostCurvePerNodeSpec(t *testing.T) {
 	r := Report{}
 	add := func(spec string, n, perNode int) {
 		net := "launch1/Node=" + spec + "/NodeCount=" + strconv.Itoa(n)
-		r.Setup = append(r.Setup, runrecord.Setup{Network: net, Phase: "nodes", Seconds: float64(n)})
-		r.Costs = append(r.Costs, runrecord.NetworkCost{Network: net, Cases: []string{"Node=" + spec + "/NodeCount=" + strconv.Itoa(n)},
+		r.Setup = append(r.Setup, record.Setup{Network: net, Phase: "nodes", Seconds: float64(n)})
+		r.Costs = append(r.Costs, record.NetworkCost{Network: net, Cases: []string{"Node=" + spec + "/NodeCount=" + strconv.Itoa(n)},
 			AtReady: costcurve.AtReady{Nodes: n, RSSBytes: int64(160+perNode*n) * mib, NodeRSSBytes: int64(perNode*n) * mib, MemAvailableBytes: 20 << 30}})
 	}
 	add("default", 10, 100)

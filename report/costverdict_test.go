@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/lnbench/lnbench/internal/testsupport"
-	"github.com/lnbench/lnbench/result"
+	"github.com/lnbench/lnbench/record/result"
 	"github.com/lnbench/lnbench/usage"
 	"github.com/lnbench/lnbench/usage/cost"
 )

@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/lnbench/lnbench/result"
+	"github.com/lnbench/lnbench/record/result"
 )
 
 // CSV writes the summary with full-precision numbers in seconds, one row per

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/lnbench/lnbench/runrecord"
+	"github.com/lnbench/lnbench/record"
 )
 
 // specLines describe one node spec in the environment block: what was
@@ -12,7 +12,7 @@ import (
 // its build key, toolchain, tags, PGO profile, config profile and image,
 // then its flags on their own line. Runs written before specs had labels
 // keep their one line.
-func specLines(n runrecord.NodeInfo) []string {
+func specLines(n record.NodeInfo) []string {
 	flags := strings.Join(n.Flags, " ")
 	if n.Label == "" {
 		return []string{fmt.Sprintf("Node: %s %s, flags: %s", n.Implementation, n.Version, flags)}
@@ -67,7 +67,7 @@ func short(hash string) string {
 
 // specName is "implementation label" (the version for runs written before
 // specs had labels): "lnd v0.21.0-beta", "lnd patched".
-func specName(n runrecord.NodeInfo) string {
+func specName(n record.NodeInfo) string {
 	if n.Label != "" {
 		return n.Implementation + " " + n.Label
 	}

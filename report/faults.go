@@ -6,9 +6,9 @@ import (
 	"strings"
 
 	"github.com/lnbench/lnbench/faults"
+	"github.com/lnbench/lnbench/record"
+	"github.com/lnbench/lnbench/record/result"
 	"github.com/lnbench/lnbench/recovery"
-	"github.com/lnbench/lnbench/result"
-	"github.com/lnbench/lnbench/runrecord"
 )
 
 // FaultsCSVName is the fault table in the artifacts folder (plots.R shades
@@ -19,7 +19,7 @@ const FaultsCSVName = "faults.csv"
 // file is missing). An unreadable stream is an analysis warning: the
 // payment reports stand without it.
 func LoadFaults(dir string, rep *Report, recs []result.Record) {
-	fs, err := faults.Load(filepath.Join(dir, runrecord.FaultsFile))
+	fs, err := faults.Load(filepath.Join(dir, record.FaultsFile))
 	if err != nil {
 		rep.Faults = nil
 		rep.AnalysisWarnings = append(rep.AnalysisWarnings, fmt.Sprintf("faults not analysed: %v", err))

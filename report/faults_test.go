@@ -13,9 +13,9 @@ import (
 	"github.com/lnbench/lnbench/internal/envinfo"
 	"github.com/lnbench/lnbench/internal/simulate"
 	"github.com/lnbench/lnbench/internal/testsupport"
+	"github.com/lnbench/lnbench/record"
+	"github.com/lnbench/lnbench/record/result"
 	"github.com/lnbench/lnbench/recovery"
-	"github.com/lnbench/lnbench/result"
-	"github.com/lnbench/lnbench/runrecord"
 	"github.com/lnbench/lnbench/scenario"
 )
 
@@ -32,9 +32,9 @@ func faultFixture() (Report, []result.Record, []faults.Record) {
 		Params: []scenario.Param{{Name: "Concurrency", Values: []string{"4", "8"}}, {Name: "TotalPayments", Values: []string{"300"}}},
 		Job:    scenario.Job{LaunchCount: 1, WarmupCount: 1, IterationCount: 3, InvocationCount: 1},
 		Node:   scenario.Node{Implementation: "lnd", Version: "v0.21.0-beta", DBBackend: "bbolt"}}
-	r := Report{Manifest: runrecord.Manifest{RunID: "20260102T030405Z-RestartAndDelayBob", Started: t0, Finished: t0.Add(100e9), Scenario: s, Backend: "compose",
+	r := Report{Manifest: record.Manifest{RunID: "20260102T030405Z-RestartAndDelayBob", Started: t0, Finished: t0.Add(100e9), Scenario: s, Backend: "compose",
 		Env:               envinfo.Env{OS: "Debian GNU/Linux 12 (bookworm)", Kernel: "6.1.0", CPU: "AMD EPYC", Cores: 2, MemoryMiB: 4096, GoVersion: "go1.26.8"},
-		Nodes:             []runrecord.NodeInfo{{Implementation: "lnd", Version: "v0.21.0-beta", Flags: []string{"--bitcoin.simnet", "--db.backend=bbolt"}}},
+		Nodes:             []record.NodeInfo{{Implementation: "lnd", Version: "v0.21.0-beta", Flags: []string{"--bitcoin.simnet", "--db.backend=bbolt"}}},
 		HarnessCPUSeconds: 2, WallSeconds: 100}}
 	Summarize(&r, recs)
 	return r, recs, fs
@@ -98,8 +98,8 @@ func writeFaultsRun(t *testing.T, dir string) {
 			t.Fatal(err)
 		}
 	}
-	write(runrecord.SummaryFile, func(e *json.Encoder) error { e.SetIndent("", "  "); return e.Encode(r) })
-	write(runrecord.PaymentsFile, func(e *json.Encoder) error {
+	write(record.SummaryFile, func(e *json.Encoder) error { e.SetIndent("", "  "); return e.Encode(r) })
+	write(record.PaymentsFile, func(e *json.Encoder) error {
 		for _, rec := range recs {
 			if err := e.Encode(rec); err != nil {
 				return err

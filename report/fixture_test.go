@@ -4,8 +4,8 @@ import (
 	"time"
 
 	"github.com/lnbench/lnbench/internal/envinfo"
-	"github.com/lnbench/lnbench/result"
-	"github.com/lnbench/lnbench/runrecord"
+	"github.com/lnbench/lnbench/record"
+	"github.com/lnbench/lnbench/record/result"
 	"github.com/lnbench/lnbench/scenario"
 )
 
@@ -46,10 +46,10 @@ func fixtureReport() Report {
 		Params: []scenario.Param{{Name: "Concurrency", Values: []string{"10", "20"}}, {Name: "TotalPayments", Values: []string{"4"}}},
 		Job:    scenario.Job{LaunchCount: 1, WarmupCount: 1, IterationCount: 8, InvocationCount: 1},
 		Node:   scenario.Node{Implementation: "lnd", Version: "v0.21.0-beta", DBBackend: "bbolt"}}
-	r := Report{Manifest: runrecord.Manifest{RunID: "20260102T030405Z-AlicePaysBob", Started: t0, Finished: t0.Add(time.Minute), Scenario: s, Backend: "local",
+	r := Report{Manifest: record.Manifest{RunID: "20260102T030405Z-AlicePaysBob", Started: t0, Finished: t0.Add(time.Minute), Scenario: s, Backend: "local",
 		Env:               envinfo.Env{OS: "Debian GNU/Linux 12 (bookworm)", Kernel: "6.1.0", CPU: "AMD EPYC", Cores: 2, MemoryMiB: 4096, GoVersion: "go1.26.8"},
-		Nodes:             []runrecord.NodeInfo{{Implementation: "lnd", Version: "v0.21.0-beta", Flags: []string{"--bitcoin.simnet", "--db.backend=bbolt"}}},
-		Setup:             []runrecord.Setup{{Network: "launch1", Phase: "chain", Seconds: 0.25}, {Network: "launch1", Phase: "nodes", Seconds: 5}},
+		Nodes:             []record.NodeInfo{{Implementation: "lnd", Version: "v0.21.0-beta", Flags: []string{"--bitcoin.simnet", "--db.backend=bbolt"}}},
+		Setup:             []record.Setup{{Network: "launch1", Phase: "chain", Seconds: 0.25}, {Network: "launch1", Phase: "nodes", Seconds: 5}},
 		HarnessCPUSeconds: 1.5, WallSeconds: 60}}
 	Summarize(&r, fixtureRecords())
 	return r
@@ -96,7 +96,7 @@ func fixtureSpecReport() Report {
 	r.RunID = "20260102T030405Z-AlicePaysBob-specs"
 	r.Scenario.Params = append([]scenario.Param{{Name: "Node", Values: []string{"v0.21.0-beta", "patched"}}}, r.Scenario.Params...)
 	flags := []string{"--bitcoin.simnet", "--db.backend=bbolt", "--db.batch-commit-interval=10ms"}
-	r.Nodes = []runrecord.NodeInfo{
+	r.Nodes = []record.NodeInfo{
 		{Label: "v0.21.0-beta", Baseline: true, Implementation: "lnd", Version: "v0.21.0-beta", Build: "lnd@v0.21.0-beta",
 			Key: "3f2a9c1e5b7d4a6f8e0c2b1d3f5a7c9e", GoVersion: "go1.26.8", Profile: "tuned+bbolt", Image: "lnbench/lnd:3f2a9c1e5b7d",
 			Flags: flags, Nodes: []string{"Alice", "Bob"}},
@@ -105,7 +105,7 @@ func fixtureSpecReport() Report {
 			PGOHash: "c0ffee0123456789abcdef", Profile: "tuned+bbolt", Image: "lnbench/lnd:b7c4e2a1f0d9", Flags: flags, Nodes: []string{"Alice", "Bob"}},
 	}
 	r.Scenario.Job.LaunchCount, r.Scenario.Job.IterationCount = 4, 2
-	r.Design = &runrecord.Design{Name: DesignSequential, Order: scenario.OrderABBA,
+	r.Design = &record.Design{Name: DesignSequential, Order: scenario.OrderABBA,
 		Rounds: [][]string{{"v0.21.0-beta", "patched"}, {"patched", "v0.21.0-beta"}, {"v0.21.0-beta", "patched"}, {"patched", "v0.21.0-beta"}}}
 	Summarize(&r, fixtureSpecRecords())
 	return r

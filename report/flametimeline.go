@@ -12,9 +12,9 @@ import (
 	"time"
 
 	"github.com/lnbench/lnbench/flamegraph"
-	"github.com/lnbench/lnbench/result"
-	"github.com/lnbench/lnbench/runrecord"
-	"github.com/lnbench/lnbench/traces"
+	"github.com/lnbench/lnbench/record"
+	"github.com/lnbench/lnbench/record/result"
+	"github.com/lnbench/lnbench/record/traces"
 	"github.com/lnbench/lnbench/usage"
 	"github.com/lnbench/lnbench/usage/cost"
 )
@@ -122,7 +122,7 @@ func WriteFlameTimeline(out string, recs []result.Record, hostCores int) error {
 		return err
 	}
 	rows, actors := FlameRows(ws, recs), traces.Actors(ws)
-	samples, err := usage.Load(filepath.Join(out, runrecord.ResourcesFile))
+	samples, err := usage.Load(filepath.Join(out, record.ResourcesFile))
 	if err != nil {
 		return err
 	}

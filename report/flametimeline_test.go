@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lnbench/lnbench/result"
-	"github.com/lnbench/lnbench/traces"
+	"github.com/lnbench/lnbench/record/result"
+	"github.com/lnbench/lnbench/record/traces"
 	"github.com/lnbench/lnbench/usage"
 )
 

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/lnbench/lnbench/internal/testsupport"
-	"github.com/lnbench/lnbench/result"
+	"github.com/lnbench/lnbench/record/result"
 )
 
 func TestMarkdownGolden(t *testing.T) {

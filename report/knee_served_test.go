@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/lnbench/lnbench/analysis"
-	"github.com/lnbench/lnbench/runrecord"
+	"github.com/lnbench/lnbench/record"
 	"github.com/lnbench/lnbench/scenario"
 )
 
@@ -31,7 +31,7 @@ func TestKneeServedBelowOffered(t *testing.T) {
 		{"closed loop: no rates", []Row{row("50", 0, 0, 45)}, "Rate=50", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := Report{Manifest: runrecord.Manifest{Scenario: scenario.Scenario{Sweep: &scenario.Sweep{Param: "Rate", MaxP99Ms: 1000, MaxErrorRate: 0.05}}}, Cases: tc.rows}
+			r := Report{Manifest: record.Manifest{Scenario: scenario.Scenario{Sweep: &scenario.Sweep{Param: "Rate", MaxP99Ms: 1000, MaxErrorRate: 0.05}}}, Cases: tc.rows}
 			ks := Knees(r)
 			if len(ks) != 1 {
 				t.Fatalf("knees %+v", ks)

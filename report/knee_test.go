@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/lnbench/lnbench/analysis"
-	"github.com/lnbench/lnbench/runrecord"
+	"github.com/lnbench/lnbench/record"
 	"github.com/lnbench/lnbench/scenario"
 )
 
@@ -15,7 +15,7 @@ func TestKnee(t *testing.T) {
 			Case: analysis.Case{ID: "TotalPayments=100/Rate=" + rate, PaymentsPerSec: pps, Payments: 100, Succeeded: 100 - failed, Failed: failed,
 				Latency: analysis.Latency{P99: p99}}}
 	}
-	r := Report{Manifest: runrecord.Manifest{Scenario: scenario.Scenario{Sweep: &scenario.Sweep{Param: "Rate", MaxP99Ms: 1000, MaxErrorRate: 0.05}}}}
+	r := Report{Manifest: record.Manifest{Scenario: scenario.Scenario{Sweep: &scenario.Sweep{Param: "Rate", MaxP99Ms: 1000, MaxErrorRate: 0.05}}}}
 	r.Cases = []Row{row("50", 48, 200, 0), row("100", 90, 600, 0), row("200", 110, 1500, 0), row("400", 60, 3000, 30)}
 	ks := Knees(r)
 	if len(ks) != 1 || ks[0].Best == nil || ks[0].Best.ID != "TotalPayments=100/Rate=100" || ks[0].BrokenAt != "Rate=200" {

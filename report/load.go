@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 
 	"github.com/lnbench/lnbench/analysis"
-	"github.com/lnbench/lnbench/result"
-	"github.com/lnbench/lnbench/runrecord"
+	"github.com/lnbench/lnbench/record"
+	"github.com/lnbench/lnbench/record/result"
 	"github.com/lnbench/lnbench/scenario"
 )
 
@@ -20,7 +20,7 @@ import (
 func Load(dir string) (Report, []result.Record, error) {
 	var rep Report
 	legacy := false
-	m, err := runrecord.Read(dir)
+	m, err := record.Read(dir)
 	switch {
 	case err == nil:
 		rep.Manifest = m
@@ -32,7 +32,7 @@ func Load(dir string) (Report, []result.Record, error) {
 	default:
 		return rep, nil, err
 	}
-	recs, err := result.ReadFile(filepath.Join(dir, runrecord.PaymentsFile))
+	recs, err := result.ReadFile(filepath.Join(dir, record.PaymentsFile))
 	if err != nil {
 		return rep, nil, fmt.Errorf("reading results: %v", err)
 	}
@@ -78,7 +78,7 @@ func Summarize(rep *Report, recs []result.Record) {
 			continue // case never reached (run interrupted before it)
 		}
 		if c.Time.N == 0 {
-			rep.AnalysisWarnings = append(rep.AnalysisWarnings, fmt.Sprintf("%s: interrupted before its first complete iteration (%d payments recorded in %s); left out of the table", c.ID, c.Payments, runrecord.PaymentsFile))
+			rep.AnalysisWarnings = append(rep.AnalysisWarnings, fmt.Sprintf("%s: interrupted before its first complete iteration (%d payments recorded in %s); left out of the table", c.ID, c.Payments, record.PaymentsFile))
 			continue
 		}
 		rep.Cases = append(rep.Cases, Row{Method: s.Method, Params: params[c.ID], Node: nodeLabelOf(*rep, params[c.ID]), Case: c})

@@ -11,8 +11,8 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/lnbench/lnbench/result"
-	"github.com/lnbench/lnbench/runrecord"
+	"github.com/lnbench/lnbench/record"
+	"github.com/lnbench/lnbench/record/result"
 )
 
 // writeFolder makes an artifacts folder as the runner leaves it: recs in
@@ -20,7 +20,7 @@ import (
 func writeFolder(t *testing.T, rep Report, recs []result.Record) string {
 	t.Helper()
 	dir := writePayments(t, recs)
-	if err := runrecord.Write(dir, rep.Manifest); err != nil {
+	if err := record.Write(dir, rep.Manifest); err != nil {
 		t.Fatal(err)
 	}
 	return dir
@@ -35,7 +35,7 @@ func writeLegacyFolder(t *testing.T, rep Report, recs []result.Record) string {
 	if err := JSON(&b, rep); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, runrecord.SummaryFile), b.Bytes(), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, record.SummaryFile), b.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return dir
@@ -44,7 +44,7 @@ func writeLegacyFolder(t *testing.T, rep Report, recs []result.Record) string {
 func writePayments(t *testing.T, recs []result.Record) string {
 	t.Helper()
 	dir := t.TempDir()
-	w, err := result.Create(filepath.Join(dir, runrecord.PaymentsFile))
+	w, err := result.Create(filepath.Join(dir, record.PaymentsFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,7 +148,7 @@ func TestLoadKeepsWhatTheRunKnew(t *testing.T) {
 
 func keepsWhatTheRunKnew(t *testing.T, write func(*testing.T, Report, []result.Record) string) {
 	want := fixtureReport()
-	want.Forwards = []runrecord.Forward{{Network: "launch1", Node: "carol", Count: 32}}
+	want.Forwards = []record.Forward{{Network: "launch1", Node: "carol", Count: 32}}
 	want.Warnings = []string{"sampling: bob had no pprof endpoint"}
 	recs := fixtureRecords()
 	got, gotRecs, err := Load(write(t, want, recs))
@@ -202,7 +202,7 @@ func TestLoadPrefersManifest(t *testing.T) {
 	if err := JSON(&b, stale); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, runrecord.SummaryFile), b.Bytes(), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, record.SummaryFile), b.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	got, _, err := Load(dir)
@@ -218,8 +218,8 @@ func TestLoadPrefersManifest(t *testing.T) {
 // in (testdata/faults-run: summary.json, payments.jsonl, faults.jsonl):
 // its record comes from summary.json, its cases and faults from the streams.
 func TestLoadOldFolder(t *testing.T) {
-	if _, err := os.Stat(filepath.Join(faultsRunDir, runrecord.ManifestFile)); !errors.Is(err, os.ErrNotExist) {
-		t.Fatalf("%s should have no %s: %v", faultsRunDir, runrecord.ManifestFile, err)
+	if _, err := os.Stat(filepath.Join(faultsRunDir, record.ManifestFile)); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("%s should have no %s: %v", faultsRunDir, record.ManifestFile, err)
 	}
 	got, recs, err := Load(faultsRunDir)
 	if err != nil {

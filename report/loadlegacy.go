@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 
-	"github.com/lnbench/lnbench/runrecord"
+	"github.com/lnbench/lnbench/record"
 	"github.com/lnbench/lnbench/scenario"
 )
 
@@ -19,7 +19,7 @@ import (
 // the node specs the scenario names.
 func loadLegacy(dir string) (Report, error) {
 	var rep Report
-	path := filepath.Join(dir, runrecord.SummaryFile)
+	path := filepath.Join(dir, record.SummaryFile)
 	data, err := os.ReadFile(path)
 	switch {
 	case err == nil:
@@ -30,14 +30,14 @@ func loadLegacy(dir string) (Report, error) {
 	case !errors.Is(err, os.ErrNotExist):
 		return rep, err
 	}
-	s, err := scenario.Load(filepath.Join(dir, runrecord.ScenarioFile))
+	s, err := scenario.Load(filepath.Join(dir, record.ScenarioFile))
 	if err != nil {
-		return rep, fmt.Errorf("%s has neither %s nor %s nor a readable %s: %v", dir, runrecord.ManifestFile, runrecord.SummaryFile, runrecord.ScenarioFile, err)
+		return rep, fmt.Errorf("%s has neither %s nor %s nor a readable %s: %v", dir, record.ManifestFile, record.SummaryFile, record.ScenarioFile, err)
 	}
 	rep.RunID, rep.Scenario = filepath.Base(dir), s
-	rep.Warnings = []string{runrecord.ManifestFile + " missing: environment and setup times unknown"}
+	rep.Warnings = []string{record.ManifestFile + " missing: environment and setup times unknown"}
 	for _, sp := range s.Specs() {
-		rep.Nodes = append(rep.Nodes, runrecord.NodeInfo{Label: sp.Label, Baseline: sp.Label == s.Baseline,
+		rep.Nodes = append(rep.Nodes, record.NodeInfo{Label: sp.Label, Baseline: sp.Label == s.Baseline,
 			Implementation: sp.Implementation(), Version: sp.Version(), Build: sp.Build})
 	}
 	return rep, nil

@@ -9,8 +9,8 @@ package report
 
 import (
 	"github.com/lnbench/lnbench/analysis"
+	"github.com/lnbench/lnbench/record"
 	"github.com/lnbench/lnbench/recovery"
-	"github.com/lnbench/lnbench/runrecord"
 	"github.com/lnbench/lnbench/scenario"
 	"github.com/lnbench/lnbench/usage/cost"
 	"github.com/lnbench/lnbench/usage/costcurve"
@@ -21,7 +21,7 @@ import (
 // The manifest is embedded, so summary.json carries its fields at the top
 // level as it did before the manifest had a file of its own.
 type Report struct {
-	runrecord.Manifest
+	record.Manifest
 	// CostCurves are derived from the manifest's Costs, one per node spec
 	// whose networks differ in size.
 	CostCurves []costcurve.Curve `json:"cost_curves,omitempty"`

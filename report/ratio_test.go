@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/lnbench/lnbench/analysis"
-	"github.com/lnbench/lnbench/runrecord"
+	"github.com/lnbench/lnbench/record"
 	"github.com/lnbench/lnbench/scenario"
 	"github.com/lnbench/lnbench/stats"
 )
@@ -116,7 +116,7 @@ func TestOppositeNote(t *testing.T) {
 }
 
 func TestFillRatios(t *testing.T) {
-	r := Report{Manifest: runrecord.Manifest{Nodes: []runrecord.NodeInfo{{Label: "base", Baseline: true}, {Label: "new"}}}, Cases: []Row{
+	r := Report{Manifest: record.Manifest{Nodes: []record.NodeInfo{{Label: "base", Baseline: true}, {Label: "new"}}}, Cases: []Row{
 		specRow("base", "1", 1, 1.1, 1.2, 1.3), specRow("new", "1", 2, 2.2, 2.4, 2.6), specRow("new", "2", 1, 2, 3, 4)}}
 	fillRatios(&r)
 	if rt := r.Cases[0].Ratio; rt == nil || rt.Of != 1 || rt.SD != 0 || rt.Verdict != VerdictBaseline {
@@ -153,7 +153,7 @@ func TestFillRatios(t *testing.T) {
 
 func TestNodeLabelOldRuns(t *testing.T) {
 	// Runs written before specs had labels: the version names the spec.
-	r := Report{Manifest: runrecord.Manifest{Nodes: []runrecord.NodeInfo{{Implementation: "lnd", Version: "v0.20.1-beta"}}}}
+	r := Report{Manifest: record.Manifest{Nodes: []record.NodeInfo{{Implementation: "lnd", Version: "v0.20.1-beta"}}}}
 	if got := nodeLabelOf(r, nil); got != "v0.20.1-beta" {
 		t.Errorf("label %q", got)
 	}
@@ -191,7 +191,7 @@ func TestOpenLoopVerdictIsOnP50(t *testing.T) {
 	if got := ratioOf(closed(open("new", 130, 136, 126, 133)), closed(base), cfg); got.Metric != "" || got.Verdict != VerdictSame {
 		t.Errorf("closed loop with equal times: %+v", got)
 	}
-	r := Report{Manifest: runrecord.Manifest{Nodes: []runrecord.NodeInfo{{Label: "base", Baseline: true}, {Label: "new"}}},
+	r := Report{Manifest: record.Manifest{Nodes: []record.NodeInfo{{Label: "base", Baseline: true}, {Label: "new"}}},
 		Cases: []Row{base, open("new", 130, 136, 126, 133)}}
 	fillRatios(&r)
 	if lines := strings.Join(VerdictLines(r), "\n"); !strings.Contains(lines, "slower, ratio 1.30") || !strings.Contains(lines, "of p50 latency") {
@@ -201,7 +201,7 @@ func TestOpenLoopVerdictIsOnP50(t *testing.T) {
 
 // Many cases: a run's change verdicts hold alpha together (Holm).
 func TestFillRatiosHolmOverCases(t *testing.T) {
-	r := Report{Manifest: runrecord.Manifest{Nodes: []runrecord.NodeInfo{{Label: "base", Baseline: true}, {Label: "new"}}}}
+	r := Report{Manifest: record.Manifest{Nodes: []record.NodeInfo{{Label: "base", Baseline: true}, {Label: "new"}}}}
 	for _, conc := range []string{"1", "2", "3", "4", "5"} {
 		r.Cases = append(r.Cases, launchRow("base", conc, 1, 1.04, 0.97, 1.02, 0.98, 1.01),
 			launchRow("new", conc, 1.0513, 1.04, 1.03, 1.0303, 1.0511, 1.0304))
@@ -257,7 +257,7 @@ func TestDuetSoloTwoStageVerdict(t *testing.T) {
 		})
 	}
 	// Holm reads the direction's p.
-	r := Report{Manifest: runrecord.Manifest{Nodes: []runrecord.NodeInfo{{Label: "base", Baseline: true}, {Label: "new"}}},
+	r := Report{Manifest: record.Manifest{Nodes: []record.NodeInfo{{Label: "base", Baseline: true}, {Label: "new"}}},
 		Cases: []Row{base, tests[0].row, duetSolo(launchRow("base", "2", 1, 1, 1, 1, 1, 1), 2, 2, 2, 2, 2, 2), duetSolo(launchRow("new", "2", 1, 1, 1, 1, 1, 1), 2, 2, 2, 2, 2, 2)}}
 	r.Cases[2].Params[1].Value, r.Cases[3].Params[1].Value = "2", "2"
 	fillRatios(&r)

@@ -8,9 +8,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/lnbench/lnbench/chanstate"
-	"github.com/lnbench/lnbench/result"
-	"github.com/lnbench/lnbench/runrecord"
+	"github.com/lnbench/lnbench/record"
+	"github.com/lnbench/lnbench/record/chanstate"
+	"github.com/lnbench/lnbench/record/result"
 	"github.com/lnbench/lnbench/scenario"
 	"github.com/lnbench/lnbench/stats"
 	"github.com/lnbench/lnbench/usage"
@@ -39,13 +39,13 @@ type SamplingOverhead struct {
 // An unreadable stream is an analysis warning, not an error: the payment
 // reports stand without it.
 func LoadResources(dir string, rep *Report, recs []result.Record) {
-	samples, err := usage.Load(filepath.Join(dir, runrecord.ResourcesFile))
+	samples, err := usage.Load(filepath.Join(dir, record.ResourcesFile))
 	if err != nil {
 		rep.Resources = nil
 		rep.AnalysisWarnings = append(rep.AnalysisWarnings, fmt.Sprintf("resource samples not analysed: %v", err))
 		return
 	}
-	readings, err := chanstate.Load(filepath.Join(dir, runrecord.ChannelsFile))
+	readings, err := chanstate.Load(filepath.Join(dir, record.ChannelsFile))
 	if err != nil {
 		rep.AnalysisWarnings = append(rep.AnalysisWarnings, fmt.Sprintf("channel readings not analysed: %v", err))
 	}

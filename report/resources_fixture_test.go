@@ -4,8 +4,8 @@ import (
 	"time"
 
 	"github.com/lnbench/lnbench/internal/envinfo"
-	"github.com/lnbench/lnbench/result"
-	"github.com/lnbench/lnbench/runrecord"
+	"github.com/lnbench/lnbench/record"
+	"github.com/lnbench/lnbench/record/result"
 	"github.com/lnbench/lnbench/scenario"
 	"github.com/lnbench/lnbench/usage"
 )
@@ -131,9 +131,9 @@ func fixtureResourceReport() Report {
 			{Name: "ResourceSampling", Values: []string{"on", "off"}}},
 		Job:  scenario.Job{LaunchCount: 1, WarmupCount: 1, IterationCount: 6, InvocationCount: 1},
 		Node: scenario.Node{Implementation: "lnd", Version: "v0.21.0-beta", DBBackend: "bbolt"}}
-	r := Report{Manifest: runrecord.Manifest{RunID: "20260102T030405Z-AlicePaysBob-resources", Started: t0, Finished: t0.Add(7 * time.Minute), Scenario: s, Backend: "compose",
+	r := Report{Manifest: record.Manifest{RunID: "20260102T030405Z-AlicePaysBob-resources", Started: t0, Finished: t0.Add(7 * time.Minute), Scenario: s, Backend: "compose",
 		Env:               envinfo.Env{OS: "Debian GNU/Linux 12 (bookworm)", Kernel: "6.1.0", CPU: "AMD EPYC", Cores: 2, MemoryMiB: 4096, GoVersion: "go1.26.8"},
-		Nodes:             []runrecord.NodeInfo{{Implementation: "lnd", Version: "v0.21.0-beta", Flags: []string{"--bitcoin.simnet", "--db.backend=bbolt"}}},
+		Nodes:             []record.NodeInfo{{Implementation: "lnd", Version: "v0.21.0-beta", Flags: []string{"--bitcoin.simnet", "--db.backend=bbolt"}}},
 		HarnessCPUSeconds: 5.1, WallSeconds: 420,
 		DiskProbes: []usage.DiskProbe{{Storage: "disk", Path: "/var/tmp/lnbench-probe", Filesystem: "ext4", Seconds: 3, Syncs: 2712, SyncsPerSecond: 904},
 			{Storage: "tmpfs", Path: "/dev/shm/lnbench-probe", Filesystem: "tmpfs", Seconds: 3, Syncs: 1353000, SyncsPerSecond: 451000}}}}

@@ -12,7 +12,7 @@ import (
 
 	"github.com/lnbench/lnbench/analysis"
 	"github.com/lnbench/lnbench/internal/testsupport"
-	"github.com/lnbench/lnbench/result"
+	"github.com/lnbench/lnbench/record/result"
 	"github.com/lnbench/lnbench/scenario"
 	"github.com/lnbench/lnbench/usage"
 )

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/lnbench/lnbench/result"
+	"github.com/lnbench/lnbench/record/result"
 	"github.com/lnbench/lnbench/usage/cost"
 )
 

@@ -3,7 +3,7 @@ package report
 import (
 	"fmt"
 
-	"github.com/lnbench/lnbench/runrecord"
+	"github.com/lnbench/lnbench/record"
 )
 
 // routesSection is hops per payment, payments/s and latency percentiles
@@ -48,7 +48,7 @@ func forwardsSection(r Report) Section {
 	}
 	var networks []string // in first-seen order
 	idle := map[string]int{}
-	busy := map[string][]runrecord.Forward{}
+	busy := map[string][]record.Forward{}
 	for _, f := range r.Forwards {
 		if _, seen := idle[f.Network]; !seen {
 			networks = append(networks, f.Network)

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lnbench/lnbench/result"
+	"github.com/lnbench/lnbench/record/result"
 )
 
 // writeCSVs writes a run's summary.csv and measurements.csv: the inputs

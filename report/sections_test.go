@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lnbench/lnbench/record"
 	"github.com/lnbench/lnbench/recovery"
-	"github.com/lnbench/lnbench/runrecord"
 	"github.com/lnbench/lnbench/scenario"
 )
 
@@ -26,7 +26,7 @@ func fixtureEverySection() Report {
 	scale := fixtureScaleReport()
 	r.CostCurves, r.Costs, r.Forwards, r.Routes = scale.CostCurves, scale.Costs, scale.Forwards, scale.Routes
 	r.Scenario.Sweep = &scenario.Sweep{Param: "Concurrency", MaxP99Ms: 1000, MaxErrorRate: 0.05}
-	r.Placement = []runrecord.Placement{{Network: "launch1", Service: "alice", Engine: "engine-1"}}
+	r.Placement = []record.Placement{{Network: "launch1", Service: "alice", Engine: "engine-1"}}
 	r.Warnings = append(r.Warnings, "a run's warning")
 	r.HarnessProfile = "harness.cpu.pprof"
 	return r

@@ -10,16 +10,16 @@ import (
 
 	"github.com/lnbench/lnbench/analysis"
 	"github.com/lnbench/lnbench/flamegraph"
-	"github.com/lnbench/lnbench/result"
-	"github.com/lnbench/lnbench/runrecord"
+	"github.com/lnbench/lnbench/record"
+	"github.com/lnbench/lnbench/record/result"
+	"github.com/lnbench/lnbench/record/traces"
 	"github.com/lnbench/lnbench/scenario"
-	"github.com/lnbench/lnbench/traces"
 )
 
 // WriteSoak analyses the soak run in dir (its only case is s's first) and
 // writes soak.md and soak.json.
 func WriteSoak(dir string, s scenario.Scenario) (analysis.Soak, error) {
-	recs, err := result.ReadFile(filepath.Join(dir, runrecord.PaymentsFile))
+	recs, err := result.ReadFile(filepath.Join(dir, record.PaymentsFile))
 	if err != nil {
 		return analysis.Soak{}, err
 	}

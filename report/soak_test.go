@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/lnbench/lnbench/analysis"
-	"github.com/lnbench/lnbench/result"
+	"github.com/lnbench/lnbench/record/result"
 	"github.com/lnbench/lnbench/scenario"
 )
 

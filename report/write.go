@@ -7,8 +7,8 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/lnbench/lnbench/result"
-	"github.com/lnbench/lnbench/runrecord"
+	"github.com/lnbench/lnbench/record"
+	"github.com/lnbench/lnbench/record/result"
 )
 
 // exporter writes one kind of artifact of a run (BenchmarkDotNet's
@@ -37,7 +37,7 @@ type exportRun struct {
 var exporters = []exporter{
 	fileExporter("summary.md", nil, func(w io.Writer, e exportRun) error { return Markdown(w, e.rep) }),
 	fileExporter("summary.csv", nil, func(w io.Writer, e exportRun) error { return CSV(w, e.rep) }),
-	fileExporter(runrecord.SummaryFile, nil, func(w io.Writer, e exportRun) error { return JSON(w, e.rep) }),
+	fileExporter(record.SummaryFile, nil, func(w io.Writer, e exportRun) error { return JSON(w, e.rep) }),
 	fileExporter("measurements.csv", nil, func(w io.Writer, e exportRun) error { return MeasurementsCSV(w, e.rep, e.recs) }),
 	fileExporter("results.bench", nil, func(w io.Writer, e exportRun) error { return Bench(w, e.rep) }),
 	fileExporter(ResourcesCSVName, hasResources, func(w io.Writer, e exportRun) error { return ResourcesCSV(w, e.rep) }),

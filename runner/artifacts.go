@@ -9,7 +9,7 @@ import (
 
 	"github.com/lnbench/lnbench/network"
 	"github.com/lnbench/lnbench/node"
-	"github.com/lnbench/lnbench/runrecord"
+	"github.com/lnbench/lnbench/record"
 	"github.com/lnbench/lnbench/scenario"
 	"github.com/lnbench/lnbench/topology"
 )
@@ -61,12 +61,12 @@ func writeScenario(dir string, s scenario.Scenario) error {
 		if err != nil {
 			return fmt.Errorf("topology file: %v", err)
 		}
-		if err := os.WriteFile(filepath.Join(dir, runrecord.TopologyFile), data, 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, record.TopologyFile), data, 0o644); err != nil {
 			return err
 		}
-		s.Topology = runrecord.TopologyFile
+		s.Topology = record.TopologyFile
 	}
-	return os.WriteFile(filepath.Join(dir, runrecord.ScenarioFile), s.YAML(), 0o644)
+	return os.WriteFile(filepath.Join(dir, record.ScenarioFile), s.YAML(), 0o644)
 }
 
 // writeGenerated records each generated graph as a plain topology file.
@@ -95,8 +95,8 @@ func writeGenerated(dir string, s scenario.Scenario) (scenario.Scenario, bool, e
 	if len(files) != 1 {
 		return s, false, nil
 	}
-	if err := os.Rename(filepath.Join(dir, "topology-1.yml"), filepath.Join(dir, runrecord.TopologyFile)); err != nil {
+	if err := os.Rename(filepath.Join(dir, "topology-1.yml"), filepath.Join(dir, record.TopologyFile)); err != nil {
 		return s, false, err
 	}
-	return s.WithoutGenerator(runrecord.TopologyFile), true, nil
+	return s.WithoutGenerator(record.TopologyFile), true, nil
 }

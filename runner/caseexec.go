@@ -7,7 +7,7 @@ import (
 
 	"github.com/lnbench/lnbench/internal/progress"
 	"github.com/lnbench/lnbench/load"
-	"github.com/lnbench/lnbench/result"
+	"github.com/lnbench/lnbench/record/result"
 	"github.com/lnbench/lnbench/scenario"
 )
 

@@ -8,9 +8,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/lnbench/lnbench/chanstate"
 	"github.com/lnbench/lnbench/internal/lines"
 	"github.com/lnbench/lnbench/node"
+	"github.com/lnbench/lnbench/record/chanstate"
 	"github.com/lnbench/lnbench/scenario"
 )
 

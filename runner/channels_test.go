@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lnbench/lnbench/chanstate"
 	"github.com/lnbench/lnbench/node"
+	"github.com/lnbench/lnbench/record/chanstate"
 	"github.com/lnbench/lnbench/scenario"
 )
 

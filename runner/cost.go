@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/lnbench/lnbench/backend"
-	"github.com/lnbench/lnbench/runrecord"
+	"github.com/lnbench/lnbench/record"
 	"github.com/lnbench/lnbench/usage"
 	"github.com/lnbench/lnbench/usage/collect"
 	"github.com/lnbench/lnbench/usage/costcurve"
@@ -21,8 +21,8 @@ const snapshotTimeout = 30 * time.Second
 
 // measureCost is what the network cost this machine at ready. Every actor
 // started during setup, so its cumulative CPU time is its setup CPU.
-func measureCost(ctx context.Context, snap Snapshotter, be backend.Backend, p networkPlan, memBefore int64, harnessCPU float64) (runrecord.NetworkCost, error) {
-	nc := runrecord.NetworkCost{Network: p.name, AtReady: costcurve.AtReady{Nodes: len(p.topo.Nodes), MemAvailableBytes: memBefore}, HarnessCPUSeconds: harnessCPU}
+func measureCost(ctx context.Context, snap Snapshotter, be backend.Backend, p networkPlan, memBefore int64, harnessCPU float64) (record.NetworkCost, error) {
+	nc := record.NetworkCost{Network: p.name, AtReady: costcurve.AtReady{Nodes: len(p.topo.Nodes), MemAvailableBytes: memBefore}, HarnessCPUSeconds: harnessCPU}
 	for _, c := range p.cases {
 		nc.Cases = append(nc.Cases, c.c.ID())
 	}
@@ -58,7 +58,7 @@ func snapshotActors(ctx context.Context, be backend.Backend) ([]usage.Sample, er
 
 // costOf sums the samples of the network's nodes and chain into nc; the
 // sampler sidecar (profiling) and other roles are not the network's cost.
-func costOf(nc runrecord.NetworkCost, samples []usage.Sample) runrecord.NetworkCost {
+func costOf(nc record.NetworkCost, samples []usage.Sample) record.NetworkCost {
 	nc.CPUSeconds = nc.HarnessCPUSeconds
 	for _, s := range samples {
 		if s.Role != usage.RoleNode && s.Role != usage.RoleChain {

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/lnbench/lnbench/backend"
-	"github.com/lnbench/lnbench/runrecord"
+	"github.com/lnbench/lnbench/record"
 	"github.com/lnbench/lnbench/scenario"
 	"github.com/lnbench/lnbench/usage"
 	"github.com/lnbench/lnbench/usage/costcurve"
@@ -25,8 +25,8 @@ func TestCostOf(t *testing.T) {
 		{Actor: "n1", Role: usage.RoleNode, Source: usage.SourceProc, RSSBytes: 120 * mib, CPUSysSeconds: 2},
 		{Actor: "sampler", Role: usage.RoleSampler, RSSBytes: 50 * mib, CPUUserSeconds: 9},
 	}
-	got := costOf(runrecord.NetworkCost{Network: "launch1", AtReady: costcurve.AtReady{Nodes: 2}, HarnessCPUSeconds: 1.5}, samples)
-	want := runrecord.NetworkCost{Network: "launch1", HarnessCPUSeconds: 1.5, Source: usage.SourceProc,
+	got := costOf(record.NetworkCost{Network: "launch1", AtReady: costcurve.AtReady{Nodes: 2}, HarnessCPUSeconds: 1.5}, samples)
+	want := record.NetworkCost{Network: "launch1", HarnessCPUSeconds: 1.5, Source: usage.SourceProc,
 		AtReady: costcurve.AtReady{Nodes: 2, RSSBytes: 380 * mib, NodeRSSBytes: 220 * mib, PeakRSSBytes: 590 * mib, CPUSeconds: 1.5 + 4 + 5 + 2}}
 	if got.RSSBytes != want.RSSBytes || got.NodeRSSBytes != want.NodeRSSBytes || got.PeakRSSBytes != want.PeakRSSBytes ||
 		got.CPUSeconds != want.CPUSeconds || got.Source != want.Source {

@@ -7,7 +7,7 @@ import (
 )
 
 // TestLeavesReportingToTheCaller keeps the runner from importing the
-// report: it writes the run's record (runrecord) and streams, and the
+// report: it writes the run's record (package record) and streams, and the
 // reports are made from those alone, so `lnbench report` on a folder
 // gives what `lnbench run` gave. Test files may use the report; the
 // package may not.

@@ -3,17 +3,17 @@ package runner
 import (
 	"fmt"
 
-	"github.com/lnbench/lnbench/runrecord"
+	"github.com/lnbench/lnbench/record"
 	"github.com/lnbench/lnbench/scenario"
 )
 
 // designOf is the run's design as the manifest records it; nil for one spec.
-func designOf(s scenario.Scenario, plans []networkPlan, noCPUSets string) *runrecord.Design {
+func designOf(s scenario.Scenario, plans []networkPlan, noCPUSets string) *record.Design {
 	if len(s.Specs()) < 2 {
 		return nil
 	}
 	c := s.Compare
-	d := &runrecord.Design{Name: s.Design(), Order: c.OrderOrDefault(), Seed: c.Seed,
+	d := &record.Design{Name: s.Design(), Order: c.OrderOrDefault(), Seed: c.Seed,
 		Rounds: launchRounds(specLabels(s), c.OrderOrDefault(), c.Seed, 0, s.Job.LaunchCount)}
 	d.Fallback = c.Fallback
 	switch d.Name {

@@ -11,7 +11,7 @@ import (
 	"github.com/lnbench/lnbench/backend"
 	"github.com/lnbench/lnbench/faults"
 	"github.com/lnbench/lnbench/network"
-	"github.com/lnbench/lnbench/runrecord"
+	"github.com/lnbench/lnbench/record"
 	"github.com/lnbench/lnbench/sampler"
 	"github.com/lnbench/lnbench/usage/footprint"
 )
@@ -37,7 +37,7 @@ type liveNetwork struct {
 
 // openNetwork starts p's backend and network, measures its cost at ready
 // and starts its samplers. On an error what was started is torn down.
-func openNetwork(ctx context.Context, opts Options, run Run, p networkPlan, fw *faults.Writer, rec *runrecord.Manifest,
+func openNetwork(ctx context.Context, opts Options, run Run, p networkPlan, fw *faults.Writer, rec *record.Manifest,
 	configs map[string]backend.NodeConfig) (ln *liveNetwork, err error) {
 	s := opts.Scenario
 	storage := p.cases[0].c.Storage()
@@ -68,7 +68,7 @@ func openNetwork(ctx context.Context, opts Options, run Run, p networkPlan, fw *
 	}
 	if ln.net != nil {
 		for _, ph := range ln.net.Phases {
-			rec.Setup = append(rec.Setup, runrecord.Setup{Network: p.name, Phase: ph.Name, Seconds: ph.Seconds})
+			rec.Setup = append(rec.Setup, record.Setup{Network: p.name, Phase: ph.Name, Seconds: ph.Seconds})
 		}
 	}
 	if err != nil {
@@ -90,10 +90,10 @@ func openNetwork(ctx context.Context, opts Options, run Run, p networkPlan, fw *
 			return ln, err
 		}
 	}
-	if ln.rs, err = newResourceSampler(filepath.Join(run.Dir, runrecord.ResourcesFile), p.name, be, opts.Log, func(line string) { addNote(rec, line) }); err != nil {
+	if ln.rs, err = newResourceSampler(filepath.Join(run.Dir, record.ResourcesFile), p.name, be, opts.Log, func(line string) { addNote(rec, line) }); err != nil {
 		return ln, err
 	}
-	if ln.cw, err = newChannelWatch(filepath.Join(run.Dir, runrecord.ChannelsFile), p.name, ln.net.ChannelReaders(), ln.net.PubKeys, opts.Log); err != nil {
+	if ln.cw, err = newChannelWatch(filepath.Join(run.Dir, record.ChannelsFile), p.name, ln.net.ChannelReaders(), ln.net.PubKeys, opts.Log); err != nil {
 		return ln, err
 	}
 	if fw != nil {
@@ -113,7 +113,7 @@ func openNetwork(ctx context.Context, opts Options, run Run, p networkPlan, fw *
 // the teardown its own teardownTimeout, so a lost engine cannot starve the
 // removal. A teardown that leaves something is recorded in the manifest's
 // warnings and returned: the run's error carries it, and it exits non-zero.
-func (ln *liveNetwork) close(opts Options, run Run, rec *runrecord.Manifest) (err error) {
+func (ln *liveNetwork) close(opts Options, run Run, rec *record.Manifest) (err error) {
 	ln.watch.stop() // teardown stops every actor: no death to report
 	if ln.rs != nil {
 		ln.rs.stop()

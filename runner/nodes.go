@@ -9,7 +9,7 @@ import (
 	"github.com/lnbench/lnbench/node"
 	"github.com/lnbench/lnbench/nodebuild"
 	"github.com/lnbench/lnbench/nodespec"
-	"github.com/lnbench/lnbench/runrecord"
+	"github.com/lnbench/lnbench/record"
 	"github.com/lnbench/lnbench/scenario"
 )
 
@@ -22,13 +22,13 @@ type NodeBuild struct {
 // NodeSetup resolves every node spec of the scenario (compared or pinned by
 // a topology node) into how its nodes start and what the report says of
 // it: the driver's flags, the profile's, then the scenario's own.
-func NodeSetup(ds node.Drivers, s scenario.Scenario, builds map[string]NodeBuild) (map[string]backend.NodeConfig, []runrecord.NodeInfo, error) {
+func NodeSetup(ds node.Drivers, s scenario.Scenario, builds map[string]NodeBuild) (map[string]backend.NodeConfig, []record.NodeInfo, error) {
 	specs, err := s.AllSpecs()
 	if err != nil {
 		return nil, nil, err
 	}
 	configs := map[string]backend.NodeConfig{}
-	var infos []runrecord.NodeInfo
+	var infos []record.NodeInfo
 	for _, sp := range specs {
 		drv, err := ds.Lookup(sp.Implementation())
 		if err != nil {
@@ -52,7 +52,7 @@ func NodeSetup(ds node.Drivers, s scenario.Scenario, builds map[string]NodeBuild
 		if drv.Flags != nil {
 			flags = drv.Flags(p.DBBackend)
 		}
-		info := runrecord.NodeInfo{Label: sp.Label, Baseline: sp.Label == s.Baseline, Implementation: sp.Implementation(),
+		info := record.NodeInfo{Label: sp.Label, Baseline: sp.Label == s.Baseline, Implementation: sp.Implementation(),
 			Version: sp.Version(), Build: sp.Build, Key: s.BuildKeys[sp.Label], Profile: profile + "+" + reportedDB(sp.Implementation(), db, p),
 			Flags: append(flags, args...), Env: fp.Env}
 		if sp.Footprint != "" && sp.Footprint != nodespec.FootprintDefault {
@@ -97,7 +97,7 @@ func firstOf(xs ...string) string {
 }
 
 // withTopologyNodes records which topology nodes ran each spec.
-func withTopologyNodes(infos []runrecord.NodeInfo, plans []networkPlan) []runrecord.NodeInfo {
+func withTopologyNodes(infos []record.NodeInfo, plans []networkPlan) []record.NodeInfo {
 	for _, p := range plans {
 		for _, c := range p.cases {
 			for _, n := range c.topo.Nodes {

@@ -12,9 +12,9 @@ import (
 	"time"
 
 	"github.com/lnbench/lnbench/node"
+	"github.com/lnbench/lnbench/record"
+	"github.com/lnbench/lnbench/record/result"
 	"github.com/lnbench/lnbench/report"
-	"github.com/lnbench/lnbench/result"
-	"github.com/lnbench/lnbench/runrecord"
 	"github.com/lnbench/lnbench/scenario"
 )
 
@@ -133,7 +133,7 @@ func TestUntilKnownStopsAtTheCap(t *testing.T) {
 	keepWaitingRunning(&s)
 	opts := h.options(s, t)
 	var looked []int // how many records each look was given
-	opts.UnknownVerdicts = func(recs []result.Record, m runrecord.Manifest) (int, error) {
+	opts.UnknownVerdicts = func(recs []result.Record, m record.Manifest) (int, error) {
 		looked = append(looked, len(recs))
 		return report.UnknownVerdicts(recs, m)
 	}

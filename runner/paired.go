@@ -11,8 +11,8 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/lnbench/lnbench/backend"
-	"github.com/lnbench/lnbench/result"
-	"github.com/lnbench/lnbench/runrecord"
+	"github.com/lnbench/lnbench/record"
+	"github.com/lnbench/lnbench/record/result"
 	"github.com/lnbench/lnbench/scenario"
 	"github.com/lnbench/lnbench/usage"
 )
@@ -78,7 +78,7 @@ func (e *execution) runPair(ctx context.Context, pair []networkPlan) (err error)
 			p.cpus = sets[k]
 			fmt.Fprintf(opts.Log, "network %s: on CPUs %s\n", p.name, backend.CPUList(p.cpus))
 			if rec.Design != nil {
-				rec.Design.CPUSets = append(rec.Design.CPUSets, runrecord.CPUSet{Network: p.name, CPUs: backend.CPUList(p.cpus)})
+				rec.Design.CPUSets = append(rec.Design.CPUSets, record.CPUSet{Network: p.name, CPUs: backend.CPUList(p.cpus)})
 			}
 		}
 		// A network opens under the watch of those already up: a death

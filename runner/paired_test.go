@@ -14,7 +14,7 @@ import (
 	"github.com/lnbench/lnbench/internal/fakenet"
 	"github.com/lnbench/lnbench/network"
 	"github.com/lnbench/lnbench/node"
-	"github.com/lnbench/lnbench/result"
+	"github.com/lnbench/lnbench/record/result"
 	"github.com/lnbench/lnbench/scenario"
 	"github.com/lnbench/lnbench/usage"
 )

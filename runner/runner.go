@@ -1,6 +1,6 @@
 // Package runner executes a scenario end to end: for each network a fresh
 // backend, setup, warm-up and measured iterations streamed to disk, logs,
-// teardown, then the run's manifest (package runrecord) into the artifacts
+// teardown, then the run's manifest (package record) into the artifacts
 // folder. Analysis and reports are the caller's (report.Render): the runner
 // leaves the record they are made from.
 package runner
@@ -27,8 +27,8 @@ import (
 	"github.com/lnbench/lnbench/network"
 	"github.com/lnbench/lnbench/node"
 	"github.com/lnbench/lnbench/node/drivers"
-	"github.com/lnbench/lnbench/result"
-	"github.com/lnbench/lnbench/runrecord"
+	"github.com/lnbench/lnbench/record"
+	"github.com/lnbench/lnbench/record/result"
 	"github.com/lnbench/lnbench/scenario"
 	"github.com/lnbench/lnbench/sweep"
 	"github.com/lnbench/lnbench/topology"
@@ -199,7 +199,7 @@ func planRounds(s scenario.Scenario, from, to int) ([]networkPlan, error) {
 // Execute runs the scenario. It always leaves the artifacts folder with
 // what was measured and the run's manifest, even when it returns an error
 // or ctx is cancelled, so the caller renders the reports in either case.
-func Execute(ctx context.Context, opts Options, run Run) (rec runrecord.Manifest, err error) {
+func Execute(ctx context.Context, opts Options, run Run) (rec record.Manifest, err error) {
 	if opts.Scenario.Compare.OrderOrDefault() == scenario.OrderShuffled && opts.Scenario.Compare.Seed == 0 {
 		opts.Scenario.Compare.Seed = newSeed() // recorded in scenario.yml and run.json: the order can be rerun
 	}
@@ -242,11 +242,11 @@ func Execute(ctx context.Context, opts Options, run Run) (rec runrecord.Manifest
 			return rec, err
 		}
 	}
-	rec = runrecord.Manifest{RunID: run.ID, Started: time.Now().UTC(), Scenario: s, Backend: opts.BackendName, Env: envinfo.Collect(),
+	rec = record.Manifest{RunID: run.ID, Started: time.Now().UTC(), Scenario: s, Backend: opts.BackendName, Env: envinfo.Collect(),
 		Warnings: append(append([]string(nil), opts.Notes...), topologyNotes(plans)...)}
 	rec.Nodes = withTopologyNodes(nodes, plans)
 	rec.Design = design
-	w, err := result.Create(filepath.Join(run.Dir, runrecord.PaymentsFile))
+	w, err := result.Create(filepath.Join(run.Dir, record.PaymentsFile))
 	if err != nil {
 		return rec, err
 	}
@@ -257,7 +257,7 @@ func Execute(ctx context.Context, opts Options, run Run) (rec runrecord.Manifest
 	}
 	var fw *faults.Writer
 	if len(s.Faults) > 0 {
-		if fw, err = faults.Create(filepath.Join(run.Dir, runrecord.FaultsFile)); err != nil {
+		if fw, err = faults.Create(filepath.Join(run.Dir, record.FaultsFile)); err != nil {
 			return rec, err
 		}
 		defer fw.Close()
@@ -289,7 +289,7 @@ func Execute(ctx context.Context, opts Options, run Run) (rec runrecord.Manifest
 		if err != nil {
 			rec.Warnings = append(rec.Warnings, "run ended early: "+lines.First(err.Error()))
 		}
-		if werr := runrecord.Write(run.Dir, rec); werr != nil && err == nil {
+		if werr := record.Write(run.Dir, rec); werr != nil && err == nil {
 			err = fmt.Errorf("writing the run's manifest: %v", werr)
 		}
 	}()
@@ -318,7 +318,7 @@ type execution struct {
 	run     Run
 	w       *result.Writer
 	fw      *faults.Writer
-	rec     *runrecord.Manifest
+	rec     *record.Manifest
 	sw      *sweep.Sweep
 	configs map[string]backend.NodeConfig
 }
@@ -356,7 +356,7 @@ func (e *execution) runPlans(ctx context.Context, plans []networkPlan) error {
 
 // skipSwept tells whether an earlier sweep step of the case's group broke a
 // bound, and records the skip in the manifest's warnings.
-func skipSwept(sw *sweep.Sweep, rec *runrecord.Manifest, c caseRun) bool {
+func skipSwept(sw *sweep.Sweep, rec *record.Manifest, c caseRun) bool {
 	if !sw.Skip(c.c.Values) {
 		return false
 	}
@@ -376,7 +376,7 @@ func cpuSeconds() float64 {
 }
 
 // caseIndex is the 1-based position of the case among the run's cases.
-func caseIndex(rec *runrecord.Manifest, c caseRun) int {
+func caseIndex(rec *record.Manifest, c caseRun) int {
 	for i, sc := range rec.Scenario.Cases() {
 		if sc.ID() == c.c.ID() {
 			return c.launch*len(rec.Scenario.Cases()) + i + 1
@@ -388,18 +388,18 @@ func caseIndex(rec *runrecord.Manifest, c caseRun) int {
 func countCases(s scenario.Scenario) int { return len(s.Cases()) * s.Job.LaunchCount }
 
 // placements lists a network's services with their engines, sorted.
-func placements(network string, m map[string]string) []runrecord.Placement {
-	var out []runrecord.Placement
+func placements(network string, m map[string]string) []record.Placement {
+	var out []record.Placement
 	for svc, e := range m {
-		out = append(out, runrecord.Placement{Network: network, Service: svc, Engine: e})
+		out = append(out, record.Placement{Network: network, Service: svc, Engine: e})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Service < out[j].Service })
 	return out
 }
 
 // forwards reads every intermediary's forwarding count.
-func forwards(ctx context.Context, name string, net *network.Network) []runrecord.Forward {
-	var out []runrecord.Forward
+func forwards(ctx context.Context, name string, net *network.Network) []record.Forward {
+	var out []record.Forward
 	for _, n := range net.Names() {
 		// With random pairs every node may forward, endpoints included.
 		if len(net.Topology.Pairs) == 0 && net.Topology.Endpoint(n) {
@@ -410,7 +410,7 @@ func forwards(ctx context.Context, name string, net *network.Network) []runrecor
 		c, err := net.Nodes[n].ForwardedCount(nctx)
 		cancel()
 		if err == nil {
-			out = append(out, runrecord.Forward{Network: name, Node: n, Count: c})
+			out = append(out, record.Forward{Network: name, Node: n, Count: c})
 		}
 	}
 	return out

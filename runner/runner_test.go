@@ -20,9 +20,9 @@ import (
 	"github.com/lnbench/lnbench/network"
 	"github.com/lnbench/lnbench/node"
 	"github.com/lnbench/lnbench/nodebuild"
+	"github.com/lnbench/lnbench/record"
+	"github.com/lnbench/lnbench/record/result"
 	"github.com/lnbench/lnbench/report"
-	"github.com/lnbench/lnbench/result"
-	"github.com/lnbench/lnbench/runrecord"
 	"github.com/lnbench/lnbench/scenario"
 )
 
@@ -165,9 +165,9 @@ func execute(t *testing.T, opts Options) (Run, []result.Record, error) {
 }
 
 // manifest reads the run.json the run left.
-func manifest(t *testing.T, run Run) runrecord.Manifest {
+func manifest(t *testing.T, run Run) record.Manifest {
 	t.Helper()
-	m, err := runrecord.Read(run.Dir)
+	m, err := record.Read(run.Dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -229,7 +229,7 @@ func TestExecuteRunsAScenarioOnFakeNodes(t *testing.T) {
 			t.Errorf("network torn down %d times", be.TornDown())
 		}
 	}
-	for _, f := range []string{runrecord.ManifestFile, runrecord.ScenarioFile, runrecord.PaymentsFile, "nodes/launch1_Concurrency-1_TotalPayments-6/alice/fake.log", "nodes/launch1_Concurrency-1_TotalPayments-6/btcd/args.txt"} {
+	for _, f := range []string{record.ManifestFile, record.ScenarioFile, record.PaymentsFile, "nodes/launch1_Concurrency-1_TotalPayments-6/alice/fake.log", "nodes/launch1_Concurrency-1_TotalPayments-6/btcd/args.txt"} {
 		if _, err := os.Stat(filepath.Join(run.Dir, f)); err != nil {
 			t.Errorf("artifact %s: %v", f, err)
 		}
@@ -238,8 +238,8 @@ func TestExecuteRunsAScenarioOnFakeNodes(t *testing.T) {
 	if strings.Contains(string(args), "secret") {
 		t.Errorf("chain password in args.txt: %s", args)
 	}
-	if _, err := os.Stat(filepath.Join(run.Dir, runrecord.SummaryFile)); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("the runner wrote %s (%v): reports are its caller's", runrecord.SummaryFile, err)
+	if _, err := os.Stat(filepath.Join(run.Dir, record.SummaryFile)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the runner wrote %s (%v): reports are its caller's", record.SummaryFile, err)
 	}
 	m := manifest(t, run)
 	if len(m.Nodes) != 1 || m.Finished.Before(m.Started) || len(m.Setup) == 0 {

@@ -3,7 +3,7 @@ package runner
 import (
 	"context"
 
-	"github.com/lnbench/lnbench/result"
+	"github.com/lnbench/lnbench/record/result"
 )
 
 // runNetwork brings one network up, runs its cases one after another and

@@ -8,7 +8,7 @@ import (
 	"slices"
 
 	"github.com/lnbench/lnbench/internal/runs"
-	"github.com/lnbench/lnbench/runrecord"
+	"github.com/lnbench/lnbench/record"
 	"github.com/lnbench/lnbench/scenario"
 	"github.com/lnbench/lnbench/usage"
 	"github.com/lnbench/lnbench/usage/collect"
@@ -37,7 +37,7 @@ func usesTmpfs(plans []networkPlan) bool {
 
 // probeStorage measures the sync ceiling of the filesystem that will hold
 // the network's data dirs, once per storage kind per run.
-func probeStorage(ctx context.Context, opts Options, storage, workDir string, rec *runrecord.Manifest) {
+func probeStorage(ctx context.Context, opts Options, storage, workDir string, rec *record.Manifest) {
 	if opts.DiskProbe <= 0 || slices.ContainsFunc(rec.DiskProbes, func(p usage.DiskProbe) bool { return p.Storage == storage }) {
 		return
 	}
@@ -54,7 +54,7 @@ func probeStorage(ctx context.Context, opts Options, storage, workDir string, re
 }
 
 // addNote records one line in the manifest's warnings, once.
-func addNote(rec *runrecord.Manifest, line string) {
+func addNote(rec *record.Manifest, line string) {
 	if !slices.Contains(rec.Warnings, line) {
 		rec.Warnings = append(rec.Warnings, line)
 	}

@@ -2,7 +2,7 @@ package runner
 
 import (
 	"github.com/lnbench/lnbench/analysis"
-	"github.com/lnbench/lnbench/result"
+	"github.com/lnbench/lnbench/record/result"
 	"github.com/lnbench/lnbench/scenario"
 	"github.com/lnbench/lnbench/sweep"
 )

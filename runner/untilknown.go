@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/lnbench/lnbench/result"
-	"github.com/lnbench/lnbench/runrecord"
+	"github.com/lnbench/lnbench/record"
+	"github.com/lnbench/lnbench/record/result"
 )
 
 // roundsPerLook is how many launch rounds until-known adds between two
@@ -26,13 +26,13 @@ func looks(planned, max int) int {
 // does not read payments.jsonl back). Verdicts are the report's to tell
 // (report.UnknownVerdicts), so the runner asks its caller instead of
 // importing the report.
-type VerdictCounter func(recs []result.Record, m runrecord.Manifest) (int, error)
+type VerdictCounter func(recs []result.Record, m record.Manifest) (int, error)
 
 var errNoVerdictCounter = errors.New("until known needs Options.UnknownVerdicts to count the verdicts not yet known")
 
 // untilKnown adds blocks of launch rounds while some verdict against the
 // baseline is not yet known, up to the cap, and records why it stopped.
-// Each look tests at alpha/looks (runrecord.Design.Looks), so stopping at the
+// Each look tests at alpha/looks (record.Design.Looks), so stopping at the
 // first look that happens to be significant cannot raise the false-positive
 // rate above alpha (a Bonferroni bound over the looks).
 func (e *execution) untilKnown(ctx context.Context) error {

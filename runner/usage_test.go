@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/lnbench/lnbench/internal/runs"
-	"github.com/lnbench/lnbench/result"
+	"github.com/lnbench/lnbench/record/result"
 	"github.com/lnbench/lnbench/usage"
 )
 

@@ -9,8 +9,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/lnbench/lnbench/record/traces"
 	"github.com/lnbench/lnbench/scenario"
-	"github.com/lnbench/lnbench/traces"
 )
 
 // Config is one sampling session over a network's actors.

@@ -12,8 +12,8 @@ import (
 
 	"github.com/google/pprof/profile"
 
+	"github.com/lnbench/lnbench/record/traces"
 	"github.com/lnbench/lnbench/scenario"
-	"github.com/lnbench/lnbench/traces"
 )
 
 // clock is a fake time that the fake pprof endpoint moves on.

@@ -19,7 +19,7 @@ import (
 
 	"github.com/lnbench/lnbench/flamegraph"
 	"github.com/lnbench/lnbench/internal/lines"
-	"github.com/lnbench/lnbench/traces"
+	"github.com/lnbench/lnbench/record/traces"
 )
 
 // Target is one actor's pprof endpoint, e.g. http://alice:6060.

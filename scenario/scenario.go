@@ -139,7 +139,7 @@ func Default() Scenario {
 	}
 }
 
-// FileName is the scenario an artifacts folder records (runrecord.ScenarioFile).
+// FileName is the scenario an artifacts folder records (record.ScenarioFile).
 const FileName = "scenario.yml"
 
 // Load reads and validates a scenario file.

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/lnbench/lnbench/backend"
+	"github.com/lnbench/lnbench/backend/orchestrator"
 	"github.com/lnbench/lnbench/chain/btcd"
 	"github.com/lnbench/lnbench/composefile"
 	"github.com/lnbench/lnbench/node/cln"
@@ -16,9 +17,8 @@ import (
 // RPC bridge (harnessHost); a bridge alone (socat is up before
 // lightningd's socket) does not count.
 func (b *Backend) waitCLN(ctx context.Context, ep backend.NodeEndpoint) (backend.NodeEndpoint, error) {
-	var published string
-	_, err := b.waitReady(ctx, "node", ep.Name, func(id string) bool {
-		ep.RPCHost = b.harnessHost(ctx, id, composefile.ClnRPCPort, &published, func(hostPort string) bool {
+	_, err := b.waiting().Ready(ctx, b, "node", ep.Name, func(t orchestrator.Task) bool {
+		ep.RPCHost = b.harnessHost(ctx, t, composefile.ClnRPCPort, func(hostPort string) bool {
 			return cln.Answers(ctx, hostPort)
 		})
 		return ep.RPCHost != ""

@@ -18,24 +18,21 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"os"
 	"path/filepath"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/docker/docker/api/types/container"
-	"github.com/docker/go-connections/nat"
 	"github.com/lnbench/lnbench/backend"
+	"github.com/lnbench/lnbench/backend/orchestrator"
 	"github.com/lnbench/lnbench/chain/btcd"
 	"github.com/lnbench/lnbench/composefile"
 	"github.com/lnbench/lnbench/internal/dockercli"
 	"github.com/lnbench/lnbench/internal/fileutil"
-	"github.com/lnbench/lnbench/internal/wait"
 	"github.com/lnbench/lnbench/node/lnd"
 )
 
@@ -222,109 +219,6 @@ func (b *Backend) imageOf(ctx context.Context, id string) (string, error) {
 	return c.Config.Image, nil
 }
 
-// containerState is a container's status ("running", "exited", …).
-func (b *Backend) containerState(ctx context.Context, id string) (string, error) {
-	c, err := b.inspect1(ctx, id)
-	if err != nil {
-		return "", err
-	}
-	if c.State == nil {
-		return "", fmt.Errorf("container %s: no state", id)
-	}
-	return c.State.Status, nil
-}
-
-// publishedPort reads back the loopback host port Docker chose for a
-// container port, and refuses any binding beyond 127.0.0.1.
-func (b *Backend) publishedPort(ctx context.Context, containerID string, port int) (string, error) {
-	c, err := b.inspect1(ctx, containerID)
-	if err != nil {
-		return "", err
-	}
-	var binds []string
-	if c.NetworkSettings != nil {
-		for _, hb := range c.NetworkSettings.Ports[nat.Port(fmt.Sprintf("%d/tcp", port))] {
-			binds = append(binds, net.JoinHostPort(hb.HostIP, hb.HostPort))
-		}
-	}
-	if len(binds) == 0 {
-		return "", fmt.Errorf("container port %d/tcp is not published", port)
-	}
-	return parsePort(strings.Join(binds, "\n"), port)
-}
-
-// parsePort reads `docker port` output: one host:port per line.
-func parsePort(out string, port int) (string, error) {
-	var found string
-	for _, line := range strings.Fields(out) {
-		host, p, err := net.SplitHostPort(line)
-		if err != nil {
-			return "", fmt.Errorf("docker port: unexpected %q for container port %d", line, port)
-		}
-		if host != "127.0.0.1" {
-			return "", fmt.Errorf("container port %d is published on %s, beyond loopback; only 127.0.0.1 is allowed", port, line)
-		}
-		if n, err := strconv.Atoi(p); err != nil || n <= 0 {
-			return "", fmt.Errorf("docker port: bad host port in %q", line)
-		}
-		found = net.JoinHostPort(host, p)
-	}
-	if found == "" {
-		return "", fmt.Errorf("container port %d is not published", port)
-	}
-	return found, nil
-}
-
-func (b *Backend) logTail(ctx context.Context, id string, n int) string {
-	out, _ := b.engine(ctx).Logs(ctx, id, n)
-	s := strings.TrimRight(out, "\n")
-	if s == "" {
-		return "  (no output)"
-	}
-	return "  " + strings.ReplaceAll(s, "\n", "\n  ")
-}
-
-// waitReady polls until ready() holds, failing early when the container
-// exits, with the tail of its logs.
-func (b *Backend) waitReady(ctx context.Context, what, service string, ready func(id string) bool) (string, error) {
-	wctx, cancel := context.WithTimeoutCause(ctx, b.opts.StartTimeout, fmt.Errorf("start timeout %v", b.opts.StartTimeout))
-	defer cancel()
-	var id string
-	lastState := time.Time{}
-	err := wait.Poll(wctx, 100*time.Millisecond, func() (bool, error) {
-		if id == "" {
-			id, _ = b.containerID(wctx, service)
-		}
-		if id != "" && ready(id) {
-			return true, nil
-		}
-		// Asking the engine is costlier than a stat: every 0.5 s.
-		if id != "" && time.Since(lastState) > 500*time.Millisecond {
-			lastState = time.Now()
-			status, err := b.containerState(wctx, id)
-			if err == nil && (status == "exited" || status == "dead") {
-				lctx, lcancel := context.WithTimeout(context.Background(), 10*time.Second)
-				defer lcancel()
-				return false, &backend.DeadError{Deaths: []backend.Death{b.death(lctx, service, id, 15)}}
-			}
-		}
-		return false, nil
-	})
-	switch {
-	case ctx.Err() != nil:
-		return id, ctx.Err()
-	case err == nil || wctx.Err() == nil || err != context.Cause(wctx):
-		return id, err // ready, or dead
-	}
-	tailText := "  (no container)"
-	if id != "" {
-		lctx, lcancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer lcancel()
-		tailText = b.logTail(lctx, id, 15)
-	}
-	return id, fmt.Errorf("%s %s did not start in time (%v); last log lines:\n%s", what, service, context.Cause(wctx), tailText)
-}
-
 // StartChain refreshes the file with the chain's credentials and mining
 // address, starts btcd and waits until its RPC answers on the published port.
 func (b *Backend) StartChain(ctx context.Context, spec backend.ChainSpec) (backend.ChainEndpoint, error) {
@@ -336,10 +230,9 @@ func (b *Backend) StartChain(ctx context.Context, spec backend.ChainSpec) (backe
 	if err != nil {
 		return backend.ChainEndpoint{}, err
 	}
-	if _, err := b.compose(ctx, "up", "-d", "--no-deps", composefile.ChainService); err != nil {
+	if err := b.Deploy(ctx, composefile.ChainService); err != nil {
 		return backend.ChainEndpoint{}, fmt.Errorf("starting btcd: %w", err)
 	}
-	b.markStarted(composefile.ChainService)
 	host, cert, err := b.waitChain(ctx)
 	if err != nil {
 		return backend.ChainEndpoint{}, err
@@ -351,15 +244,10 @@ func (b *Backend) StartChain(ctx context.Context, spec backend.ChainSpec) (backe
 // returns that host:port and the certificate's path.
 func (b *Backend) waitChain(ctx context.Context) (host, cert string, err error) {
 	cert = filepath.Join(b.opts.WorkDir, composefile.ChainService, "rpc.cert")
-	_, err = b.waitReady(ctx, "chain", composefile.ChainService, func(id string) bool {
-		if !fileutil.NonEmpty(cert) {
-			return false
-		}
-		if host == "" {
-			host, _ = b.publishedPort(ctx, id, composefile.BtcdRPCPort)
-		}
+	_, err = b.waiting().Ready(ctx, b, "chain", composefile.ChainService, func(t orchestrator.Task) bool {
+		host = published(t, composefile.BtcdRPCPort)
 		// rpcclient verifies the certificate for the IP it dials.
-		return host != "" && backend.TLSAnswers(host, cert, "127.0.0.1")
+		return host != "" && fileutil.NonEmpty(cert) && backend.TLSAnswers(host, cert, "127.0.0.1")
 	})
 	return host, cert, err
 }
@@ -370,15 +258,9 @@ func (b *Backend) StartSampler(ctx context.Context) (string, error) {
 	if !b.opts.Sampler {
 		return "", errors.New("compose backend: this network was generated without the sampler sidecar")
 	}
-	if _, err := b.compose(ctx, "up", "-d", "--no-deps", composefile.SamplerService); err != nil {
-		return "", fmt.Errorf("starting the sampler: %w", err)
-	}
-	b.markStarted(composefile.SamplerService)
 	var host string
-	_, err := b.waitReady(ctx, "sampler", composefile.SamplerService, func(id string) bool {
-		if host == "" {
-			host, _ = b.publishedPort(ctx, id, composefile.SamplerControlPort)
-		}
+	_, err := b.waiting().Start(ctx, b, "sampler", composefile.SamplerService, func(t orchestrator.Task) bool {
+		host = published(t, composefile.SamplerControlPort)
 		return host != ""
 	})
 	if err != nil {
@@ -411,10 +293,9 @@ func (b *Backend) StartNode(ctx context.Context, spec backend.NodeSpec) (backend
 	if err != nil {
 		return backend.NodeEndpoint{}, err
 	}
-	if _, err := b.compose(ctx, "up", "-d", "--no-deps", spec.Name); err != nil {
+	if err := b.Deploy(ctx, spec.Name); err != nil {
 		return backend.NodeEndpoint{}, fmt.Errorf("starting %s: %w", spec.Name, err)
 	}
-	b.markStarted(spec.Name)
 	return b.waitNode(ctx, b.nodeEndpoint(n, args))
 }
 
@@ -451,12 +332,11 @@ func (b *Backend) waitNode(ctx context.Context, ep backend.NodeEndpoint) (backen
 	if ep.MacaroonPath == "" {
 		return b.waitCLN(ctx, ep)
 	}
-	var published string
-	_, err := b.waitReady(ctx, "node", ep.Name, func(id string) bool {
+	_, err := b.waiting().Ready(ctx, b, "node", ep.Name, func(t orchestrator.Task) bool {
 		if !fileutil.NonEmpty(ep.MacaroonPath) || !fileutil.NonEmpty(ep.TLSCertPath) {
 			return false
 		}
-		ep.RPCHost = b.harnessHost(ctx, id, composefile.LndRPCPort, &published, func(hostPort string) bool {
+		ep.RPCHost = b.harnessHost(ctx, t, composefile.LndRPCPort, func(hostPort string) bool {
 			return backend.TLSAnswers(hostPort, ep.TLSCertPath, "localhost")
 		})
 		return ep.RPCHost != ""
@@ -595,24 +475,9 @@ func (b *Backend) Dead(ctx context.Context) []backend.Death {
 	sort.Strings(names)
 	var out []backend.Death
 	for _, n := range names {
-		id, err := b.containerID(ctx, n)
-		if err != nil || id == "" {
-			continue
-		}
-		if status, err := b.containerState(ctx, id); err == nil && status != "running" {
-			out = append(out, b.death(ctx, n, id, 10))
+		if t, err := b.Locate(ctx, n); err == nil && t.Container != "" && !t.Running {
+			out = append(out, b.Death(ctx, n, t, 10))
 		}
 	}
 	return out
-}
-
-// death reads why a service's container stopped: its state, exit code,
-// OOM flag and memory limit from the engine, and the last n log lines.
-func (b *Backend) death(ctx context.Context, service, id string, n int) backend.Death {
-	d := backend.Death{Actor: service, Reason: "exited", ExitCode: -1}
-	if c, err := b.inspect1(ctx, id); err == nil && c.ContainerJSONBase != nil {
-		d = backend.DeathOf(service, c.State, c.HostConfig)
-	}
-	d.LogTail = backend.TailLines(b.logTail(ctx, id, n))
-	return d
 }

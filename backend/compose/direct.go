@@ -9,6 +9,7 @@ import (
 
 	"github.com/docker/docker/api/types/container"
 	"github.com/docker/docker/api/types/network"
+	"github.com/lnbench/lnbench/backend/orchestrator"
 )
 
 // The harness's own calls (a payment's RPCs) go to a container's address
@@ -51,22 +52,20 @@ func networksOf(c container.InspectResponse) []*network.EndpointSettings {
 	return out
 }
 
-// harnessHost is where the harness reaches port of container id: once the
-// service answers on the published port (answers says so; *published
-// keeps the port between polls), its first address that answers too, else
-// the published port (no route from this host, e.g. a remote or rootless
-// engine). "" while it does not answer.
-func (b *Backend) harnessHost(ctx context.Context, id string, port int, published *string, answers func(hostPort string) bool) string {
-	if *published == "" {
-		*published, _ = b.publishedPort(ctx, id, port)
-	}
-	if *published == "" || !answers(*published) {
+// harnessHost is where the harness reaches a container port of task t:
+// once the service answers on the published port (answers says so), its
+// first address that answers too, else the published port (no route from
+// this host, e.g. a remote or rootless engine). "" while it does not
+// answer.
+func (b *Backend) harnessHost(ctx context.Context, t orchestrator.Task, port int, answers func(hostPort string) bool) string {
+	hostPort := published(t, port)
+	if hostPort == "" || !answers(hostPort) {
 		return ""
 	}
-	for _, ip := range b.containerAddrs(ctx, id) {
+	for _, ip := range b.containerAddrs(ctx, t.Container) {
 		if hp := net.JoinHostPort(ip, strconv.Itoa(port)); answers(hp) {
 			return hp
 		}
 	}
-	return *published
+	return hostPort
 }

@@ -2,11 +2,7 @@ package compose
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"os"
-	"os/exec"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -16,10 +12,9 @@ import (
 
 // engine is what the compose backend asks the Docker engine beyond the
 // compose command line: which containers, their state, addresses, ports
-// and labels as typed values, and their logs. *dockerapi.Engine asks the
-// engine's API in-process, as the swarm backend does; cliEngine runs the
-// docker CLI (an engine reached over tcp or ssh, with the CLI's settings)
-// and reads `docker inspect`'s JSON, the same document. Tests use a fake.
+// and labels as typed values, and their logs: *dockerapi.Engine, the
+// engine's API asked in-process as the swarm backend asks it (over the
+// CLI's dial-stdio for an engine reached by tcp or ssh). Tests use a fake.
 type engine interface {
 	// Containers returns the ids of the containers matching q.
 	Containers(ctx context.Context, q dockerapi.ContainerQuery) ([]string, error)
@@ -39,13 +34,14 @@ func projectQuery(project, service string) dockerapi.ContainerQuery {
 	return q
 }
 
-// newEngine asks the API when the docker CLI's engine is on a unix socket
-// ($DOCKER_HOST, else the current context), else the CLI.
+// newEngine is the engine the docker CLI is set to reach: its unix socket
+// dialed directly ($DOCKER_HOST, else the current context's), any other
+// (tcp with the CLI's TLS settings, ssh) through the CLI's dial-stdio.
 func newEngine(ctx context.Context) engine {
 	if sock := socketOf(ctx); sock != "" {
 		return dockerapi.NewEngine("unix://" + sock)
 	}
-	return cliEngine{}
+	return dockerapi.NewEngine(dockerapi.CLIHost)
 }
 
 // socketOf is the unix socket the docker CLI talks to: $DOCKER_HOST, else
@@ -79,44 +75,4 @@ func (l *lazyEngine) get(ctx context.Context) engine {
 		}
 	})
 	return l.e
-}
-
-type cliEngine struct{}
-
-func (cliEngine) Containers(ctx context.Context, q dockerapi.ContainerQuery) ([]string, error) {
-	args := []string{"ps", "-q", "--no-trunc"}
-	if q.All {
-		args = append(args, "-a")
-	}
-	for _, l := range q.Labels {
-		args = append(args, "--filter", "label="+l)
-	}
-	if q.Status != "" {
-		args = append(args, "--filter", "status="+q.Status)
-	}
-	out, err := docker(ctx, args...)
-	if err != nil {
-		return nil, err
-	}
-	return strings.Fields(out), nil
-}
-
-func (cliEngine) Inspect(ctx context.Context, ids ...string) ([]container.InspectResponse, error) {
-	out, err := docker(ctx, append([]string{"inspect", "--type", "container"}, ids...)...)
-	if err != nil {
-		return nil, err
-	}
-	var docs []container.InspectResponse
-	if err := json.Unmarshal([]byte(out), &docs); err != nil {
-		return nil, fmt.Errorf("docker inspect: %v", err)
-	}
-	if len(docs) != len(ids) {
-		return nil, fmt.Errorf("docker inspect: %d documents for %d containers", len(docs), len(ids))
-	}
-	return docs, nil
-}
-
-func (cliEngine) Logs(ctx context.Context, id string, tail int) (string, error) {
-	out, err := exec.CommandContext(ctx, "docker", "logs", "--tail", strconv.Itoa(tail), id).CombinedOutput()
-	return string(out), err
 }

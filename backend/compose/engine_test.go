@@ -17,6 +17,7 @@ import (
 	"github.com/docker/docker/api/types/network"
 	"github.com/docker/go-connections/nat"
 	"github.com/lnbench/lnbench/backend"
+	"github.com/lnbench/lnbench/backend/orchestrator"
 	"github.com/lnbench/lnbench/composefile"
 	"github.com/lnbench/lnbench/internal/dockerapi"
 )
@@ -113,17 +114,21 @@ func TestAPIEngine(t *testing.T) {
 	// The backend reads a death as a typed state, not text.
 	b := &Backend{project: "p1", started: map[string]bool{}}
 	b.eng.e = e
-	d := b.death(ctx, "bob", "bbb", 3)
+	d := b.Death(ctx, "bob", orchestrator.Task{Container: "bbb"}, 3)
 	if !d.OOM || d.ExitCode != 137 || d.MemoryLimit != 128<<20 || d.Reason != "exited" {
 		t.Errorf("death %+v", d)
 	}
 }
 
-// Engines the CLI reaches over tcp (its TLS settings) or ssh keep the CLI.
-func TestRemoteEngineUsesTheCLI(t *testing.T) {
+// Engines the CLI reaches over tcp (its TLS settings) or ssh are asked
+// through the CLI's dial-stdio: the same client as the CLI's own engine.
+func TestRemoteEngineThroughTheCLI(t *testing.T) {
 	t.Setenv("DOCKER_HOST", "tcp://127.0.0.1:2375")
-	if e := newEngine(context.Background()); e != (cliEngine{}) {
-		t.Errorf("tcp engine: %T", e)
+	if e, ok := newEngine(context.Background()).(*dockerapi.Engine); !ok || e == nil {
+		t.Fatalf("tcp engine: %T", newEngine(context.Background()))
+	}
+	if dockerapi.Client(dockerapi.CLIHost) == dockerapi.Client("") {
+		t.Error("the CLI's engine shares the local socket's client")
 	}
 }
 
@@ -164,19 +169,27 @@ func TestAddressesAndPortsFromDocuments(t *testing.T) {
 	if ip, err := b.containerIP(ctx, "aaa"); err != nil || ip != "172.18.0.3" {
 		t.Errorf("ip %q %v", ip, err)
 	}
-	if hp, err := b.publishedPort(ctx, "aaa", 10009); err != nil || hp != "127.0.0.1:49153" {
-		t.Errorf("published %q %v", hp, err)
+	task, err := b.Locate(ctx, "alice")
+	if err != nil || !task.Running || published(task, 10009) != "127.0.0.1:49153" {
+		t.Errorf("located %+v %v", task, err)
 	}
-	if _, err := b.publishedPort(ctx, "aaa", 9735); err == nil {
-		t.Error("an unpublished port read as published")
+	if hp := published(task, 9735); hp != "" {
+		t.Errorf("an unpublished port read as published: %q", hp)
 	}
 	if img, err := b.imageOf(ctx, "aaa"); err != nil || img != "lnbench/lnd:x" {
 		t.Errorf("image %q %v", img, err)
 	}
 	doc.NetworkSettings.Ports["10009/tcp"] = []nat.PortBinding{{HostIP: "0.0.0.0", HostPort: "49153"}}
-	if _, err := b.publishedPort(ctx, "aaa", 10009); err == nil {
-		t.Error("a binding beyond loopback was accepted")
+	if _, err := b.Locate(ctx, "alice"); err == nil || !strings.Contains(err.Error(), "beyond loopback") {
+		t.Errorf("a binding beyond loopback: %v", err)
 	}
+	// and it ends a start at once, not at the timeout
+	b.opts.StartTimeout = time.Minute
+	start := time.Now()
+	if _, err := b.waiting().Ready(ctx, b, "node", "alice", func(orchestrator.Task) bool { return true }); err == nil || time.Since(start) > 5*time.Second {
+		t.Errorf("start with a binding beyond loopback: %v after %v", err, time.Since(start))
+	}
+	doc.NetworkSettings.Ports["10009/tcp"] = []nat.PortBinding{{HostIP: "127.0.0.1", HostPort: "49153"}}
 	doc.NetworkSettings.Networks["other"] = &network.EndpointSettings{IPAddress: "10.0.9.4"}
 	if _, err := b.containerIP(ctx, "aaa"); err == nil {
 		t.Error("two networks read as one address")
@@ -187,13 +200,13 @@ func TestAddressesAndPortsFromDocuments(t *testing.T) {
 	}
 }
 
-// waitReady: a container that never answers is a timeout with its log
-// tail; one that exits is a death, reported at once.
+// The wait for a start: a container that never answers is a timeout with
+// its log tail; one that exits is a death, reported at once.
 func TestWaitReadyTimeoutAndDeath(t *testing.T) {
 	running := container.InspectResponse{ContainerJSONBase: &container.ContainerJSONBase{ID: "aaa", State: &container.State{Status: "running"}}}
 	b := &Backend{opts: Options{NetworkOptions: composefile.NetworkOptions{StartTimeout: 300 * time.Millisecond}}}
 	b.eng.e = fakeEngine{"aaa": running}
-	_, err := b.waitReady(context.Background(), "node", "alice", func(string) bool { return false })
+	_, err := b.waiting().Ready(context.Background(), b, "node", "alice", func(orchestrator.Task) bool { return false })
 	if err == nil || !strings.Contains(err.Error(), "node alice did not start in time (start timeout 300ms)") {
 		t.Errorf("timeout: %v", err)
 	}
@@ -201,7 +214,7 @@ func TestWaitReadyTimeoutAndDeath(t *testing.T) {
 	b.eng.e = fakeEngine{"aaa": exited}
 	b.opts.StartTimeout = time.Minute
 	start := time.Now()
-	_, err = b.waitReady(context.Background(), "node", "alice", func(string) bool { return false })
+	_, err = b.waiting().Ready(context.Background(), b, "node", "alice", func(orchestrator.Task) bool { return false })
 	var dead *backend.DeadError
 	if !errors.As(err, &dead) || dead.Deaths[0].ExitCode != 2 || time.Since(start) > 10*time.Second {
 		t.Errorf("death: %v after %v", err, time.Since(start))

@@ -97,7 +97,7 @@ func (b *Backend) Restart(ctx context.Context, name string) (backend.NodeEndpoin
 	if name == composefile.SamplerService {
 		return backend.NodeEndpoint{}, fmt.Errorf("restart %s: the sampler is not an actor that can be restarted", name)
 	}
-	if status, err := b.containerState(ctx, id); err == nil && status == "paused" {
+	if c, err := b.inspect1(ctx, id); err == nil && c.State != nil && c.State.Status == "paused" {
 		if _, err := docker(ctx, "unpause", id); err != nil {
 			return backend.NodeEndpoint{}, fmt.Errorf("restart %s: %w", name, err)
 		}

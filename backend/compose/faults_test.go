@@ -1,6 +1,8 @@
 package compose
 
 import (
+	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -8,7 +10,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/docker/docker/api/types/container"
+	"github.com/docker/docker/api/types/network"
 	"github.com/lnbench/lnbench/composefile"
+	"github.com/lnbench/lnbench/internal/dockerapi"
 
 	"github.com/lnbench/lnbench/backend"
 	"github.com/lnbench/lnbench/topology"
@@ -76,7 +81,7 @@ func fakeBackend(t *testing.T) (*Backend, func() string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b.eng.e = cliEngine{} // the fake CLI plays the engine
+	b.eng.e = loggedEngine{log} // the engine's API, beside the fake CLI
 	calls := func() string {
 		data, _ := os.ReadFile(log)
 		_ = os.Remove(log)
@@ -90,6 +95,54 @@ func fakeBackend(t *testing.T) (*Backend, func() string) {
 	}
 	calls()
 	return b, calls
+}
+
+// loggedEngine answers the engine's questions as fakeDocker's engine
+// would and logs each to the same file, "engine containers LABELS" and
+// "engine inspect IDS", so a test sees every lookup in order.
+type loggedEngine struct{ log string }
+
+func (e loggedEngine) note(line string) {
+	f, err := os.OpenFile(e.log, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err == nil {
+		fmt.Fprintln(f, line)
+		f.Close()
+	}
+}
+
+func (e loggedEngine) Containers(_ context.Context, q dockerapi.ContainerQuery) ([]string, error) {
+	e.note("engine containers " + strings.Join(q.Labels, " "))
+	var ids []string
+	for _, l := range q.Labels {
+		if svc, ok := strings.CutPrefix(l, "com.docker.compose.service="); ok {
+			ids = append(ids, "cid-"+svc)
+		}
+	}
+	return ids, nil
+}
+
+func (e loggedEngine) Inspect(_ context.Context, ids ...string) ([]container.InspectResponse, error) {
+	e.note("engine inspect " + strings.Join(ids, " "))
+	ipOf := map[string]string{"cid-alice": "172.18.0.2", "cid-bob": "172.18.0.3"}
+	var out []container.InspectResponse
+	for _, id := range ids {
+		ip := ipOf[id]
+		if ip == "" {
+			ip = "172.18.0.9"
+		}
+		svc := strings.TrimPrefix(id, "cid-")
+		out = append(out, container.InspectResponse{
+			ContainerJSONBase: &container.ContainerJSONBase{ID: id, Name: "/" + svc, State: &container.State{Status: "running"}},
+			Config:            &container.Config{Image: "lnbench/lnd:fake", Labels: map[string]string{"com.docker.compose.service": svc}},
+			NetworkSettings:   &container.NetworkSettings{Networks: map[string]*network.EndpointSettings{"n": {IPAddress: ip, Gateway: "172.18.0.1"}}},
+		})
+	}
+	return out, nil
+}
+
+func (e loggedEngine) Logs(_ context.Context, id string, tail int) (string, error) {
+	e.note(fmt.Sprintf("engine logs %s %d", id, tail))
+	return "", nil
 }
 
 func TestFaultsDockerCommandLines(t *testing.T) {
@@ -125,10 +178,10 @@ func TestFaultsDockerCommandLines(t *testing.T) {
 	}
 	got := calls()
 	wantCalls(t, "impair alice~bob", got,
-		"ps -q --no-trunc -a --filter label=com.docker.compose.project="+b.Project()+" --filter label=com.docker.compose.service=bob",
-		"inspect --type container cid-bob",
-		"inspect --type container cid-alice",
-		"inspect --type container cid-alice",
+		"engine containers com.docker.compose.project="+b.Project()+" com.docker.compose.service=bob",
+		"engine inspect cid-bob",
+		"engine inspect cid-alice",
+		"engine inspect cid-alice",
 		"run --rm -i --network container:cid-alice --cap-drop ALL --cap-add NET_ADMIN",
 		"--label lnbench.run=R-1 --label lnbench.role=netem-helper --label lnbench.network=launch1 --entrypoint bash lnbench/lnd:fake -c "+tcScript+" && "+clockScript,
 		"stdin: qdisc add dev eth0 parent 1:2 handle 12: netem delay 50ms",

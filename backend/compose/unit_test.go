@@ -18,18 +18,20 @@ import (
 	"github.com/lnbench/lnbench/usage"
 )
 
-func TestParsePort(t *testing.T) {
-	if got, err := parsePort("127.0.0.1:49153\n", 10009); err != nil || got != "127.0.0.1:49153" {
-		t.Fatalf("got %q, %v", got, err)
+func TestLoopbackPorts(t *testing.T) {
+	doc := func(binds ...nat.PortBinding) container.InspectResponse {
+		return container.InspectResponse{NetworkSettings: &container.NetworkSettings{
+			NetworkSettingsBase: container.NetworkSettingsBase{Ports: nat.PortMap{"10009/tcp": binds, "9735/tcp": nil}}}}
 	}
-	for out, want := range map[string]string{
-		"0.0.0.0:49153\n[::]:49153\n": "beyond loopback",
-		"":                            "not published",
-		"garbage":                     "unexpected",
-		"127.0.0.1:0":                 "bad host port",
+	if got, err := loopbackPorts(doc(nat.PortBinding{HostIP: "127.0.0.1", HostPort: "49153"})); err != nil || !reflect.DeepEqual(got, map[int]int{10009: 49153}) {
+		t.Fatalf("got %v, %v", got, err)
+	}
+	for want, binds := range map[string][]nat.PortBinding{
+		"beyond loopback": {{HostIP: "127.0.0.1", HostPort: "49153"}, {HostIP: "0.0.0.0", HostPort: "49153"}},
+		"bad host port":   {{HostIP: "127.0.0.1", HostPort: "0"}},
 	} {
-		if _, err := parsePort(out, 10009); err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("%q: want %q, got %v", out, want, err)
+		if _, err := loopbackPorts(doc(binds...)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%v: want %q, got %v", binds, want, err)
 		}
 	}
 }

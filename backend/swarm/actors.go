@@ -25,7 +25,7 @@ func (b *Backend) Actors(ctx context.Context) ([]backend.Actor, error) {
 	byEngine := map[string][]int{} // engine host → indexes into actors
 	for _, name := range b.startedServices() {
 		t, err := b.taskOf(ctx, name)
-		if err != nil || t.State != "running" || t.Container == "" {
+		if err != nil || !t.Running {
 			errs = append(errs, fmt.Errorf("%s: no running task (%q, %v)", name, t.State, err))
 			continue
 		}

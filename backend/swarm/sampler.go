@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/lnbench/lnbench/composefile"
-	"github.com/lnbench/lnbench/traces"
+	"github.com/lnbench/lnbench/record/traces"
 )
 
 // samplers are this network's sampler services, one per engine hosting
@@ -57,7 +57,7 @@ func (b *Backend) StartSampler(ctx context.Context) ([]string, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_, _, errs[i] = b.waitRunning(ctx, "sampler", s.Service, func(t task, e Engine) bool {
+			_, errs[i] = b.waiting().Ready(ctx, b, "sampler", s.Service, b.onEngine(func(t task, e Engine) bool {
 				p := t.Ports[composefile.SamplerControlPort]
 				if p == 0 {
 					return false
@@ -68,7 +68,7 @@ func (b *Backend) StartSampler(ctx context.Context) ([]string, error) {
 				}
 				urls[i] = u
 				return true
-			})
+			}))
 		}()
 	}
 	wg.Wait()

@@ -37,12 +37,12 @@ import (
 	dockerswarm "github.com/docker/docker/api/types/swarm"
 
 	"github.com/lnbench/lnbench/backend"
+	"github.com/lnbench/lnbench/backend/orchestrator"
 	"github.com/lnbench/lnbench/chain/btcd"
 	"github.com/lnbench/lnbench/composefile"
 	"github.com/lnbench/lnbench/internal/dockercli"
 	"github.com/lnbench/lnbench/internal/fileutil"
 	"github.com/lnbench/lnbench/internal/lines"
-	"github.com/lnbench/lnbench/internal/wait"
 	"github.com/lnbench/lnbench/node/lnd"
 )
 
@@ -198,11 +198,10 @@ func (b *Backend) deploy(ctx context.Context, service string, more ...string) er
 	return nil
 }
 
-// task is the state of a service's one task.
-type task struct {
-	ID, State, Err, Container, Node string
-	Ports                           map[int]int // target → published
-}
+// task is the state of a service's newest task, as the container core
+// (backend/orchestrator) waits on it: Node is the swarm node it is placed
+// on, Ports its published ports (on every engine of the swarm).
+type task = orchestrator.Task
 
 // taskOf reads the newest task of a service from the manager; the zero
 // task when the service has none yet.
@@ -252,12 +251,14 @@ func (b *Backend) newestTasks(ctx context.Context, services ...string) (map[stri
 // taskFrom reads a task document; nodes maps node IDs to hostnames.
 func taskFrom(t dockerswarm.Task, nodes map[string]string) task {
 	tk := task{ID: t.ID, State: string(t.Status.State), Err: t.Status.Err, Node: nodes[t.NodeID], Ports: map[int]int{}}
+	tk.Ended = failedStates[tk.State]
 	if tk.Node == "" {
 		tk.Node = t.NodeID
 	}
 	if t.Status.ContainerStatus != nil {
 		tk.Container = t.Status.ContainerStatus.ContainerID
 	}
+	tk.Running = tk.State == "running" && tk.Container != ""
 	for _, p := range t.Status.PortStatus.Ports {
 		if p.PublishedPort > 0 {
 			tk.Ports[int(p.TargetPort)] = int(p.PublishedPort)
@@ -301,55 +302,19 @@ func (b *Backend) engineOf(t task) (Engine, error) {
 // failedStates are the states a task ends in (the API's lowercase names).
 var failedStates = map[string]bool{"failed": true, "rejected": true, "complete": true, "shutdown": true, "orphaned": true, "remove": true}
 
-// waitRunning polls the service's task until ready(t, engine) holds,
-// failing early (with the container's log tail) when the task ends.
-func (b *Backend) waitRunning(ctx context.Context, what, service string, ready func(t task, e Engine) bool) (task, Engine, error) {
-	wctx, cancel := context.WithTimeoutCause(ctx, b.opts.StartTimeout, fmt.Errorf("start timeout %v", b.opts.StartTimeout))
-	defer cancel()
-	var last task
-	var eng Engine
-	err := wait.Poll(wctx, 300*time.Millisecond, func() (bool, error) {
-		t, err := b.taskOf(wctx, service)
-		if err != nil || t.ID == "" {
-			return false, nil
-		}
-		last = t
-		if failedStates[t.State] {
-			return false, &backend.DeadError{Deaths: []backend.Death{b.taskDeath(ctx, service, t, 15)}}
-		}
-		if t.State != "running" || t.Container == "" {
-			return false, nil
-		}
-		if eng, err = b.engineOf(t); err != nil {
-			return false, err
-		}
-		return ready(t, eng), nil
-	})
-	switch {
-	case ctx.Err() != nil:
-		return last, Engine{}, ctx.Err()
-	case err != nil && wctx.Err() != nil && err == context.Cause(wctx):
-		return last, Engine{}, fmt.Errorf("%s %s did not start in time (%v; task state %q %s on %q); last log lines:\n%s", what, service, context.Cause(wctx), last.State, last.Err, last.Node, b.logTail(last, 15))
-	}
-	return last, eng, err
+// waiting is how starts are waited on: the manager is asked for the
+// task at every poll, 0.3 s apart (a start's readiness check dials the
+// task's published port on its engine).
+func (b *Backend) waiting() orchestrator.Wait {
+	return orchestrator.Wait{Timeout: b.opts.StartTimeout, Every: 300 * time.Millisecond}
 }
 
-func (b *Backend) logTail(t task, n int) string {
-	e, err := b.engineOf(t)
-	if err != nil || t.Container == "" {
-		return "  (no container)"
+// onEngine adapts a readiness check that needs the engine a task runs on.
+func (b *Backend) onEngine(ready func(t task, e Engine) bool) func(task) bool {
+	return func(t task) bool {
+		e, ok := b.opts.Cluster.Engine(t.Node)
+		return ok && ready(t, e)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	out, err := b.opts.Cluster.api(e.Host).Logs(ctx, t.Container, n)
-	if err != nil && out == "" {
-		out = err.Error()
-	}
-	s := strings.TrimRight(out, "\n")
-	if s == "" {
-		return "  (no output)"
-	}
-	return "  " + strings.ReplaceAll(s, "\n", "\n  ")
 }
 
 // copyOut copies one file out of a task's container (running or stopped)
@@ -369,18 +334,15 @@ func (b *Backend) StartChain(ctx context.Context, spec backend.ChainSpec) (backe
 	b.spec.Chain = spec
 	args := b.spec.BtcdConfig().Args()
 	b.mu.Unlock()
-	if err := b.deploy(ctx, composefile.ChainService); err != nil {
-		return backend.ChainEndpoint{}, fmt.Errorf("starting btcd: %w", err)
-	}
 	var host string
-	_, _, err := b.waitRunning(ctx, "chain", composefile.ChainService, func(t task, e Engine) bool {
+	_, err := b.waiting().Start(ctx, b, "chain", composefile.ChainService, b.onEngine(func(t task, e Engine) bool {
 		p := t.Ports[composefile.BtcdRPCPort]
 		if p == 0 {
 			return false
 		}
 		host = net.JoinHostPort(e.Addr, strconv.Itoa(p))
 		return backend.TLSAnswers(host, b.cert, e.Addr)
-	})
+	}))
 	if err != nil {
 		return backend.ChainEndpoint{}, err
 	}
@@ -403,9 +365,6 @@ func (b *Backend) StartNode(ctx context.Context, spec backend.NodeSpec) (backend
 	cfg := b.spec.LndConfig(n)
 	b.mu.Unlock()
 	network := b.chainNetwork()
-	if err := b.deploy(ctx, spec.Name); err != nil {
-		return backend.NodeEndpoint{}, err
-	}
 	dir := filepath.Join(b.opts.WorkDir, spec.Name)
 	ep := backend.NodeEndpoint{
 		Name:         spec.Name,
@@ -418,7 +377,7 @@ func (b *Backend) StartNode(ctx context.Context, spec backend.NodeSpec) (backend
 		ep.PprofHost = fmt.Sprintf("%s:%d", spec.Name, composefile.LndPprofPort)
 	}
 	var lastCopy time.Time
-	_, _, err = b.waitRunning(ctx, "node", spec.Name, func(t task, e Engine) bool {
+	_, err = b.waiting().Start(ctx, b, "node", spec.Name, b.onEngine(func(t task, e Engine) bool {
 		p := t.Ports[composefile.LndRPCPort]
 		if p == 0 {
 			return false
@@ -437,7 +396,7 @@ func (b *Backend) StartNode(ctx context.Context, spec backend.NodeSpec) (backend
 		}
 		ep.RPCHost = net.JoinHostPort(e.Addr, strconv.Itoa(p))
 		return backend.TLSAnswers(ep.RPCHost, ep.TLSCertPath, "localhost")
-	})
+	}))
 	if err != nil {
 		return backend.NodeEndpoint{}, err
 	}
@@ -674,17 +633,17 @@ func (b *Backend) Dead(ctx context.Context) []backend.Death {
 	}
 	for _, svc := range slices.Sorted(maps.Keys(tasks)) {
 		t := tasks[svc]
-		if seen[svc] || !failedStates[t.State] {
+		if seen[svc] || !t.Ended {
 			continue
 		}
-		out = append(out, b.taskDeath(ctx, svc, t, 10))
+		out = append(out, b.Death(ctx, svc, t, 10))
 	}
 	return out
 }
 
-// taskDeath describes a service whose task ended: the task's state and
-// error from the manager, then what its engine says of the container.
-func (b *Backend) taskDeath(ctx context.Context, svc string, t task, n int) backend.Death {
+// Death describes a service whose task ended: the task's state and error
+// from the manager, then what its engine says of the container.
+func (b *Backend) Death(ctx context.Context, svc string, t task, n int) backend.Death {
 	d := backend.Death{Actor: svc, ExitCode: -1, Where: t.Node, Reason: "task " + t.State}
 	if code, ok := exitCodeOfTaskErr(t.Err); ok {
 		d.ExitCode, d.Signal = code, backend.SignalOfExitCode(code)
@@ -697,7 +656,7 @@ func (b *Backend) taskDeath(ctx context.Context, svc string, t task, n int) back
 			d.ExitCode, d.Signal, d.OOM, d.MemoryLimit = c.ExitCode, c.Signal, c.OOM, c.MemoryLimit
 		}
 	}
-	d.LogTail = backend.TailLines(b.logTail(t, n))
+	d.LogTail = backend.TailLines(orchestrator.Tail(ctx, b, t, n))
 	return d
 }
 

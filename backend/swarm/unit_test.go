@@ -8,8 +8,8 @@ import (
 
 	dockerswarm "github.com/docker/docker/api/types/swarm"
 
+	"github.com/lnbench/lnbench/record/traces"
 	"github.com/lnbench/lnbench/topology"
-	"github.com/lnbench/lnbench/traces"
 )
 
 func TestParseEngines(t *testing.T) {

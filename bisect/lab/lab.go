@@ -19,10 +19,10 @@ import (
 	"github.com/lnbench/lnbench/internal/lines"
 	"github.com/lnbench/lnbench/nodebuild"
 	"github.com/lnbench/lnbench/nodespec"
+	"github.com/lnbench/lnbench/record"
+	"github.com/lnbench/lnbench/record/result"
 	"github.com/lnbench/lnbench/report"
-	"github.com/lnbench/lnbench/result"
 	"github.com/lnbench/lnbench/runner"
-	"github.com/lnbench/lnbench/runrecord"
 	"github.com/lnbench/lnbench/scenario"
 	"github.com/lnbench/lnbench/usage/guard"
 )
@@ -184,7 +184,7 @@ func readRun(rep report.Report, metric, caseKey string, pairs [][2]gitrev.Commit
 
 // comparisonOf is a ratio as bisect reads it, with the level its run
 // tested at: the design's alpha, split over an until-known run's looks.
-func comparisonOf(r report.Ratio, d *runrecord.Design) bisect.Comparison {
+func comparisonOf(r report.Ratio, d *record.Design) bisect.Comparison {
 	v := r.Verdict
 	if v == report.VerdictTooFew {
 		v = bisect.Unknown
@@ -209,7 +209,7 @@ func joinNote(a, b string) string {
 // differs from good or is the same; for a step, whether Classify places
 // the revision at the step's margin.
 func (l *Lab) unknownCounter(q bisect.Run, pairs [][2]gitrev.Commit) runner.VerdictCounter {
-	return func(recs []result.Record, m runrecord.Manifest) (int, error) {
+	return func(recs []result.Record, m record.Manifest) (int, error) {
 		rep := report.Report{Manifest: m}
 		report.Summarize(&rep, recs)
 		meas := bisect.Measurement{Ratios: map[string]bisect.Comparison{}}

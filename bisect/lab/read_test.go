@@ -11,9 +11,9 @@ import (
 	"github.com/lnbench/lnbench/bisect"
 	"github.com/lnbench/lnbench/gitrev"
 	"github.com/lnbench/lnbench/nodespec"
+	"github.com/lnbench/lnbench/record"
+	"github.com/lnbench/lnbench/record/result"
 	"github.com/lnbench/lnbench/report"
-	"github.com/lnbench/lnbench/result"
-	"github.com/lnbench/lnbench/runrecord"
 	"github.com/lnbench/lnbench/scenario"
 	"github.com/lnbench/lnbench/usage"
 )
@@ -39,18 +39,18 @@ func bisectRunDir(t *testing.T, revs []gitrev.Commit, bobMid float64, samples bo
 		s.Nodes = append(s.Nodes, sp)
 	}
 	s.Baseline = revs[0].Short
-	m := runrecord.Manifest{RunID: "step", Scenario: s, Backend: "local"}
+	m := record.Manifest{RunID: "step", Scenario: s, Backend: "local"}
 	m.Env.Cores = 2
-	if err := runrecord.Write(dir, m); err != nil {
+	if err := record.Write(dir, m); err != nil {
 		t.Fatal(err)
 	}
-	pw, err := result.Create(filepath.Join(dir, runrecord.PaymentsFile))
+	pw, err := result.Create(filepath.Join(dir, record.PaymentsFile))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var sw *usage.Writer
 	if samples {
-		if sw, err = usage.Create(filepath.Join(dir, runrecord.ResourcesFile)); err != nil {
+		if sw, err = usage.Create(filepath.Join(dir, record.ResourcesFile)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -176,14 +176,14 @@ func TestComparisons(t *testing.T) {
 func TestBisectComparisonKeepsItsLevel(t *testing.T) {
 	r := report.Ratio{Of: 1.1, Low: 1.05, High: 1.15, P: 0.001, Verdict: report.VerdictSlower, Effect: 0.05}
 	for _, tc := range []struct {
-		design *runrecord.Design
+		design *record.Design
 		alpha  float64
 		looks  int
 		ci     string
 	}{
-		{&runrecord.Design{UntilKnown: true, MaxLaunches: 12, Looks: 5}, 0.01, 5, "99% CI"},
-		{&runrecord.Design{UntilKnown: true, MaxLaunches: 8, Looks: 3}, 0.05 / 3, 3, "98.33% CI"},
-		{&runrecord.Design{}, 0.05, 1, "95% CI"},
+		{&record.Design{UntilKnown: true, MaxLaunches: 12, Looks: 5}, 0.01, 5, "99% CI"},
+		{&record.Design{UntilKnown: true, MaxLaunches: 8, Looks: 3}, 0.05 / 3, 3, "98.33% CI"},
+		{&record.Design{}, 0.05, 1, "95% CI"},
 		{nil, 0.05, 1, "95% CI"},
 	} {
 		c := comparisonOf(r, tc.design)

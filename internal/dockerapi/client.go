@@ -20,6 +20,9 @@ import (
 	"time"
 )
 
+// CLIHost is the engine the docker CLI is set to reach, whatever it is.
+const CLIHost = "cli:"
+
 var (
 	clientsMu sync.Mutex
 	clients   = map[string]*http.Client{}
@@ -29,8 +32,10 @@ var (
 // $DOCKER_HOST when it is a unix socket, else /var/run/docker.sock), made
 // once: its idle connections serve the next requests. A unix socket is
 // dialed directly; any other host (ssh://, tcp:// with the CLI's TLS
-// settings) through `docker -H host system dial-stdio`. Requests go to
-// http://engine/<API path>.
+// settings) through `docker -H host system dial-stdio`, and CLIHost
+// through `docker system dial-stdio`: the engine the CLI's own settings
+// name ($DOCKER_HOST with its TLS variables, else the current context).
+// Requests go to http://engine/<API path>.
 func Client(host string) *http.Client {
 	if host == "" {
 		host = "unix:///var/run/docker.sock"
@@ -58,7 +63,11 @@ func Client(host string) *http.Client {
 // (`docker -H host system dial-stdio`): what it reads and writes is the
 // engine's API, over whatever the CLI reaches it by (ssh, TLS).
 func dialStdio(host string) (net.Conn, error) {
-	cmd := exec.Command("docker", "-H", host, "system", "dial-stdio")
+	args := []string{"-H", host, "system", "dial-stdio"}
+	if host == CLIHost {
+		args = args[2:]
+	}
+	cmd := exec.Command("docker", args...)
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
@@ -70,7 +79,7 @@ func dialStdio(host string) (net.Conn, error) {
 	stderr := &lockedBuffer{}
 	cmd.Stderr = stderr
 	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("docker -H %s system dial-stdio: %v", host, err)
+		return nil, fmt.Errorf("docker %s: %v", strings.Join(args, " "), err)
 	}
 	return &stdioConn{cmd: cmd, in: in, out: out, stderr: stderr}, nil
 }

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/lnbench/lnbench/faults"
-	"github.com/lnbench/lnbench/result"
+	"github.com/lnbench/lnbench/record/result"
 )
 
 // Attempt is how one payment went.

@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lnbench/lnbench/chanstate"
-	"github.com/lnbench/lnbench/result"
+	"github.com/lnbench/lnbench/record/chanstate"
+	"github.com/lnbench/lnbench/record/result"
 )
 
 // channels is a ChannelUse of n channels between alice and bob (or a

@@ -5,8 +5,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/lnbench/lnbench/chanstate"
-	"github.com/lnbench/lnbench/result"
+	"github.com/lnbench/lnbench/record/chanstate"
+	"github.com/lnbench/lnbench/record/result"
 )
 
 // ChannelUse is what the case's measured iterations did to the channels

@@ -12,8 +12,8 @@ import (
 	"sort"
 	"time"
 
-	"github.com/lnbench/lnbench/chanstate"
-	"github.com/lnbench/lnbench/result"
+	"github.com/lnbench/lnbench/record/chanstate"
+	"github.com/lnbench/lnbench/record/result"
 	"github.com/lnbench/lnbench/usage"
 )
 

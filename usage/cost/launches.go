@@ -5,7 +5,7 @@ import (
 	"sort"
 	"time"
 
-	"github.com/lnbench/lnbench/result"
+	"github.com/lnbench/lnbench/record/result"
 	"github.com/lnbench/lnbench/usage"
 )
 

@@ -21,7 +21,7 @@ type Phase struct {
 
 // AtReady is what one network cost the machine the moment it became ready
 // (every payer has a route to its payees). The runner records it per
-// network (runrecord.NetworkCost) and a Point carries it as recorded.
+// network (record.NetworkCost) and a Point carries it as recorded.
 type AtReady struct {
 	Nodes int `json:"nodes"` // Lightning nodes (the chain aside)
 	// RSSBytes is every actor of the network at ready (nodes and chain);

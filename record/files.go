@@ -1,10 +1,10 @@
-package runrecord
+package record
 
 import (
-	"github.com/lnbench/lnbench/chanstate"
 	"github.com/lnbench/lnbench/faults"
+	"github.com/lnbench/lnbench/record/chanstate"
+	"github.com/lnbench/lnbench/record/traces"
 	"github.com/lnbench/lnbench/scenario"
-	"github.com/lnbench/lnbench/traces"
 	"github.com/lnbench/lnbench/usage"
 )
 

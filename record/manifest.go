@@ -1,8 +1,13 @@
-// Package runrecord is what a run leaves in its artifacts folder besides
-// the streams: the manifest (run.json) with the run's facts that no stream
-// holds, and the names of the folder's files. The runner writes it, the
-// report reads it; neither needs the other.
-package runrecord
+// Package record is the run's record: what a run leaves in its artifacts
+// folder. This package holds the folder's layout (every file's name, in
+// files.go) and the manifest (run.json), the run's facts that no stream
+// holds; the streams are its subpackages, result (payments.jsonl), chanstate
+// (channels.jsonl) and traces (traces.jsonl), except two whose records are
+// their packages' domain: faults (faults.jsonl, beside the fault specs)
+// and usage (resources.jsonl, beside the roles and the rest of resource
+// accounting). The runner writes the record, the report reads it; neither
+// needs the other.
+package record
 
 import (
 	"encoding/json"
