@@ -348,6 +348,8 @@ func metricRatioOf(c, b Row, metric string, cfg verdictConfig) Ratio {
 	case stats.Lower, stats.Higher:
 		if shrunk {
 			out.Notes = append(out.Notes, fmt.Sprintf("the ratio is the duet's: a CPU-bound change reads about %.0f%% of its size alone in duet (docs/measured.md); run --design sequential for the size alone", 100*duetShrink))
+		} else if half := (t.High - t.Low) / 2; half < sessionSpread {
+			out.Notes = append(out.Notes, fmt.Sprintf("±%.1f%% is this run's spread between launches; two runs of one change hours apart read %.0f points apart on the 2-core VM (docs/measured.md): run again before quoting the size", 100*half, 100*sessionSpread))
 		}
 	case stats.Same:
 		out.Notes = append(out.Notes, fmt.Sprintf("same: no change larger than %.1f%%%s (%s %.3f–%.3f)", 100*t.Excluded(), alone, ciLabel(cfg.alpha), t.Low, t.High))
@@ -441,6 +443,14 @@ func twoStage(out *Ratio, solo, duet stats.RatioTest, cfg verdictConfig) stats.O
 // "same" must hold however CPU-bound the change, so the smallest reading
 // is the one used.
 const duetShrink = 0.27
+
+// sessionSpread is how far apart two runs of one change read in the
+// default design on different hours of one machine, beyond either run's
+// interval: 1.069 (1.055–1.082) and 1.036 (1.009–1.065) for 4500 payee
+// SHA-256 blocks at Concurrency 40 on the 2-core VM (docs/measured.md, "A
+// 5% CPU change is sized to about ±3 points"). An interval narrower than
+// that claims a precision that the next session may not repeat.
+const sessionSpread = 0.03
 
 // sameMargin is the interval "same" must lie within: the effect, except in
 // duet, whose ratio of a CPU-bound change is shrunk, so a "same" there

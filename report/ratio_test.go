@@ -286,3 +286,20 @@ func TestDuetSameExcludesTheEffectAlone(t *testing.T) {
 		t.Errorf("sequential: %+v, want same", got)
 	}
 }
+
+// A size whose interval is narrower than the spread between sessions says
+// so; a wide one, or a duet's (its own note), does not.
+func TestNarrowSizeNamesTheSessionSpread(t *testing.T) {
+	base := launchRow("base", "1", 1.00, 1.05, 0.97, 1.02)
+	noted := func(r Ratio) bool {
+		return slices.ContainsFunc(r.Notes, func(n string) bool { return strings.Contains(n, "run again before quoting the size") })
+	}
+	narrow := launchRow("new", "1", 1.10, 1.155, 1.067, 1.122) // 10% slower in every round
+	if got := ratioOf(narrow, base, cfg); got.Verdict != VerdictSlower || !noted(got) {
+		t.Errorf("narrow: %+v", got)
+	}
+	wide := launchRow("new", "1", 1.15, 1.3125, 1.1446, 1.326) // slower by 15–30% a round
+	if got := ratioOf(wide, base, cfg); got.Verdict != VerdictSlower || noted(got) {
+		t.Errorf("wide: %+v", got)
+	}
+}
