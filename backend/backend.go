@@ -105,3 +105,15 @@ type WatchPacer interface {
 type Placer interface {
 	Placement() map[string]string
 }
+
+// ChainActor is the chain's name among a network's actors.
+const ChainActor = "btcd"
+
+// DataFolders is a backend whose actors keep their data in folders of this
+// host (local processes, compose bind mounts), so that a snapshot can save
+// them once the actors stopped and restore them before they start.
+type DataFolders interface {
+	// DataFolder is the host folder of an actor's data (ChainActor: the
+	// chain's), whether it exists yet or not.
+	DataFolder(actor string) string
+}

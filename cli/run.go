@@ -53,6 +53,10 @@ type runFlags struct {
 	compare      compareFlags
 	// harnessProfile: the harness's own CPU profile into the artifacts.
 	harnessProfile bool
+	// snapshots: restore networks from snapshots (made once in the cache),
+	// kept in snapshotDir ("" is CACHE/snapshots).
+	snapshots   bool
+	snapshotDir string
 }
 
 func runCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -84,6 +88,8 @@ func runCmd(stdout, stderr io.Writer) *cobra.Command {
 	fl.StringVar(&f.memory, "memory", "", "compose: memory limit per node container, not btcd's or the sampler's (e.g. 512m; ≥ 320m for LND, its start peak; empty = none)")
 	addCompareFlags(fl, &f.compare)
 	fl.BoolVar(&f.harnessProfile, "harness-profile", false, "write lnbench's own CPU profile for the run into the artifacts folder ("+runner.HarnessProfileName+", top functions in "+runner.HarnessProfileTopName+")")
+	fl.BoolVar(&f.snapshots, "snapshots", false, "restore each network from a snapshot of the same network ready (chain, funded wallets, open channels, routes), made once in CACHE/snapshots; `lnbench snapshots` lists, exports and prunes them")
+	fl.StringVar(&f.snapshotDir, "snapshot-dir", "", "with --snapshots: the folder of snapshots (default CACHE/snapshots)")
 	fl.StringArrayVar(&f.faults, "fault", nil, "inject a fault during measurement, added to the scenario's (repeatable), e.g. \"restart bob at 10s\", \"pause bob at 5s for 5s\"")
 	return cmd
 }
@@ -280,6 +286,9 @@ func executeScenario(cmd *cobra.Command, stdout, stderr io.Writer, s scenario.Sc
 	opts := runner.Options{Scenario: s, ArtifactsRoot: f.artifacts, BackendName: backendName,
 		NewBackend: newBackend, NewSampler: newSampler, Log: stderr, Notes: notes, Builds: bins.ForReport(),
 		DiskProbe: 3 * time.Second, HarnessProfile: f.harnessProfile, UnknownVerdicts: report.UnknownVerdicts, NoCPUSets: kind.NoCPUSets}
+	if f.snapshots {
+		opts.Snapshots = &runner.SnapshotOptions{Cache: snapshotCache(f.cache, f.snapshotDir), Chain: bins.Chain()}
+	}
 	if tweak != nil {
 		tweak(&opts)
 	}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"runtime"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -74,6 +75,42 @@ type Options struct {
 // Up starts and prepares the whole network. On error the caller tears the
 // backend down; whatever started is still tracked there.
 func Up(ctx context.Context, be backend.Backend, topo topology.Topology, opts Options) (*Network, error) {
+	return bringUp(ctx, be, topo, opts, func(n *Network, opts Options) []step {
+		return []step{
+			{"chain", func(ctx context.Context) error { return n.startChain(ctx, be, opts.StartChain) }},
+			{"nodes", func(ctx context.Context) error { return n.startNodes(ctx, be, opts) }},
+			{"fund", n.fund},
+			{"channels", n.openChannels},
+			{"routes", n.waitRoutes},
+		}
+	})
+}
+
+// Restore brings up a network whose data a snapshot put in the backend's
+// folders (package snapshot): the chain on its data, one block mined (the
+// snapshot's tip is as old as the snapshot, and LND counts a node synced
+// only to a recent tip), the nodes on theirs, every channel's peers
+// connected at their new addresses and every channel active, then the
+// routes checked as Up checks them. On error the caller tears the backend
+// down.
+func Restore(ctx context.Context, be backend.Backend, topo topology.Topology, opts Options) (*Network, error) {
+	return bringUp(ctx, be, topo, opts, func(n *Network, opts Options) []step {
+		return []step{
+			{"chain", func(ctx context.Context) error { return n.restartChain(ctx, be, opts.StartChain) }},
+			{"nodes", func(ctx context.Context) error { return n.startNodes(ctx, be, opts) }},
+			{"channels", n.reopenChannels},
+			{"routes", n.waitRoutes},
+		}
+	})
+}
+
+// step is one setup phase.
+type step struct {
+	name string
+	fn   func(context.Context) error
+}
+
+func bringUp(ctx context.Context, be backend.Backend, topo topology.Topology, opts Options, stepsOf func(*Network, Options) []step) (*Network, error) {
 	if opts.PhaseTimeout == 0 {
 		// Nodes start a few at a time: a large network needs longer, not
 		// because anything stalls (25 LNDs took 87 s to start here).
@@ -105,17 +142,7 @@ func Up(ctx context.Context, be backend.Backend, topo topology.Topology, opts Op
 		}
 	}
 	n := &Network{Topology: topo, Nodes: map[string]node.Node{}, Endpoints: map[string]backend.NodeEndpoint{}, PubKeys: map[string]string{}, drivers: opts.Drivers}
-	steps := []struct {
-		name string
-		fn   func(context.Context) error
-	}{
-		{"chain", func(ctx context.Context) error { return n.startChain(ctx, be, opts.StartChain) }},
-		{"nodes", func(ctx context.Context) error { return n.startNodes(ctx, be, opts) }},
-		{"fund", n.fund},
-		{"channels", n.openChannels},
-		{"routes", n.waitRoutes},
-	}
-	for _, s := range steps {
+	for _, s := range stepsOf(n, opts) {
 		fmt.Fprintf(opts.Log, "setup: %s…\n", s.name)
 		if opts.OnPhase != nil {
 			opts.OnPhase(s.name)
@@ -164,6 +191,17 @@ func (n *Network) startChain(ctx context.Context, be backend.Backend, start Chai
 	// a chain that already holds their funds' source.
 	coins := len(n.Topology.Funders())
 	return c.Mature(ctx, coins+1)
+}
+
+// restartChain starts the chain on restored data and mines one block, so
+// that its tip is recent when the nodes start.
+func (n *Network) restartChain(ctx context.Context, be backend.Backend, start ChainStarter) error {
+	c, ep, err := start(ctx, be)
+	if err != nil {
+		return err
+	}
+	n.Chain, n.ChainEP = c, ep
+	return c.Mine(ctx, 1)
 }
 
 // startNodes starts the nodes, StartParallel at a time, dials it through its
@@ -325,6 +363,24 @@ func (n *Network) openChannels(ctx context.Context) error {
 	return n.waitSynced(ctx)
 }
 
+// reopenChannels connects the peers of every channel of a restored network
+// at their new addresses and waits until every channel is active again.
+func (n *Network) reopenChannels(ctx context.Context) error {
+	want := map[string]int{}
+	for _, c := range n.Topology.Channels {
+		want[c.From]++
+		want[c.To]++
+	}
+	if err := n.connectPairs(ctx); err != nil {
+		return err
+	}
+	g, gctx := errgroup.WithContext(ctx)
+	for name, count := range want {
+		g.Go(func() error { return n.Nodes[name].WaitActiveChannels(gctx, count) })
+	}
+	return g.Wait()
+}
+
 // connectPairs connects every pair of nodes with a channel once, from the
 // funder of its first channel, before any channel opens: two nodes that
 // dial each other at once (channels both ways) race LND's tie-break of
@@ -344,7 +400,8 @@ func (n *Network) connectPairs(ctx context.Context) error {
 	for from, peers := range dials {
 		g.Go(func() error {
 			for _, to := range peers {
-				if err := n.Nodes[from].Connect(gctx, n.PubKeys[to], n.Endpoints[to].PeerHost); err != nil {
+				// A restored node may have reached its peer first.
+				if err := n.Nodes[from].Connect(gctx, n.PubKeys[to], n.Endpoints[to].PeerHost); err != nil && !strings.Contains(err.Error(), "already connected") {
 					return err
 				}
 			}

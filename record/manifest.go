@@ -45,6 +45,9 @@ type Manifest struct {
 	// Design is how a comparison of specs ordered its launches; nil for a
 	// run of one spec and for runs written before it was recorded.
 	Design *Design `json:"design,omitempty"`
+	// Snapshots are the snapshots the networks were restored from, one per
+	// network (none when every network was built).
+	Snapshots []NetworkSnapshot `json:"snapshots,omitempty"`
 	// Warnings are what the run recorded (notes, an early end, skipped
 	// sweep steps): written once, kept as they are by later reports.
 	Warnings []string `json:"warnings,omitempty"`
@@ -86,4 +89,16 @@ func Read(dir string) (Manifest, error) {
 		return m, fmt.Errorf("%s: %v", path, err)
 	}
 	return m, nil
+}
+
+// NetworkSnapshot is the snapshot one network was restored from.
+type NetworkSnapshot struct {
+	Network string    `json:"network"`
+	Key     string    `json:"key"`
+	Made    time.Time `json:"made"`
+	By      string    `json:"by"`
+	Bytes   int64     `json:"bytes"`
+	// MadeByThisRun: the cache had none, so this run built the network
+	// once, saved it, and restored it like every later launch.
+	MadeByThisRun bool `json:"made_by_this_run,omitempty"`
 }

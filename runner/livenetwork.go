@@ -36,9 +36,23 @@ type liveNetwork struct {
 }
 
 // openNetwork starts p's backend and network, measures its cost at ready
-// and starts its samplers. On an error what was started is torn down.
+// and starts its samplers. On an error what was started is torn down. With
+// snapshots on, the network is restored; a snapshot that does not restore
+// is set aside (one line) and the network built instead.
 func openNetwork(ctx context.Context, opts Options, run Run, p networkPlan, fw *faults.Writer, rec *record.Manifest,
-	configs map[string]backend.NodeConfig) (ln *liveNetwork, err error) {
+	configs map[string]backend.NodeConfig) (*liveNetwork, error) {
+	ln, err := openNetworkFrom(ctx, opts, run, p, fw, rec, configs, opts.Snapshots != nil)
+	var re *restoreError
+	if errors.As(err, &re) && ctx.Err() == nil {
+		setAside(opts, rec, re)
+		return openNetworkFrom(ctx, opts, run, p, fw, rec, configs, false)
+	}
+	return ln, err
+}
+
+// openNetworkFrom is openNetwork, restoring from a snapshot or building.
+func openNetworkFrom(ctx context.Context, opts Options, run Run, p networkPlan, fw *faults.Writer, rec *record.Manifest,
+	configs map[string]backend.NodeConfig, fromSnapshot bool) (ln *liveNetwork, err error) {
 	s := opts.Scenario
 	storage := p.cases[0].c.Storage()
 	workDir := filepath.Join(workRoot(opts, storage), run.ID, sanitize(p.name))
@@ -50,19 +64,29 @@ func openNetwork(ctx context.Context, opts Options, run Run, p networkPlan, fw *
 	}
 	ln = &liveNetwork{plan: p, spec: spec, storage: storage, be: be, prof: noSampler{}}
 	ln.watch = watchNetwork(ctx, p.name, be, opts.watchTicks, opts.Log)
+	parent := ctx
 	ctx = ln.watch.ctx
+	var restoring string // the snapshot's key while its network comes up
 	defer func() {
 		if err != nil {
 			err = ln.watch.explain(err)
+			if restoring != "" && parent.Err() == nil {
+				err = &restoreError{restoring, err}
+			}
 			err = withTeardown(err, ln.close(opts, run, rec))
 			ln = nil
 		}
 	}()
 	memBefore, _ := footprint.MemAvailable() // 0 when unknown: the cost curve says so
 	cpuBefore := cpuSeconds()
-	ln.net, err = network.Up(ctx, be, p.topo, network.Options{Drivers: opts.Drivers, StartChain: opts.StartChain,
+	upOpts := network.Options{Drivers: opts.Drivers, StartChain: opts.StartChain,
 		DBBackend: s.Node.DBBackend, NodeArgs: s.Node.Flags, Configs: configs, Log: opts.Log,
-		OnPhase: func(name string) { ln.watch.at("setup " + name) }})
+		OnPhase: func(name string) { ln.watch.at("setup " + name) }}
+	if fromSnapshot {
+		ln.net, err = restoreNetwork(ctx, opts, run, p, spec, be, upOpts, configs, rec, &restoring)
+	} else {
+		ln.net, err = network.Up(ctx, be, p.topo, upOpts)
+	}
 	if pl, ok := be.(backend.Placer); ok {
 		rec.Placement = append(rec.Placement, placements(p.name, pl.Placement())...)
 	}
@@ -74,6 +98,7 @@ func openNetwork(ctx context.Context, opts Options, run Run, p networkPlan, fw *
 	if err != nil {
 		return ln, err
 	}
+	restoring = ""
 	ln.watch.at("after setup")
 	snap := opts.Snapshot
 	if snap == nil {

@@ -93,6 +93,9 @@ type Options struct {
 	// goes on until every verdict is known (scenario compare.until_known);
 	// such a run fails at once without it.
 	UnknownVerdicts VerdictCounter
+	// Snapshots restores each network from a snapshot of the same facts,
+	// made first when the cache has none; nil builds every network.
+	Snapshots *SnapshotOptions
 	// NoCPUSets says why the backend cannot pin a network to a CPU set
 	// (swarm places networks on engines); "" when it can.
 	NoCPUSets string

@@ -103,3 +103,14 @@ func (m Manifest) Check(key string, f Facts) error {
 	}
 	return nil
 }
+
+// Size is a size in bytes for people: KiB, MiB or GiB.
+func Size(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	}
+	return fmt.Sprintf("%.0f KiB", float64(n)/(1<<10))
+}

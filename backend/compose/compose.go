@@ -481,3 +481,9 @@ func (b *Backend) Dead(ctx context.Context) []backend.Death {
 	}
 	return out
 }
+
+// DataFolder is where an actor keeps its data: the bind mount of its
+// container, its folder in the run's.
+func (b *Backend) DataFolder(actor string) string { return filepath.Join(b.opts.WorkDir, actor) }
+
+var _ backend.DataFolders = (*Backend)(nil)

@@ -298,3 +298,8 @@ func (b *Backend) Actors(ctx context.Context) ([]backend.Actor, error) {
 }
 
 var _ backend.ActorLister = (*Backend)(nil)
+
+// DataFolder is where an actor keeps its data: its folder in the run's.
+func (b *Backend) DataFolder(actor string) string { return filepath.Join(b.opts.WorkDir, actor) }
+
+var _ backend.DataFolders = (*Backend)(nil)
