@@ -30,14 +30,14 @@ type SnapshotOptions struct {
 // snapshotFacts are what determine p's network: its topology (without the
 // limits and placement, which do not change its data), each node's build
 // and the settings that shape its data, and the chain.
-func snapshotFacts(topo topology.Topology, configs map[string]backend.NodeConfig, chain string, dbDefault string, argsDefault []string) snapshot.Facts {
+func snapshotFacts(backendName string, topo topology.Topology, configs map[string]backend.NodeConfig, chain string, dbDefault string, argsDefault []string) snapshot.Facts {
 	t := topo
 	t.Nodes = append([]topology.Node(nil), topo.Nodes...)
 	t.Channels = append([]topology.Channel(nil), topo.Channels...)
 	for i, c := range t.Channels {
 		t.Channels[i].CapacitySat = c.Capacity()
 	}
-	f := snapshot.Facts{Chain: fmt.Sprintf("btcd from %s, %s", chain, network.ChainNetwork(topo).Or()), Actors: map[string]snapshot.ActorFacts{}}
+	f := snapshot.Facts{Backend: backendName, Chain: fmt.Sprintf("btcd from %s, %s", chain, network.ChainNetwork(topo).Or()), Actors: map[string]snapshot.ActorFacts{}}
 	for i, nd := range t.Nodes {
 		t.Nodes[i].CPUs, t.Nodes[i].Memory, t.Nodes[i].Placement = 0, "", ""
 		cfg, ok := configs[nd.Spec]
@@ -94,7 +94,7 @@ func dataFolders(be backend.Backend, topo topology.Topology) (map[string]string,
 // there is the snapshot's (openNetwork sets it aside).
 func restoreNetwork(ctx context.Context, opts Options, run Run, p networkPlan, spec NetworkSpec, be backend.Backend, upOpts network.Options, configs map[string]backend.NodeConfig, rec *record.Manifest, restoring *string) (*network.Network, error) {
 	s := opts.Scenario
-	facts := snapshotFacts(p.topo, configs, opts.Snapshots.Chain, s.Node.DBBackend, s.Node.Flags)
+	facts := snapshotFacts(be.Name(), p.topo, configs, opts.Snapshots.Chain, s.Node.DBBackend, s.Node.Flags)
 	key := snapshot.Key(facts)
 	cache := opts.Snapshots.Cache
 	m, err := cache.Find(key)

@@ -20,7 +20,7 @@ func TestSnapshotFactsKeyWhatShapesTheData(t *testing.T) {
 	}
 	configs := map[string]backend.NodeConfig{"rel": {DBBackend: "bolt", Args: []string{"--maxpendingchannels=10"}}}
 	key := func(topo topology.Topology, cfg map[string]backend.NodeConfig, chain string) string {
-		return snapshot.Key(snapshotFacts(topo, cfg, chain, "", nil))
+		return snapshot.Key(snapshotFacts("local", topo, cfg, chain, "", nil))
 	}
 	want := key(base(), configs, "lnd-k1")
 
@@ -53,7 +53,10 @@ func TestSnapshotFactsKeyWhatShapesTheData(t *testing.T) {
 		t.Fatal("base changed")
 	}
 	orig := limited.Nodes[0].CPUs
-	_ = snapshotFacts(limited, configs, "lnd-k1", "", nil)
+	_ = snapshotFacts("local", limited, configs, "lnd-k1", "", nil)
+	if snapshot.Key(snapshotFacts("compose", base(), configs, "lnd-k1", "", nil)) == want {
+		t.Error("another backend's folder layout kept the key")
+	}
 	if limited.Nodes[0].CPUs != orig {
 		t.Error("snapshotFacts changed the plan's topology")
 	}

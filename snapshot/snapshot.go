@@ -31,6 +31,9 @@ type Facts struct {
 	Topology string `json:"topology"`
 	// Chain is the chain's build key and parameters ("btcd KEY simnet").
 	Chain string `json:"chain"`
+	// Backend lays the folders out (local processes and compose's
+	// containers keep their data at different paths within them).
+	Backend string `json:"backend"`
 	// Actors are the chain's and each node's facts, by name.
 	Actors map[string]ActorFacts `json:"actors"`
 }
