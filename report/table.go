@@ -3,6 +3,9 @@ package report
 import (
 	"fmt"
 	"math"
+
+	"github.com/lnbench/lnbench/record"
+	"github.com/lnbench/lnbench/snapshot"
 )
 
 // Table is a table of the reports: a header and rows of cells. The
@@ -164,7 +167,35 @@ func EnvBlock(r Report) []string {
 	if r.Design != nil {
 		lines = append(lines, r.Design.Line())
 	}
-	return lines
+	return append(lines, snapshotLines(r.Snapshots)...)
+}
+
+// snapshotLines say which snapshots the networks were restored from, one
+// line per snapshot.
+func snapshotLines(snaps []record.NetworkSnapshot) []string {
+	var keys []string
+	count := map[string]int{}
+	first := map[string]record.NetworkSnapshot{}
+	for _, s := range snaps {
+		if count[s.Key] == 0 {
+			keys = append(keys, s.Key)
+			first[s.Key] = s
+		}
+		count[s.Key]++
+		if s.MadeByThisRun {
+			first[s.Key] = s
+		}
+	}
+	var out []string
+	for _, k := range keys {
+		s := first[k]
+		made := "made " + s.Made.UTC().Format("2006-01-02 15:04 UTC") + " by " + s.By
+		if s.MadeByThisRun {
+			made = "made by this run"
+		}
+		out = append(out, fmt.Sprintf("Networks: %d restored from snapshot %s (%s, %s)", count[k], k, made, snapshot.Size(s.Bytes)))
+	}
+	return out
 }
 
 // ratioHeader are the columns of a case against the baseline.
