@@ -226,46 +226,46 @@ func TestComposeEndToEnd(t *testing.T) {
 }
 
 // TestComposeNodeExitIsReported starts a node with a flag lnd rejects and
-// expects the container's exit and its log tail instead of a timeout: with
-// the engine asked on its socket, and through the CLI's dial-stdio as an
-// engine over tcp or ssh is asked.
-func TestComposeNodeExitIsReported(t *testing.T) {
+// expects the container's exit and its log tail instead of a timeout.
+func TestComposeNodeExitIsReported(t *testing.T) { nodeExitIsReported(t, "socket") }
+
+// TestComposeNodeExitThroughDialStdio is the same with the engine asked
+// through the CLI's dial-stdio, as an engine over tcp or ssh is asked.
+func TestComposeNodeExitThroughDialStdio(t *testing.T) { nodeExitIsReported(t, "dial-stdio") }
+
+func nodeExitIsReported(t *testing.T, via string) {
 	needDocker(t)
-	for _, via := range []string{"socket", "dial-stdio"} {
-		t.Run(via, func(t *testing.T) {
-			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-			defer cancel()
-			img := nodeImage(t, ctx)
-			be := newTestBackend(t, ctx, img, topology.AlicePaysBob(), nil)
-			if via == "dial-stdio" {
-				be.eng.e = dockerapi.NewEngine(dockerapi.CLIHost)
-			}
-			f, err := btcd.NewFaucet(btcd.Simnet)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := be.StartChain(ctx, backend.ChainSpec{RPCUser: "u", RPCPass: "p", MiningAddr: f.Address()}); err != nil {
-				t.Fatal(err)
-			}
-			start := time.Now()
-			_, err = be.StartNode(ctx, backend.NodeSpec{Name: "alice", Implementation: "lnd", Version: "v0.21.0-beta", ExtraArgs: []string{"--no-such-flag"}})
-			if err == nil {
-				t.Fatal("lnd with an unknown flag started")
-			}
-			t.Logf("reported: %v", err)
-			if !strings.Contains(err.Error(), "alice died: exited with code ") || !strings.Contains(err.Error(), "no-such-flag") {
-				t.Fatalf("want the exit and lnd's complaint, got: %v", err)
-			}
-			if d := time.Since(start); d > 30*time.Second {
-				t.Errorf("exit noticed after %v", d)
-			}
-			if _, err := be.StartNode(ctx, backend.NodeSpec{Name: "zed"}); err == nil || !strings.Contains(err.Error(), "not in this network") {
-				t.Errorf("unknown node: %v", err)
-			}
-			if err := be.Teardown(ctx); err != nil {
-				t.Fatal(err)
-			}
-		})
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	img := nodeImage(t, ctx)
+	be := newTestBackend(t, ctx, img, topology.AlicePaysBob(), nil)
+	if via == "dial-stdio" {
+		be.eng.e = dockerapi.NewEngine(dockerapi.CLIHost)
+	}
+	f, err := btcd.NewFaucet(btcd.Simnet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := be.StartChain(ctx, backend.ChainSpec{RPCUser: "u", RPCPass: "p", MiningAddr: f.Address()}); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	_, err = be.StartNode(ctx, backend.NodeSpec{Name: "alice", Implementation: "lnd", Version: "v0.21.0-beta", ExtraArgs: []string{"--no-such-flag"}})
+	if err == nil {
+		t.Fatal("lnd with an unknown flag started")
+	}
+	t.Logf("reported: %v", err)
+	if !strings.Contains(err.Error(), "alice died: exited with code ") || !strings.Contains(err.Error(), "no-such-flag") {
+		t.Fatalf("want the exit and lnd's complaint, got: %v", err)
+	}
+	if d := time.Since(start); d > 30*time.Second {
+		t.Errorf("exit noticed after %v", d)
+	}
+	if _, err := be.StartNode(ctx, backend.NodeSpec{Name: "zed"}); err == nil || !strings.Contains(err.Error(), "not in this network") {
+		t.Errorf("unknown node: %v", err)
+	}
+	if err := be.Teardown(ctx); err != nil {
+		t.Fatal(err)
 	}
 }
 
