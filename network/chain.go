@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"io"
 
 	"github.com/lnbench/lnbench/backend"
 	"github.com/lnbench/lnbench/chain/btcd"
@@ -19,6 +20,10 @@ type Chain interface {
 	Mine(ctx context.Context, blocks uint32) error
 	Height(ctx context.Context) (int64, error)
 	MempoolSize(ctx context.Context) (int, error)
+	// WriteBlocks saves the blocks above genesis for ReplayBlocks, which
+	// rebuilds a chain whose data its program erases at start.
+	WriteBlocks(ctx context.Context, w io.Writer) error
+	ReplayBlocks(ctx context.Context, r io.Reader) error
 	Close()
 }
 
@@ -72,6 +77,16 @@ func (b btcdChain) Mine(ctx context.Context, blocks uint32) error {
 func (b btcdChain) Height(ctx context.Context) (int64, error) { return b.client.Height(ctx) }
 
 func (b btcdChain) MempoolSize(ctx context.Context) (int, error) { return b.client.MempoolSize(ctx) }
+
+func (b btcdChain) WriteBlocks(ctx context.Context, w io.Writer) error {
+	_, err := b.client.WriteBlocks(ctx, w)
+	return err
+}
+
+func (b btcdChain) ReplayBlocks(ctx context.Context, r io.Reader) error {
+	_, err := b.client.ReplayBlocks(ctx, r)
+	return err
+}
 
 func (b btcdChain) Close() { b.client.Close() }
 

@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"runtime"
 	"sort"
 	"strings"
@@ -63,6 +64,11 @@ type Options struct {
 	// this machine's cores and available memory.
 	StartParallel int
 
+	// ChainBlocks, for Restore, is a file of the chain's blocks
+	// (Chain.WriteBlocks) replayed once it starts: btcd erases a regtest
+	// chain's database at every start, so its restored data is gone.
+	ChainBlocks string
+
 	// OnPhase, when set, hears each setup phase's name as it begins
 	// ("chain", "nodes", "fund", "channels", "routes").
 	OnPhase func(name string)
@@ -96,7 +102,7 @@ func Up(ctx context.Context, be backend.Backend, topo topology.Topology, opts Op
 func Restore(ctx context.Context, be backend.Backend, topo topology.Topology, opts Options) (*Network, error) {
 	return bringUp(ctx, be, topo, opts, func(n *Network, opts Options) []step {
 		return []step{
-			{"chain", func(ctx context.Context) error { return n.restartChain(ctx, be, opts.StartChain) }},
+			{"chain", func(ctx context.Context) error { return n.restartChain(ctx, be, opts.StartChain, opts.ChainBlocks) }},
 			{"nodes", func(ctx context.Context) error { return n.startNodes(ctx, be, opts) }},
 			{"channels", n.reopenChannels},
 			{"routes", n.waitRoutes},
@@ -193,14 +199,25 @@ func (n *Network) startChain(ctx context.Context, be backend.Backend, start Chai
 	return c.Mature(ctx, coins+1)
 }
 
-// restartChain starts the chain on restored data and mines one block, so
-// that its tip is recent when the nodes start.
-func (n *Network) restartChain(ctx context.Context, be backend.Backend, start ChainStarter) error {
+// restartChain starts the chain on restored data (replaying its blocks
+// when a file of them is given) and mines one block, so that its tip is
+// recent when the nodes start.
+func (n *Network) restartChain(ctx context.Context, be backend.Backend, start ChainStarter, blocks string) error {
 	c, ep, err := start(ctx, be)
 	if err != nil {
 		return err
 	}
 	n.Chain, n.ChainEP = c, ep
+	if blocks != "" {
+		f, err := os.Open(blocks)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := c.ReplayBlocks(ctx, f); err != nil {
+			return fmt.Errorf("replaying the chain's blocks: %w", err)
+		}
+	}
 	return c.Mine(ctx, 1)
 }
 

@@ -2,6 +2,8 @@ package network
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -257,5 +259,29 @@ func TestChannelsBothWaysConnectOnce(t *testing.T) {
 	}
 	if c, o := index(ev, "connect alice bob"), index(ev, "open "); o < c {
 		t.Errorf("a channel opened (at %d) before the connection (at %d)", o, c)
+	}
+}
+
+func TestRestoreReplaysTheChainsBlocksBeforeItMines(t *testing.T) {
+	f := &fakenet.Fleet{}
+	be := f.NewBackend("run1")
+	blocks := filepath.Join(t.TempDir(), "replay.blocks")
+	if err := os.WriteFile(blocks, []byte("430\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	opts := fakeOptions(f)
+	opts.ChainBlocks = blocks
+	topo := topology.Topology{Name: "pair", Nodes: []topology.Node{{Name: "alice"}, {Name: "bob"}},
+		Payers: []string{"alice"}, Payee: "bob"}.WithDefaults("lnd", "v0.21.0-beta")
+	n, err := Restore(context.Background(), be, topo, opts)
+	if err != nil {
+		t.Fatalf("Restore: %v\nevents: %q", err, be.Events())
+	}
+	if h, _ := n.Chain.Height(context.Background()); h != 431 {
+		t.Errorf("height after the restore %d, want the replayed 430 and one block mined", h)
+	}
+	opts.ChainBlocks = filepath.Join(t.TempDir(), "missing")
+	if _, err := Restore(context.Background(), f.NewBackend("run2"), topo, opts); err == nil || !strings.Contains(err.Error(), "setup chain") {
+		t.Errorf("a missing blocks file: %v, want the chain phase's error", err)
 	}
 }

@@ -45,6 +45,7 @@ func openNetwork(ctx context.Context, opts Options, run Run, p networkPlan, fw *
 	var re *restoreError
 	if errors.As(err, &re) && ctx.Err() == nil {
 		setAside(opts, rec, re)
+		keepFailedRestore(run, rec, p.name)
 		return openNetworkFrom(ctx, opts, run, p, fw, rec, configs, false)
 	}
 	return ln, err

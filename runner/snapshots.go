@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/lnbench/lnbench/backend"
+	"github.com/lnbench/lnbench/internal/fileutil"
 	"github.com/lnbench/lnbench/internal/lines"
 	"github.com/lnbench/lnbench/network"
 	"github.com/lnbench/lnbench/record"
@@ -121,12 +122,17 @@ func restoreNetwork(ctx context.Context, opts Options, run Run, p networkPlan, s
 		return nil, err
 	}
 	copied := network.Phase{Name: "restore", Seconds: time.Since(start).Seconds(), Start: start}
+	if blocks := filepath.Join(folders[backend.ChainActor], chainBlocksFile); fileutil.NonEmpty(blocks) {
+		upOpts.ChainBlocks = blocks
+	}
 	fmt.Fprintf(opts.Log, "setup: restored from snapshot %s, made %s by %s (%s)\n", key, m.Made.Format(time.RFC3339), m.By, snapshot.Size(m.Bytes()))
 	n, err := network.Restore(ctx, be, p.topo, upOpts)
 	if n != nil {
 		n.Phases = append([]network.Phase{copied}, n.Phases...)
 	}
-	rec.Snapshots = append(rec.Snapshots, record.NetworkSnapshot{Network: p.name, Key: key, Made: m.Made, By: m.By, Bytes: m.Bytes(), MadeByThisRun: made})
+	if err == nil {
+		rec.Snapshots = append(rec.Snapshots, record.NetworkSnapshot{Network: p.name, Key: key, Made: m.Made, By: m.By, Bytes: m.Bytes(), MadeByThisRun: made})
+	}
 	return n, err
 }
 
@@ -144,6 +150,7 @@ func makeSnapshot(ctx context.Context, opts Options, run Run, p networkPlan, spe
 	}
 	upOpts.OnPhase = nil
 	n, err := network.Up(ctx, be, p.topo, upOpts)
+	folders, ferr := dataFolders(be, p.topo)
 	var state snapshotState
 	if n != nil {
 		for _, ph := range n.Phases {
@@ -153,9 +160,11 @@ func makeSnapshot(ctx context.Context, opts Options, run Run, p networkPlan, spe
 		if err == nil {
 			state.ChainHeight, err = n.Chain.Height(ctx)
 		}
+		if err == nil && ferr == nil && network.ChainNetwork(p.topo).ErasedAtStart() {
+			err = saveBlocks(ctx, n.Chain, filepath.Join(folders[backend.ChainActor], chainBlocksFile))
+		}
 		n.Close()
 	}
-	folders, ferr := dataFolders(be, p.topo)
 	if err != nil || ferr != nil {
 		lctx, cancel := context.WithTimeout(context.Background(), teardownTimeout)
 		defer cancel()
@@ -178,6 +187,35 @@ func makeSnapshot(ctx context.Context, opts Options, run Run, p networkPlan, spe
 	}
 	fmt.Fprintf(opts.Log, "setup: saved snapshot %s (%s) in %s\n", key, snapshot.Size(m.Bytes()), opts.Snapshots.Cache.Dir)
 	return m, nil
+}
+
+// keepFailedRestore files what a restore that failed left (its setup
+// phases and its actors' logs) under "<network>-restore", apart from the
+// network built after it.
+func keepFailedRestore(run Run, rec *record.Manifest, network string) {
+	for i, s := range rec.Setup {
+		if s.Network == network {
+			rec.Setup[i].Network = network + "-restore"
+		}
+	}
+	logs := filepath.Join(run.Dir, "nodes", sanitize(network))
+	_ = os.Rename(logs, logs+"-restore")
+}
+
+// chainBlocksFile, in the chain's folder of a snapshot, holds its blocks
+// when its program erases them at start (network.Options.ChainBlocks).
+const chainBlocksFile = "replay.blocks"
+
+func saveBlocks(ctx context.Context, c network.Chain, path string) error {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
+	if err != nil {
+		return err
+	}
+	if err := c.WriteBlocks(ctx, f); err != nil {
+		f.Close()
+		return fmt.Errorf("saving the chain's blocks: %w", err)
+	}
+	return f.Close()
 }
 
 // removeLogs drops what the actors logged while the snapshot was made, so

@@ -1,10 +1,14 @@
 package btcd
 
 import (
+	"bufio"
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 
+	"github.com/btcsuite/btcd/btcutil"
 	"github.com/btcsuite/btcd/chaincfg/chainhash"
 	"github.com/btcsuite/btcd/rpcclient"
 	"github.com/btcsuite/btcd/wire"
@@ -60,6 +64,50 @@ func (c *Client) Block(ctx context.Context, h *chainhash.Hash) (*wire.MsgBlock, 
 		return nil, fmt.Errorf("btcd getblock: %w", err)
 	}
 	return b, nil
+}
+
+// WriteBlocks writes the chain's blocks above genesis, tip last, in the
+// wire encoding one after another: what ReplayBlocks submits to a chain
+// that starts empty (btcd erases a regtest chain's database at every start).
+func (c *Client) WriteBlocks(ctx context.Context, w io.Writer) (int64, error) {
+	tip, err := c.Height(ctx)
+	if err != nil {
+		return 0, err
+	}
+	bw := bufio.NewWriter(w)
+	for h := int64(1); h <= tip; h++ {
+		hash, err := call(ctx, func() (*chainhash.Hash, error) { return c.rpc.GetBlockHash(h) })
+		if err != nil {
+			return h - 1, fmt.Errorf("btcd getblockhash %d: %w", h, err)
+		}
+		b, err := c.Block(ctx, hash)
+		if err != nil {
+			return h - 1, err
+		}
+		if err := b.Serialize(bw); err != nil {
+			return h - 1, err
+		}
+	}
+	return tip, bw.Flush()
+}
+
+// ReplayBlocks submits the blocks r holds (as WriteBlocks wrote them), in
+// order, and returns how many the chain took.
+func (c *Client) ReplayBlocks(ctx context.Context, r io.Reader) (int, error) {
+	br := bufio.NewReader(r)
+	n := 0
+	for {
+		var b wire.MsgBlock
+		if err := b.Deserialize(br); errors.Is(err, io.EOF) {
+			return n, nil
+		} else if err != nil {
+			return n, fmt.Errorf("block %d of the replay: %w", n+1, err)
+		}
+		if _, err := call(ctx, func() (struct{}, error) { return struct{}{}, c.rpc.SubmitBlock(btcutil.NewBlock(&b), nil) }); err != nil {
+			return n, fmt.Errorf("btcd submitblock %d (%s): %w", n+1, b.BlockHash(), err)
+		}
+		n++
+	}
 }
 
 // Send broadcasts a signed transaction.

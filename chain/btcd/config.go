@@ -30,6 +30,11 @@ func (n Network) Or() Network {
 	return n
 }
 
+// ErasedAtStart says whether btcd removes the network's block database
+// when it starts (it does for regtest): a copy of its data does not
+// restore that chain, a replay of its blocks does.
+func (n Network) ErasedAtStart() bool { return n.Or() == Regtest }
+
 // LogPath is btcd's log file under its data dir, relative when dataDir
 // is "" (a container's path or a bind mount's).
 func LogPath(dataDir string, n Network) string {

@@ -7,6 +7,7 @@ package fakenet
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -271,6 +272,25 @@ func (c *Chain) MempoolSize(ctx context.Context) (int, error) {
 	c.b.mu.Lock()
 	defer c.b.mu.Unlock()
 	return c.b.mempool, nil
+}
+
+// WriteBlocks writes the height: the fake's chain is its height.
+func (c *Chain) WriteBlocks(ctx context.Context, w io.Writer) error {
+	h, _ := c.Height(ctx)
+	_, err := fmt.Fprintf(w, "%d\n", h)
+	return err
+}
+
+// ReplayBlocks sets the height WriteBlocks wrote.
+func (c *Chain) ReplayBlocks(ctx context.Context, r io.Reader) error {
+	var h int64
+	if _, err := fmt.Fscan(r, &h); err != nil {
+		return err
+	}
+	c.b.mu.Lock()
+	defer c.b.mu.Unlock()
+	c.b.height = h
+	return nil
 }
 
 func (c *Chain) Close() {}
