@@ -257,6 +257,16 @@ func executeScenario(cmd *cobra.Command, stdout, stderr io.Writer, s scenario.Sc
 	if err != nil {
 		return runner.Run{}, err
 	}
+	var snaps *runner.SnapshotOptions
+	if f.snapshots {
+		snaps = &runner.SnapshotOptions{Cache: snapshotCache(f.cache, f.snapshotDir), Chain: bins.Chain()}
+		restored, cached, total, err := runner.EstimateRestored(runner.Options{Scenario: s, BackendName: backendName, Builds: bins.ForReport(), Snapshots: snaps})
+		if err != nil {
+			return runner.Run{}, err
+		}
+		est = restored
+		warn = strings.TrimPrefix(warn+"\n"+fmt.Sprintf("snapshots: the cache holds %d of %d network(s); each other one is built once to make its snapshot", cached, total), "\n")
+	}
 	printPlan(stderr, s, networks, est, warn, backendName)
 	// Images are built once per run, before its folder exists: a failed
 	// build leaves no empty run behind.
@@ -286,9 +296,7 @@ func executeScenario(cmd *cobra.Command, stdout, stderr io.Writer, s scenario.Sc
 	opts := runner.Options{Scenario: s, ArtifactsRoot: f.artifacts, BackendName: backendName,
 		NewBackend: newBackend, NewSampler: newSampler, Log: stderr, Notes: notes, Builds: bins.ForReport(),
 		DiskProbe: 3 * time.Second, HarnessProfile: f.harnessProfile, UnknownVerdicts: report.UnknownVerdicts, NoCPUSets: kind.NoCPUSets}
-	if f.snapshots {
-		opts.Snapshots = &runner.SnapshotOptions{Cache: snapshotCache(f.cache, f.snapshotDir), Chain: bins.Chain()}
-	}
+	opts.Snapshots = snaps
 	if tweak != nil {
 		tweak(&opts)
 	}

@@ -1,11 +1,15 @@
 package runner
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/lnbench/lnbench/node/drivers"
 	"github.com/lnbench/lnbench/scenario"
+	"github.com/lnbench/lnbench/snapshot"
 )
 
 func TestEstimate(t *testing.T) {
@@ -73,5 +77,40 @@ func TestEstimateNamesAGraphSample(t *testing.T) {
 	s.Params = nil
 	if _, _, warn, err := Estimate(s); err != nil || warn != "" {
 		t.Errorf("whole graph: warning %q, err %v", warn, err)
+	}
+}
+
+// Under snapshots a network is built once per distinct snapshot and every
+// launch restores: 3 launches of AlicePaysBob with 60 payments × 10
+// iterations (10 s each) are one build (10 s) and three restores (3 s
+// each); with the snapshot cached, only the restores.
+func TestEstimateRestoredBuildsEachSnapshotOnce(t *testing.T) {
+	s := scenario.Default()
+	s.Topology, s.Params = "AlicePaysBob", []scenario.Param{{Name: "TotalPayments", Values: []string{"60"}}}
+	s.Job = scenario.Job{LaunchCount: 3, WarmupCount: 1, IterationCount: 9, InvocationCount: 1}
+	opts := Options{Scenario: s, BackendName: "local", Snapshots: &SnapshotOptions{Cache: snapshot.Cache{Dir: t.TempDir()}, Chain: "btcd-key"}}
+	d, cached, networks, err := EstimateRestored(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := 10*time.Second + 3*(3*time.Second+10*time.Second); d != want || cached != 0 || networks != 3 {
+		t.Errorf("empty cache: %v, %d of %d cached; want %v, 0 of 3", d, cached, networks, want)
+	}
+	configs, _, err := NodeSetup(drivers.Builtin(), s, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plans, _ := plan(s)
+	facts := snapshotFacts("local", plans[0].topo, configs, "btcd-key", s.Node.DBBackend, s.Node.Flags)
+	dir := filepath.Join(t.TempDir(), "alice")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := opts.Snapshots.Cache.Save(snapshot.Manifest{Key: snapshot.Key(facts), Facts: facts}, map[string]string{"alice": dir}); err != nil {
+		t.Fatal(err)
+	}
+	d, cached, _, err = EstimateRestored(opts)
+	if want := 3 * (3*time.Second + 10*time.Second); err != nil || d != want || cached != 3 {
+		t.Errorf("cached: %v, %d of 3 cached (%v); want %v, 3", d, cached, err, want)
 	}
 }
