@@ -116,4 +116,7 @@ type DataFolders interface {
 	// DataFolder is the host folder of an actor's data (ChainActor: the
 	// chain's), whether it exists yet or not.
 	DataFolder(actor string) string
+	// AdoptData makes the files restored into an actor's folder its own
+	// (compose's containers run as another user than a root harness).
+	AdoptData(actor string) error
 }

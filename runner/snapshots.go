@@ -121,6 +121,11 @@ func restoreNetwork(ctx context.Context, opts Options, run Run, p networkPlan, s
 	if err := cache.Restore(key, folders); err != nil {
 		return nil, err
 	}
+	for actor := range folders {
+		if err := be.(backend.DataFolders).AdoptData(actor); err != nil {
+			return nil, fmt.Errorf("restoring %s's folder: %w", actor, err)
+		}
+	}
 	copied := network.Phase{Name: "restore", Seconds: time.Since(start).Seconds(), Start: start}
 	if blocks := filepath.Join(folders[backend.ChainActor], chainBlocksFile); fileutil.NonEmpty(blocks) {
 		upOpts.ChainBlocks = blocks

@@ -486,4 +486,7 @@ func (b *Backend) Dead(ctx context.Context) []backend.Death {
 // container, its folder in the run's.
 func (b *Backend) DataFolder(actor string) string { return filepath.Join(b.opts.WorkDir, actor) }
 
+// AdoptData hands an actor's restored files to the containers' user.
+func (b *Backend) AdoptData(actor string) error { return giveTreeTo(b.DataFolder(actor), b.opts.User) }
+
 var _ backend.DataFolders = (*Backend)(nil)

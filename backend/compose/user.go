@@ -2,7 +2,9 @@ package compose
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
+	"path/filepath"
 )
 
 // NonRootUser is who a run's containers run as when the harness is root:
@@ -34,6 +36,20 @@ func giveTo(dir, user string) error {
 		return err
 	}
 	return os.Chown(dir, uid, gid)
+}
+
+// giveTreeTo is giveTo for a folder and everything in it.
+func giveTreeTo(dir, user string) error {
+	uid, gid, err := parseUser(user)
+	if err != nil || uid == os.Getuid() {
+		return err
+	}
+	return filepath.WalkDir(dir, func(path string, _ fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		return os.Lchown(path, uid, gid)
+	})
 }
 
 // shareWith lets the containers' user write into a harness folder through

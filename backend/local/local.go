@@ -302,4 +302,7 @@ var _ backend.ActorLister = (*Backend)(nil)
 // DataFolder is where an actor keeps its data: its folder in the run's.
 func (b *Backend) DataFolder(actor string) string { return filepath.Join(b.opts.WorkDir, actor) }
 
+// AdoptData has nothing to do: the processes run as the harness.
+func (b *Backend) AdoptData(string) error { return nil }
+
 var _ backend.DataFolders = (*Backend)(nil)
