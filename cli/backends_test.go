@@ -39,6 +39,12 @@ func TestBackendCapabilitiesRefuse(t *testing.T) {
 	if err := refuseCLNBackend(cln, local); err != nil {
 		t.Errorf("CLN on local: %v", err)
 	}
+	if err := refuseSnapshots(true, swarm); err == nil || !strings.Contains(err.Error(), "--snapshots: the swarm backend") || !strings.Contains(err.Error(), "use --backend compose or local") {
+		t.Errorf("snapshots on swarm: %v", err)
+	}
+	if err := refuseSnapshots(true, local); err != nil {
+		t.Errorf("snapshots on local: %v", err)
+	}
 	if got := backendNames(); got != "compose, local or swarm" {
 		t.Errorf("names %q", got)
 	}

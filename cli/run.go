@@ -235,6 +235,9 @@ func executeScenario(cmd *cobra.Command, stdout, stderr io.Writer, s scenario.Sc
 	if err := refuseCLNBackend(s, be); err != nil {
 		return runner.Run{}, err
 	}
+	if err := refuseSnapshots(f.snapshots, be); err != nil {
+		return runner.Run{}, err
+	}
 	if f.plan {
 		printPlan(stderr, s, networks, est, warn, backendName)
 		fmt.Fprintln(stderr, "plan only (--plan): nothing built or started")

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/lnbench/lnbench/backend/driver"
 	"github.com/lnbench/lnbench/internal/lines"
 	"github.com/lnbench/lnbench/nodebuild"
 	"github.com/lnbench/lnbench/snapshot"
@@ -148,4 +149,14 @@ func exportSnapshot(c snapshot.Cache, key, path string, stdout io.Writer) error 
 	}
 	fmt.Fprintf(stdout, "wrote %s to %s\n", key, path)
 	return nil
+}
+
+// refuseSnapshots refuses --snapshots on a backend whose actors' data is
+// not in this host's folders, before anything is built.
+func refuseSnapshots(snapshots bool, be driver.Driver) error {
+	if !snapshots || be.Caps().Snapshots {
+		return nil
+	}
+	return fmt.Errorf("--snapshots: the %s backend keeps its actors' data on its engines' hosts, where lnbench cannot save it; %s, or run without --snapshots",
+		be.Name(), driver.UseOneOf(func(c driver.Caps) bool { return c.Snapshots }))
 }

@@ -79,7 +79,7 @@ func (e *restoreError) Unwrap() error { return e.err }
 func dataFolders(be backend.Backend, topo topology.Topology) (map[string]string, error) {
 	df, ok := be.(backend.DataFolders)
 	if !ok {
-		return nil, fmt.Errorf("the %s backend keeps no data folders on this host; run with --fresh-network", be.Name())
+		return nil, fmt.Errorf("the %s backend keeps no data folders on this host; run without --snapshots", be.Name())
 	}
 	out := map[string]string{backend.ChainActor: df.DataFolder(backend.ChainActor)}
 	for _, nd := range topo.Nodes {

@@ -24,7 +24,7 @@ type Driver struct{}
 
 func (Driver) Name() string { return "compose" }
 func (Driver) Caps() driver.Caps {
-	return driver.Caps{Images: true, Limits: true, Faults: true, Impairments: true, CLN: true, Outlives: true, Auto: 1}
+	return driver.Caps{Images: true, Limits: true, Faults: true, Impairments: true, CLN: true, Outlives: true, Snapshots: true, Auto: 1}
 }
 func (Driver) Fix() string { return "start Docker or use --backend local" }
 

@@ -38,6 +38,9 @@ type Caps struct {
 	CLN bool
 	// Outlives: containers outlive the command (lnbench up).
 	Outlives bool
+	// Snapshots: the actors' data lives in folders of this host
+	// (backend.DataFolders), so a network can be saved and restored.
+	Snapshots bool
 	// NoCPUSets says why a duet's networks cannot get CPU sets ("" if they can).
 	NoCPUSets string
 	// Auto is the backend's rank when --backend is auto: 1 is tried first;

@@ -20,7 +20,7 @@ func init() { driver.Register(Driver{}) }
 type Driver struct{}
 
 func (Driver) Name() string                { return "local" }
-func (Driver) Caps() driver.Caps           { return driver.Caps{Faults: true, CLN: true, Auto: 2} }
+func (Driver) Caps() driver.Caps           { return driver.Caps{Faults: true, CLN: true, Snapshots: true, Auto: 2} }
 func (Driver) Probe(context.Context) error { return nil }
 func (Driver) Fix() string                 { return "" }
 
