@@ -52,3 +52,14 @@ func TestBackendCapabilitiesRefuse(t *testing.T) {
 		t.Errorf("unknown backend: %v", err)
 	}
 }
+
+func TestSnapshotsForNamesASpec(t *testing.T) {
+	s := scenario.Default()
+	s.Nodes, _ = scenario.ParseNodeFlags([]string{"a=lnd@v0.21.0-beta", "b=lnd@v0.21.0-beta"})
+	if err := checkSnapshotsFor(s, []string{"b"}); err != nil {
+		t.Errorf("b: %v", err)
+	}
+	if err := checkSnapshotsFor(s, []string{"c"}); err == nil || err.Error() != `--snapshots-for "c": name one of the node specs' labels (a, b)` {
+		t.Errorf("c: %v", err)
+	}
+}

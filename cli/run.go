@@ -57,6 +57,8 @@ type runFlags struct {
 	// kept in snapshotDir ("" is CACHE/snapshots).
 	snapshots   bool
 	snapshotDir string
+	// snapshotsFor restores only these node specs' networks (implies snapshots).
+	snapshotsFor []string
 }
 
 func runCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -90,6 +92,7 @@ func runCmd(stdout, stderr io.Writer) *cobra.Command {
 	fl.BoolVar(&f.harnessProfile, "harness-profile", false, "write lnbench's own CPU profile for the run into the artifacts folder ("+runner.HarnessProfileName+", top functions in "+runner.HarnessProfileTopName+")")
 	fl.BoolVar(&f.snapshots, "snapshots", false, "restore each network from a snapshot of the same network ready (chain, funded wallets, open channels, routes), made once in CACHE/snapshots; `lnbench snapshots` lists, exports and prunes them")
 	fl.StringVar(&f.snapshotDir, "snapshot-dir", "", "with --snapshots: the folder of snapshots (default CACHE/snapshots)")
+	fl.StringArrayVar(&f.snapshotsFor, "snapshots-for", nil, "restore only this node spec's networks (label; repeatable) and build the others: a built and a restored network in one comparison show what restoring changes")
 	fl.StringArrayVar(&f.faults, "fault", nil, "inject a fault during measurement, added to the scenario's (repeatable), e.g. \"restart bob at 10s\", \"pause bob at 5s for 5s\"")
 	return cmd
 }
@@ -235,7 +238,10 @@ func executeScenario(cmd *cobra.Command, stdout, stderr io.Writer, s scenario.Sc
 	if err := refuseCLNBackend(s, be); err != nil {
 		return runner.Run{}, err
 	}
-	if err := refuseSnapshots(f.snapshots, be); err != nil {
+	if err := checkSnapshotsFor(s, f.snapshotsFor); err != nil {
+		return runner.Run{}, err
+	}
+	if err := refuseSnapshots(f.snapshots || len(f.snapshotsFor) > 0, be); err != nil {
 		return runner.Run{}, err
 	}
 	if f.plan {
@@ -261,14 +267,14 @@ func executeScenario(cmd *cobra.Command, stdout, stderr io.Writer, s scenario.Sc
 		return runner.Run{}, err
 	}
 	var snaps *runner.SnapshotOptions
-	if f.snapshots {
-		snaps = &runner.SnapshotOptions{Cache: snapshotCache(f.cache, f.snapshotDir), Chain: bins.Chain()}
-		restored, cached, total, err := runner.EstimateRestored(runner.Options{Scenario: s, BackendName: backendName, Builds: bins.ForReport(), Snapshots: snaps})
+	if f.snapshots || len(f.snapshotsFor) > 0 {
+		snaps = &runner.SnapshotOptions{Cache: snapshotCache(f.cache, f.snapshotDir), Chain: bins.Chain(), Specs: f.snapshotsFor}
+		d, cached, restored, err := runner.EstimateRestored(runner.Options{Scenario: s, BackendName: backendName, Builds: bins.ForReport(), Snapshots: snaps})
 		if err != nil {
 			return runner.Run{}, err
 		}
-		est = restored
-		warn = strings.TrimPrefix(warn+"\n"+fmt.Sprintf("snapshots: the cache holds %d of %d network(s); each other one is built once to make its snapshot", cached, total), "\n")
+		est = d
+		warn = strings.TrimPrefix(warn+"\n"+fmt.Sprintf("snapshots: %d of %d network(s) restored, %d of them from the cache; each other one is built once to make its snapshot", restored, networks, cached), "\n")
 	}
 	printPlan(stderr, s, networks, est, warn, backendName)
 	// Images are built once per run, before its folder exists: a failed

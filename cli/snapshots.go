@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -14,6 +15,7 @@ import (
 	"github.com/lnbench/lnbench/backend/driver"
 	"github.com/lnbench/lnbench/internal/lines"
 	"github.com/lnbench/lnbench/nodebuild"
+	"github.com/lnbench/lnbench/scenario"
 	"github.com/lnbench/lnbench/snapshot"
 )
 
@@ -159,4 +161,25 @@ func refuseSnapshots(snapshots bool, be driver.Driver) error {
 	}
 	return fmt.Errorf("--snapshots: the %s backend keeps its actors' data on its engines' hosts, where lnbench cannot save it; %s, or run without --snapshots",
 		be.Name(), driver.UseOneOf(func(c driver.Caps) bool { return c.Snapshots }))
+}
+
+// checkSnapshotsFor refuses a --snapshots-for label that names no node spec.
+func checkSnapshotsFor(s scenario.Scenario, labels []string) error {
+	if len(labels) == 0 {
+		return nil
+	}
+	specs, err := s.AllSpecs()
+	if err != nil {
+		return err
+	}
+	var known []string
+	for _, sp := range specs {
+		known = append(known, sp.Label)
+	}
+	for _, l := range labels {
+		if !slices.Contains(known, l) {
+			return fmt.Errorf("--snapshots-for %q: name one of the node specs' labels (%s)", l, strings.Join(known, ", "))
+		}
+	}
+	return nil
 }

@@ -70,9 +70,10 @@ func planTime(s scenario.Scenario, plans []networkPlan, setup func(networkPlan) 
 }
 
 // EstimateRestored is Estimate under snapshots (opts.Snapshots): each
-// network restored, and a snapshot the cache lacks made once first (a
-// build). It says how many of the networks' snapshots the cache holds.
-func EstimateRestored(opts Options) (d time.Duration, cached, networks int, err error) {
+// network restored (those of opts.Snapshots.Specs when set), and a
+// snapshot the cache lacks made once first (a build). It says how many
+// networks restore and how many of their snapshots the cache holds.
+func EstimateRestored(opts Options) (d time.Duration, cached, restored int, err error) {
 	s := opts.Scenario
 	plans, err := plan(s)
 	if err != nil {
@@ -87,6 +88,10 @@ func EstimateRestored(opts Options) (d time.Duration, cached, networks int, err 
 	}
 	made := map[string]bool{}
 	d = planTime(s, plans, func(p networkPlan) time.Duration {
+		if !opts.Snapshots.restores(p) {
+			return buildTime(p)
+		}
+		restored++
 		key := snapshot.Key(snapshotFacts(opts.BackendName, p.topo, configs, opts.Snapshots.Chain, s.Node.DBBackend, s.Node.Flags))
 		if _, err := opts.Snapshots.Cache.Find(key); err == nil {
 			cached++
@@ -96,7 +101,7 @@ func EstimateRestored(opts Options) (d time.Duration, cached, networks int, err 
 		}
 		return restoreTime(p)
 	})
-	return d, cached, len(plans), nil
+	return d, cached, restored, nil
 }
 
 // caseTime is one case's warm-up and measured iterations.

@@ -114,3 +114,22 @@ func TestEstimateRestoredBuildsEachSnapshotOnce(t *testing.T) {
 		t.Errorf("cached: %v, %d of 3 cached (%v); want %v, 3", d, cached, err, want)
 	}
 }
+
+// With Specs, only those node specs' networks restore: an A/A of a and b,
+// 2 launches each, b restored: three builds (a's two, b's snapshot) and
+// two restores.
+func TestEstimateRestoredOnlyForItsSpecs(t *testing.T) {
+	s := scenario.Default()
+	s.Topology, s.Params = "AlicePaysBob", []scenario.Param{{Name: "TotalPayments", Values: []string{"60"}}}
+	s.Job = scenario.Job{LaunchCount: 2, WarmupCount: 1, IterationCount: 9, InvocationCount: 1}
+	s.Nodes, _ = scenario.ParseNodeFlags([]string{"a=lnd@v0.21.0-beta", "b=lnd@v0.21.0-beta"})
+	s.Baseline = "a"
+	opts := Options{Scenario: s, BackendName: "local", Snapshots: &SnapshotOptions{Cache: snapshot.Cache{Dir: t.TempDir()}, Chain: "btcd-key", Specs: []string{"b"}}}
+	d, cached, restored, err := EstimateRestored(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := 3*10*time.Second + 2*3*time.Second + 4*10*time.Second; d != want || cached != 0 || restored != 2 {
+		t.Errorf("%v, %d cached, %d restored; want %v, 0, 2", d, cached, restored, want)
+	}
+}

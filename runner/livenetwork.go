@@ -41,7 +41,7 @@ type liveNetwork struct {
 // is set aside (one line) and the network built instead.
 func openNetwork(ctx context.Context, opts Options, run Run, p networkPlan, fw *faults.Writer, rec *record.Manifest,
 	configs map[string]backend.NodeConfig) (*liveNetwork, error) {
-	ln, err := openNetworkFrom(ctx, opts, run, p, fw, rec, configs, opts.Snapshots != nil)
+	ln, err := openNetworkFrom(ctx, opts, run, p, fw, rec, configs, opts.Snapshots.restores(p))
 	var re *restoreError
 	if errors.As(err, &re) && ctx.Err() == nil {
 		setAside(opts, rec, re)

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"time"
 
 	"github.com/lnbench/lnbench/backend"
@@ -26,6 +27,15 @@ type SnapshotOptions struct {
 	Cache snapshot.Cache
 	// Chain is the build key btcd comes from (a fact of every network).
 	Chain string
+	// Specs, when set, restores only the networks of these node specs
+	// (labels) and builds the others: a built and a restored network side
+	// by side in one comparison measure what restoring changes.
+	Specs []string
+}
+
+// restores says whether p's network comes from a snapshot.
+func (o *SnapshotOptions) restores(p networkPlan) bool {
+	return o != nil && (len(o.Specs) == 0 || slices.Contains(o.Specs, p.cases[0].c.Node))
 }
 
 // snapshotFacts are what determine p's network: its topology (without the
