@@ -19,8 +19,10 @@ func init() { driver.Register(Driver{}) }
 // no node.
 type Driver struct{}
 
-func (Driver) Name() string                { return "local" }
-func (Driver) Caps() driver.Caps           { return driver.Caps{Faults: true, CLN: true, Snapshots: true, Auto: 2} }
+func (Driver) Name() string { return "local" }
+func (Driver) Caps() driver.Caps {
+	return driver.Caps{Faults: true, CLN: true, Snapshots: true, Auto: 2}
+}
 func (Driver) Probe(context.Context) error { return nil }
 func (Driver) Fix() string                 { return "" }
 
