@@ -61,6 +61,9 @@ type runFlags struct {
 	snapshotsFor []string
 }
 
+// wantsSnapshots: --snapshots, or --snapshots-for (which implies it).
+func (f runFlags) wantsSnapshots() bool { return f.snapshots || len(f.snapshotsFor) > 0 }
+
 func runCmd(stdout, stderr io.Writer) *cobra.Command {
 	var f runFlags
 	cmd := &cobra.Command{
@@ -241,7 +244,7 @@ func executeScenario(cmd *cobra.Command, stdout, stderr io.Writer, s scenario.Sc
 	if err := checkSnapshotsFor(s, f.snapshotsFor); err != nil {
 		return runner.Run{}, err
 	}
-	if err := refuseSnapshots(f.snapshots || len(f.snapshotsFor) > 0, be); err != nil {
+	if err := refuseSnapshots(f.wantsSnapshots(), be); err != nil {
 		return runner.Run{}, err
 	}
 	if f.plan {
@@ -267,7 +270,7 @@ func executeScenario(cmd *cobra.Command, stdout, stderr io.Writer, s scenario.Sc
 		return runner.Run{}, err
 	}
 	var snaps *runner.SnapshotOptions
-	if f.snapshots || len(f.snapshotsFor) > 0 {
+	if f.wantsSnapshots() {
 		snaps = &runner.SnapshotOptions{Cache: snapshotCache(f.cache, f.snapshotDir), Chain: bins.Chain(), Specs: f.snapshotsFor}
 		d, cached, restored, err := runner.EstimateRestored(runner.Options{Scenario: s, BackendName: backendName, Builds: bins.ForReport(), Snapshots: snaps})
 		if err != nil {

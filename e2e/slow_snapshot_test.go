@@ -51,15 +51,6 @@ func TestSlowSnapshotSetup(t *testing.T) {
 	}
 }
 
-func readRecord(t *testing.T, dir string) record.Manifest {
-	t.Helper()
-	m, err := record.Read(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
-}
-
 // setupSeconds is each network's setup, all phases.
 func setupSeconds(t *testing.T, m record.Manifest) map[string]float64 {
 	t.Helper()

@@ -28,10 +28,7 @@ job: {LaunchCount: 2, WarmupCount: 0, IterationCount: 1}
 	r := startCompose(t, bin, scen, "--snapshots", "--snapshot-dir", t.TempDir(), "--yes")
 	r.finish(6 * time.Minute)
 	dir := r.dir()
-	m, err := record.Read(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := readRecord(t, dir)
 	if len(m.Snapshots) != 2 || m.Snapshots[0].Key != m.Snapshots[1].Key || !m.Snapshots[0].MadeByThisRun {
 		t.Fatalf("snapshots: %+v, want both launches restored from one made by this run\n%s", m.Snapshots, r.out)
 	}

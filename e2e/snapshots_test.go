@@ -125,10 +125,7 @@ func TestSnapshotRestoresAGeneratedGraph(t *testing.T) {
 func snapshotRun(t *testing.T, args ...string) (record.Manifest, string) {
 	t.Helper()
 	out := runCLI(t, append(args, "--snapshots", "--yes")...)
-	m, err := record.Read(out)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := readRecord(t, out)
 	recs, err := result.ReadFile(filepath.Join(out, record.PaymentsFile))
 	if err != nil || len(recs) == 0 {
 		t.Fatalf("payments: %d, %v", len(recs), err)
@@ -179,4 +176,13 @@ func setupPhases(m record.Manifest, network string) []string {
 		}
 	}
 	return out
+}
+
+func readRecord(t *testing.T, dir string) record.Manifest {
+	t.Helper()
+	m, err := record.Read(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
 }

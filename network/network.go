@@ -199,6 +199,20 @@ func (n *Network) startChain(ctx context.Context, be backend.Backend, start Chai
 	return c.Mature(ctx, coins+1)
 }
 
+// SaveChainBlocks writes c's blocks to the file that Options.ChainBlocks
+// replays on Restore.
+func SaveChainBlocks(ctx context.Context, c Chain, path string) error {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
+	if err != nil {
+		return err
+	}
+	if err := c.WriteBlocks(ctx, f); err != nil {
+		f.Close()
+		return fmt.Errorf("saving the chain's blocks: %w", err)
+	}
+	return f.Close()
+}
+
 // restartChain starts the chain on restored data (replaying its blocks
 // when a file of them is given) and mines one block, so that its tip is
 // recent when the nodes start.

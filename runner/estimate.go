@@ -7,7 +7,6 @@ import (
 
 	"github.com/lnbench/lnbench/node/drivers"
 	"github.com/lnbench/lnbench/scenario"
-	"github.com/lnbench/lnbench/snapshot"
 )
 
 // Rough figures measured on a 2-core machine (docs/verdicts.md quotes the estimates they give): used only to warn
@@ -51,8 +50,8 @@ func buildTime(p networkPlan) time.Duration {
 }
 
 // restoreTime is a network's setup from a snapshot: mostly its nodes'
-// start on their data (docs/measured.md, Snapshots: 2 LND nodes 2.6 s,
-// 12 in 15 s).
+// start on their data (docs/measured.md, Snapshots: 2 LND nodes 2.4 s,
+// 12 in 10.4 s).
 func restoreTime(p networkPlan) time.Duration {
 	return restorePerNetwork + time.Duration(len(p.topo.Nodes)-2)*restorePerExtraNode
 }
@@ -92,7 +91,7 @@ func EstimateRestored(opts Options) (d time.Duration, cached, restored int, err 
 			return buildTime(p)
 		}
 		restored++
-		key := snapshot.Key(snapshotFacts(opts.BackendName, p.topo, configs, opts.Snapshots.Chain, s.Node.DBBackend, s.Node.Flags))
+		_, key := snapshotOf(opts, opts.BackendName, p, configs)
 		if _, err := opts.Snapshots.Cache.Find(key); err == nil {
 			cached++
 		} else if !made[key] {

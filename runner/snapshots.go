@@ -67,6 +67,13 @@ func snapshotFacts(backendName string, topo topology.Topology, configs map[strin
 	return f
 }
 
+// snapshotOf is p's network's facts and its snapshot's key.
+func snapshotOf(opts Options, backendName string, p networkPlan, configs map[string]backend.NodeConfig) (snapshot.Facts, string) {
+	s := opts.Scenario
+	facts := snapshotFacts(backendName, p.topo, configs, opts.Snapshots.Chain, s.Node.DBBackend, s.Node.Flags)
+	return facts, snapshot.Key(facts)
+}
+
 // snapshotState is what a snapshot's data refers to, kept in its manifest.
 type snapshotState struct {
 	PubKeys     map[string]string `json:"pubkeys"`
@@ -86,16 +93,16 @@ func (e *restoreError) Unwrap() error { return e.err }
 
 // dataFolders are the host folders of a network's actors (the chain's
 // included), for a backend that keeps them there.
-func dataFolders(be backend.Backend, topo topology.Topology) (map[string]string, error) {
+func dataFolders(be backend.Backend, topo topology.Topology) (map[string]string, backend.DataFolders, error) {
 	df, ok := be.(backend.DataFolders)
 	if !ok {
-		return nil, fmt.Errorf("the %s backend keeps no data folders on this host; run without --snapshots", be.Name())
+		return nil, nil, fmt.Errorf("the %s backend keeps no data folders on this host; run without --snapshots", be.Name())
 	}
 	out := map[string]string{backend.ChainActor: df.DataFolder(backend.ChainActor)}
 	for _, nd := range topo.Nodes {
 		out[nd.Name] = df.DataFolder(nd.Name)
 	}
-	return out, nil
+	return out, df, nil
 }
 
 // restoreNetwork brings p's network up on be from its snapshot, making the
@@ -104,9 +111,7 @@ func dataFolders(be backend.Backend, topo topology.Topology) (map[string]string,
 // From the copy on, *restoring holds the snapshot's key: an error from
 // there is the snapshot's (openNetwork sets it aside).
 func restoreNetwork(ctx context.Context, opts Options, run Run, p networkPlan, spec NetworkSpec, be backend.Backend, upOpts network.Options, configs map[string]backend.NodeConfig, rec *record.Manifest, restoring *string) (*network.Network, error) {
-	s := opts.Scenario
-	facts := snapshotFacts(be.Name(), p.topo, configs, opts.Snapshots.Chain, s.Node.DBBackend, s.Node.Flags)
-	key := snapshot.Key(facts)
+	facts, key := snapshotOf(opts, be.Name(), p, configs)
 	cache := opts.Snapshots.Cache
 	m, err := cache.Find(key)
 	made := false
@@ -116,7 +121,7 @@ func restoreNetwork(ctx context.Context, opts Options, run Run, p networkPlan, s
 		}
 		made = true
 	}
-	folders, ferr := dataFolders(be, p.topo)
+	folders, df, ferr := dataFolders(be, p.topo)
 	if ferr != nil {
 		return nil, ferr
 	}
@@ -132,7 +137,7 @@ func restoreNetwork(ctx context.Context, opts Options, run Run, p networkPlan, s
 		return nil, err
 	}
 	for actor := range folders {
-		if err := be.(backend.DataFolders).AdoptData(actor); err != nil {
+		if err := df.AdoptData(actor); err != nil {
 			return nil, fmt.Errorf("restoring %s's folder: %w", actor, err)
 		}
 	}
@@ -165,7 +170,7 @@ func makeSnapshot(ctx context.Context, opts Options, run Run, p networkPlan, spe
 	}
 	upOpts.OnPhase = nil
 	n, err := network.Up(ctx, be, p.topo, upOpts)
-	folders, ferr := dataFolders(be, p.topo)
+	folders, _, ferr := dataFolders(be, p.topo)
 	var state snapshotState
 	if n != nil {
 		for _, ph := range n.Phases {
@@ -176,7 +181,7 @@ func makeSnapshot(ctx context.Context, opts Options, run Run, p networkPlan, spe
 			state.ChainHeight, err = n.Chain.Height(ctx)
 		}
 		if err == nil && ferr == nil && network.ChainNetwork(p.topo).ErasedAtStart() {
-			err = saveBlocks(ctx, n.Chain, filepath.Join(folders[backend.ChainActor], chainBlocksFile))
+			err = network.SaveChainBlocks(ctx, n.Chain, filepath.Join(folders[backend.ChainActor], chainBlocksFile))
 		}
 		n.Close()
 	}
@@ -220,18 +225,6 @@ func keepFailedRestore(run Run, rec *record.Manifest, network string) {
 // chainBlocksFile, in the chain's folder of a snapshot, holds its blocks
 // when its program erases them at start (network.Options.ChainBlocks).
 const chainBlocksFile = "replay.blocks"
-
-func saveBlocks(ctx context.Context, c network.Chain, path string) error {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
-	if err != nil {
-		return err
-	}
-	if err := c.WriteBlocks(ctx, f); err != nil {
-		f.Close()
-		return fmt.Errorf("saving the chain's blocks: %w", err)
-	}
-	return f.Close()
-}
 
 // removeLogs drops what the actors logged while the snapshot was made, so
 // that a restored network's logs are its own.
