@@ -173,7 +173,11 @@ func analyzeOne(fr faults.Record, pays []result.Record, p Params) Fault {
 	f.StartOffset = sec(fr.Start)
 	end := fr.End
 	if end.IsZero() {
-		warn("no end recorded (a kill, or the run ended first): counted until the case's last payment; recovery not measured")
+		if fr.Kind == faults.Kill {
+			warn("a kill has no end: counted until the case's last payment; recovery counted from the kill")
+		} else {
+			warn("no end recorded (the run ended first): counted until the case's last payment; recovery not measured")
+		}
 		end = last
 	} else {
 		f.EndOffset, f.Duration = ptr(sec(fr.End)), ptr(fr.End.Sub(fr.Start).Seconds())
@@ -243,7 +247,7 @@ func countStalled(f *Fault, pays []result.Record, p Params, warn func(string, ..
 }
 
 // measureThroughput fills the throughput before the fault and, when the
-// fault ended, the time until it was back.
+// fault ended (or for a kill, from its start), the time until it was back.
 func measureThroughput(f *Fault, pays []result.Record, bStart, last time.Time, p Params, warn func(string, ...any)) {
 	okBefore := successesIn(pays, bStart, f.Start)
 	switch {
@@ -255,14 +259,20 @@ func measureThroughput(f *Fault, pays []result.Record, bStart, last time.Time, p
 		return
 	}
 	f.BeforePerSec = ptr(float64(okBefore) / f.BeforeSeconds)
-	if f.End.IsZero() {
+	// A kill never ends: the traffic comes back when it routes around the
+	// dead node, or never, so its recovery counts from the kill.
+	from, what := f.End, "end"
+	switch {
+	case from.IsZero() && f.Kind == faults.Kill:
+		from, what = f.Start, "start"
+	case from.IsZero():
 		return
 	}
 	f.Recovery = NotRecovered
-	if t, ok := recoveredAt(pays, f.End, last, *f.BeforePerSec, p); ok {
-		f.Recovery, f.RecoverySeconds = Recovered, ptr(t.Sub(f.End).Seconds())
+	if t, ok := recoveredAt(pays, from, last, *f.BeforePerSec, p); ok {
+		f.Recovery, f.RecoverySeconds = Recovered, ptr(t.Sub(from).Seconds())
 	} else {
-		warn("throughput not back within %.0f%% by the case's last payment, %.1f s after the fault's end", 100*p.Tolerance, last.Sub(f.End).Seconds())
+		warn("throughput not back within %.0f%% by the case's last payment, %.1f s after the fault's %s", 100*p.Tolerance, last.Sub(from).Seconds(), what)
 	}
 }
 

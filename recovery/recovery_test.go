@@ -133,14 +133,29 @@ func TestTooFewBeforeIsAWarning(t *testing.T) {
 	}
 }
 
+// A kill has no end: its recovery counts from the kill, recovered when
+// the traffic did not need the node (or routed around it), never when
+// every later payment fails.
 func TestKillHasNoEnd(t *testing.T) {
+	kill := t0.Add(15 * time.Second)
 	recs := healthyCase("C=2", 2, simulate.Healthy).Payments()
-	f := Analyze(recs, []faults.Record{{Case: "C=2", Kind: faults.Kill, Target: "bob", Start: t0.Add(15 * time.Second), Error: ""}}, Default)[0]
-	if f.Recovery != NotMeasured || f.EndOffset != nil || f.Duration != nil || !hasWarning(f, "no end recorded") {
+	f := Analyze(recs, []faults.Record{{Case: "C=2", Kind: faults.Kill, Target: "dave", Start: kill}}, Default)[0]
+	if f.EndOffset != nil || f.Duration != nil || !hasWarning(f, "a kill has no end") || f.BeforePerSec == nil {
 		t.Errorf("kill: %+v", f)
 	}
-	if f.BeforePerSec == nil {
-		t.Error("a kill still has a pre-fault throughput")
+	if f.Recovery != Recovered || val(t, "recovery", f.RecoverySeconds) > 0.5 {
+		t.Errorf("a kill the traffic did not feel: recovery %s %v, want recovered at once", f.Recovery, f.RecoverySeconds)
+	}
+	dead := func(_ int, s time.Time, normal time.Duration) simulate.Attempt {
+		if !s.Before(kill) {
+			return simulate.Attempt{Status: result.Error, Reason: "invoice: bob: connection refused", Latency: time.Millisecond}
+		}
+		return simulate.Attempt{Status: result.Succeeded, Latency: normal}
+	}
+	recs = healthyCase("C=2", 2, dead).Payments()
+	f = Analyze(recs, []faults.Record{{Case: "C=2", Kind: faults.Kill, Target: "bob", Start: kill}}, Default)[0]
+	if f.Recovery != NotRecovered || f.RecoverySeconds != nil || !hasWarning(f, "after the fault's start") || f.Errored == 0 {
+		t.Errorf("a killed payee: recovery %s %v, errored %d, warnings %q", f.Recovery, f.RecoverySeconds, f.Errored, f.Warnings)
 	}
 }
 

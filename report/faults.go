@@ -52,7 +52,7 @@ func FaultsTable(r Report) Table {
 		fmt.Sprintf("Stalled    : payments in flight during the fault that succeeded but took more than %g× what the fault predicts: the median before it,", p.StallFactor),
 		"             plus for a delay 3 round trips of it per route hop on its target (faults.csv: PredictedAdded_ms)",
 		fmt.Sprintf("Before     : successful payments/s in the %.0f s before the fault (less when the case started later)", p.Before.Seconds()),
-		fmt.Sprintf("Recovery   : from the fault's end to the start of the first %.0f s window (sliding by %.1f s) in which payments started after",
+		fmt.Sprintf("Recovery   : from the fault's end (a kill's start) to the start of the first %.0f s window (sliding by %.1f s) in which payments started after",
 			p.Window.Seconds(), p.Step.Seconds()),
 		fmt.Sprintf("             the end succeed at least at %.0f%% of Before (payments held up by the fault and finishing in a burst do not count)", 100*(1-p.Tolerance)),
 		"Channels   : a restarted node's channels all active again, after the fault's end (and after its start)",
