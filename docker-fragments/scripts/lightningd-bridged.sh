@@ -10,8 +10,12 @@
 # children. The helpers start from a subshell that exits at once, so they
 # are init's children, not lightningd's: perf does not profile them (or
 # itself) as part of the node.
+# backlog: socat listens with a queue of 5 by default; the harness opens a
+# connection per worker at once (80 and more), and the SYNs beyond the
+# queue were dropped and retried with TCP's backoff (1, 3, 7 … 63 s): a
+# CLN warm-up at Concurrency 80 took 107 s, and some calls were reset.
 set -euo pipefail
-(socat TCP-LISTEN:9835,fork,reuseaddr UNIX-CONNECT:/data/regtest/lightning-rpc &)
+(socat TCP-LISTEN:9835,fork,reuseaddr,backlog=1024 UNIX-CONNECT:/data/regtest/lightning-rpc &)
 if [ -x /usr/local/bin/lnbench ]; then
   (lnbench perfserve --listen 0.0.0.0:6060 --pid $$ >/data/perfserve.log 2>&1 &)
 fi
