@@ -96,25 +96,9 @@ job: {WarmupCount: 0, IterationCount: 1}
 		{"CLNViaLNDCarol", fmt.Sprintf(", node: %q", spec), "", ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			dir := t.TempDir()
-			topo := fmt.Sprintf(`name: %s
-nodes:
-  - {name: alice%s}
-  - {name: carol%s}
-  - {name: bob%s}
-channels:
-  - {from: alice, to: carol}
-  - {from: carol, to: bob}
-payers: [alice]
-payee: bob
-`, c.name, c.ends, c.middle, c.ends)
-			scen := fmt.Sprintf("name: %s\ntopology: topology.yml\nparams: {Concurrency: [4], TotalPayments: [60]}\njob: {WarmupCount: 0, IterationCount: 1}\n%s", composeUniqueName(c.name), c.extra)
-			for name, body := range map[string]string{"topology.yml": topo, "scenario.yml": scen} {
-				if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			r := startCompose(t, bin, filepath.Join(dir, "scenario.yml"))
+			scen := carolRunFiles(t, c.name, c.ends, c.middle,
+				fmt.Sprintf("name: %s\ntopology: topology.yml\nparams: {Concurrency: [4], TotalPayments: [60]}\njob: {WarmupCount: 0, IterationCount: 1}\n%s", composeUniqueName(c.name), c.extra))
+			r := startCompose(t, bin, scen)
 			r.finish(8 * time.Minute)
 			run := r.dir()
 			succeeded := checkAllSucceeded(t, run, 60)

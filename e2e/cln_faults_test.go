@@ -54,14 +54,7 @@ func TestCLNComposeFaults(t *testing.T) {
 	})
 	t.Run("Rate", func(t *testing.T) {
 		recs, f, _, _ := nodeFaultRunOn(t, on, "CLNRateBob", "Concurrency: [1], TotalPayments: [200]", "rate bob 16kbit at 6s for 6s")
-		before, during, nb, nd := around(recs, f)
-		t.Logf("payment latency median %v (%d payments) before, %v (%d) during 16 kbit on bob", before, nb, during, nd)
-		if nb < 20 || nd < 3 {
-			t.Fatalf("too few payments around the fault to compare: %d before, %d during", nb, nd)
-		}
-		if during < before+20*time.Millisecond {
-			t.Errorf("no slowdown at 16 kbit: %v before, %v during", before, during)
-		}
+		checkRateSlowdown(t, recs, f, "bob")
 	})
 	t.Run("Kill", func(t *testing.T) {
 		recs, f, rf, states := stateFaultRun(t, on, "CLNKillBob", "Rate: [10], TotalPayments: [150]", "kill bob at 5s")
@@ -127,10 +120,9 @@ func stateFaultRun(t *testing.T, on faultNodes, name, params, fault string) ([]r
 // stateWatch records each change of an actor container's status as Docker
 // reports it.
 type stateWatch struct {
+	poller
 	mu      sync.Mutex
 	changes []stateChange
-	stop    chan struct{}
-	done    chan struct{}
 }
 
 type stateChange struct {
@@ -139,16 +131,11 @@ type stateChange struct {
 }
 
 func watchState(t *testing.T, r *composeRun, actor string) *stateWatch {
-	w := &stateWatch{stop: make(chan struct{}), done: make(chan struct{})}
+	w := &stateWatch{poller: newPoller()}
 	go func() {
 		defer close(w.done)
 		cid, last := "", ""
-		for {
-			select {
-			case <-w.stop:
-				return
-			case <-time.After(200 * time.Millisecond):
-			}
+		for w.tick(200 * time.Millisecond) {
 			if cid == "" {
 				if id := r.runID(); id != "" {
 					cid = measuredContainer(id, actor)
@@ -167,15 +154,6 @@ func watchState(t *testing.T, r *composeRun, actor string) *stateWatch {
 	}()
 	t.Cleanup(w.end)
 	return w
-}
-
-func (w *stateWatch) end() {
-	select {
-	case <-w.stop:
-	default:
-		close(w.stop)
-	}
-	<-w.done
 }
 
 // first is when the status (without its exit code) was first seen.
@@ -213,25 +191,9 @@ func (w *stateWatch) describe(status string) string {
 // completes with nothing left.
 func TestCLNCarolKilledBetweenLNDNodes(t *testing.T) {
 	bin := composeSetup(t)
-	dir := t.TempDir()
-	topo := fmt.Sprintf(`name: LNDViaCLNCarol
-nodes:
-  - {name: alice}
-  - {name: carol, node: %q}
-  - {name: bob}
-channels:
-  - {from: alice, to: carol}
-  - {from: carol, to: bob}
-payers: [alice]
-payee: bob
-`, clnSpec(t))
-	scen := fmt.Sprintf("name: %s\ntopology: topology.yml\nparams: {Rate: [10], TotalPayments: [150]}\njob: {WarmupCount: 0, IterationCount: 1}\nfaults: [\"kill carol at 5s\"]\n", composeUniqueName("CLNCarolKilled"))
-	for name, body := range map[string]string{"topology.yml": topo, "scenario.yml": scen} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	r := startCompose(t, bin, filepath.Join(dir, "scenario.yml"))
+	scen := carolRunFiles(t, "LNDViaCLNCarol", "", fmt.Sprintf(", node: %q", clnSpec(t)),
+		fmt.Sprintf("name: %s\ntopology: topology.yml\nparams: {Rate: [10], TotalPayments: [150]}\njob: {WarmupCount: 0, IterationCount: 1}\nfaults: [\"kill carol at 5s\"]\n", composeUniqueName("CLNCarolKilled")))
+	r := startCompose(t, bin, scen)
 	states := watchState(t, r, "carol")
 	recs, f, rf := finishNodeFaultRun(t, r)
 	states.end()

@@ -79,26 +79,9 @@ func TestCLNAlicePaysBobThroughTheCLI(t *testing.T) {
 // successful payments' count plus the warm-up.
 func TestCLNCarolForwardsBetweenLNDNodes(t *testing.T) {
 	t.Parallel()
-	spec := clnSpec(t)
-	dir := t.TempDir()
-	topo := fmt.Sprintf(`name: LNDViaCLNCarol
-nodes:
-  - {name: alice}
-  - {name: carol, node: %q}
-  - {name: bob}
-channels:
-  - {from: alice, to: carol}
-  - {from: carol, to: bob}
-payers: [alice]
-payee: bob
-`, spec)
-	scen := "name: LNDViaCLNCarol\ntopology: topology.yml\nparams:\n  Concurrency: [4]\n  TotalPayments: [20]\n"
-	for name, body := range map[string]string{"topology.yml": topo, "scenario.yml": scen} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	run := runCLI(t, "run", filepath.Join(dir, "scenario.yml"), "--quick")
+	scen := carolRunFiles(t, "LNDViaCLNCarol", "", fmt.Sprintf(", node: %q", clnSpec(t)),
+		"name: LNDViaCLNCarol\ntopology: topology.yml\nparams:\n  Concurrency: [4]\n  TotalPayments: [20]\n")
+	run := runCLI(t, "run", scen, "--quick")
 	rep := readSummary(t, run)
 	succeeded := 0
 	for _, r := range readRecords(t, run) {
@@ -116,6 +99,31 @@ payee: bob
 	if succeeded == 0 || carol != succeeded+1 {
 		t.Errorf("carol (CLN) forwarded %d, want %d payments + 1 warm-up; forwards %+v", carol, succeeded, rep.Forwards)
 	}
+}
+
+// carolRunFiles writes alice → carol → bob (topology.yml, each node's
+// spec mapping suffix given: ends for alice and bob, middle for carol)
+// and the scenario beside it, and returns the scenario's path.
+func carolRunFiles(t *testing.T, name, ends, middle, scenario string) string {
+	t.Helper()
+	dir := t.TempDir()
+	topo := fmt.Sprintf(`name: %s
+nodes:
+  - {name: alice%s}
+  - {name: carol%s}
+  - {name: bob%s}
+channels:
+  - {from: alice, to: carol}
+  - {from: carol, to: bob}
+payers: [alice]
+payee: bob
+`, name, ends, middle, ends)
+	for file, body := range map[string]string{"topology.yml": topo, "scenario.yml": scenario} {
+		if err := os.WriteFile(filepath.Join(dir, file), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return filepath.Join(dir, "scenario.yml")
 }
 
 // TestCLNBadTreeRefusedBeforeAnythingStarts: a path that is not a CLN tree

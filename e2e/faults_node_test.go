@@ -28,10 +28,36 @@ import (
 // tcpWatch samples the retransmitted-segment counters of a run's actors
 // every 200 ms from the moment their containers exist.
 type tcpWatch struct {
+	poller
 	mu       sync.Mutex
 	readings []tcpReading
-	stop     chan struct{}
-	done     chan struct{}
+}
+
+// poller is a test's reading loop in the background: tick paces it, end
+// stops it and waits until it has returned.
+type poller struct {
+	stop, done chan struct{}
+}
+
+func newPoller() poller { return poller{stop: make(chan struct{}), done: make(chan struct{})} }
+
+// tick waits d; false when the poller was ended meanwhile.
+func (p *poller) tick(d time.Duration) bool {
+	select {
+	case <-p.stop:
+		return false
+	case <-time.After(d):
+		return true
+	}
+}
+
+func (p *poller) end() {
+	select {
+	case <-p.stop:
+	default:
+		close(p.stop)
+	}
+	<-p.done
 }
 
 type tcpReading struct {
@@ -40,15 +66,13 @@ type tcpReading struct {
 }
 
 func watchTCP(t *testing.T, r *composeRun, actors ...string) *tcpWatch {
-	w := &tcpWatch{stop: make(chan struct{}), done: make(chan struct{})}
+	w := &tcpWatch{poller: newPoller()}
 	go func() {
 		defer close(w.done)
 		pids := map[string]string{}
 		for len(pids) < len(actors) {
-			select {
-			case <-w.stop:
+			if !w.tick(500 * time.Millisecond) {
 				return
-			case <-time.After(500 * time.Millisecond):
 			}
 			id := r.runID()
 			for _, a := range actors {
@@ -74,10 +98,8 @@ func watchTCP(t *testing.T, r *composeRun, actors ...string) *tcpWatch {
 			w.mu.Lock()
 			w.readings = append(w.readings, rd)
 			w.mu.Unlock()
-			select {
-			case <-w.stop:
+			if !w.tick(200 * time.Millisecond) {
 				return
-			case <-time.After(200 * time.Millisecond):
 			}
 		}
 	}()
@@ -105,15 +127,6 @@ func measuredContainer(runID, actor string) string {
 		return ""
 	}
 	return ids[0]
-}
-
-func (w *tcpWatch) end() {
-	select {
-	case <-w.stop:
-	default:
-		close(w.stop)
-	}
-	<-w.done
 }
 
 // retrans is how many segments actor retransmitted between from and to
