@@ -3,11 +3,13 @@ package perfprof
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -92,10 +94,16 @@ func TestBadSecondsAndOneProfileAtATime(t *testing.T) {
 func TestMain(m *testing.M) {
 	if n := os.Getenv("PERFPROF_TREE"); n != "" {
 		if n == "2" {
+			// Pdeathsig fires when the creating thread ends, which the Go
+			// runtime may do before the process does (go.dev/issue/27505):
+			// this thread stays, locked, until os.Exit.
+			runtime.LockOSThread()
 			c := exec.Command(os.Args[0])
 			c.Env = append(os.Environ(), "PERFPROF_TREE=1")
 			c.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL} // ends with its parent
-			c.Start()
+			if err := c.Start(); err != nil {
+				fmt.Fprintln(os.Stderr, "tree child:", err)
+			}
 		}
 		time.Sleep(20 * time.Second)
 		os.Exit(0)

@@ -50,7 +50,10 @@ func parentMap(procRoot string) (map[int]int, error) {
 		if err != nil {
 			continue
 		}
-		if _, ppid, ok := readStat(procRoot, pid); ok {
+		// A zombie (Z) or dying process (X) runs no code: nothing to profile,
+		// and where PID 1 does not reap, dead trees would pile up under names
+		// FindComm looks for.
+		if _, state, ppid, ok := readStat(procRoot, pid); ok && state != "Z" && state != "X" {
 			out[pid] = ppid
 		}
 	}
@@ -104,24 +107,25 @@ func bootClock() float64 {
 	return float64(ts.Sec) + float64(ts.Nsec)/1e9
 }
 
-// readStat returns comm and ppid from /proc/PID/stat ("pid (comm) S ppid …";
-// the comm may hold spaces and parentheses, so split at the last ')').
-func readStat(procRoot string, pid int) (comm string, ppid int, ok bool) {
+// readStat returns comm, state and ppid from /proc/PID/stat ("pid (comm) S
+// ppid …"; the comm may hold spaces and parentheses, so split at the last
+// ')').
+func readStat(procRoot string, pid int) (comm, state string, ppid int, ok bool) {
 	data, err := os.ReadFile(filepath.Join(procRoot, strconv.Itoa(pid), "stat"))
 	if err != nil {
-		return "", 0, false // gone meanwhile
+		return "", "", 0, false // gone meanwhile
 	}
 	s := string(data)
 	open, end := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
 	if open < 0 || end < open {
-		return "", 0, false
+		return "", "", 0, false
 	}
 	f := strings.Fields(s[end+1:])
 	if len(f) < 2 {
-		return "", 0, false
+		return "", "", 0, false
 	}
 	ppid, err = strconv.Atoi(f[1])
-	return s[open+1 : end], ppid, err == nil
+	return s[open+1 : end], f[0], ppid, err == nil
 }
 
 // ProcessName is what a process is called in profiles: its argv[0]'s base
@@ -134,7 +138,7 @@ func ProcessName(procRoot string, pid int) string {
 			return filepath.Base(string(arg0))
 		}
 	}
-	comm, _, _ := readStat(procRoot, pid) // kernel threads and zombies have no cmdline
+	comm, _, _, _ := readStat(procRoot, pid) // kernel threads and zombies have no cmdline
 	return comm
 }
 
@@ -146,7 +150,7 @@ func FindComm(procRoot, name string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	comm := func(pid int) string { c, _, _ := readStat(procRoot, pid); return c }
+	comm := func(pid int) string { c, _, _, _ := readStat(procRoot, pid); return c }
 	want := name
 	if len(want) > 15 {
 		want = want[:15] // the kernel keeps 15 bytes of a comm

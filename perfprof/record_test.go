@@ -20,19 +20,39 @@ func startTree(t *testing.T, bin string) *exec.Cmd {
 	t.Helper()
 	c := exec.Command(bin)
 	c.Env = append(os.Environ(), "PERFPROF_TREE=2")
+	c.Stderr = os.Stderr // a child that would not start says why
 	if err := c.Start(); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { c.Process.Kill(); c.Wait() }) // its child has Pdeathsig
-	// Wait for the child so the tree is whole before profiling.
+	// Wait until the child has exec'd so the tree is whole before
+	// profiling: a child seen between fork and exec can be missing from
+	// /proc for a moment (CI and a loop here saw Tree return the root
+	// alone just after).
 	for i := 0; i < 250; i++ {
-		if pids, _ := Tree("/proc", c.Process.Pid); len(pids) == 2 {
+		if pids, _ := Tree("/proc", c.Process.Pid); len(pids) == 2 && execed(pids[1]) {
 			return c
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
 	t.Fatal("the child did not start")
 	return nil
+}
+
+// execed: the tree's child runs its own program, whose environment (the
+// last PERFPROF_TREE wins) says 1; before exec it shows its parent's 2.
+func execed(pid int) bool {
+	env, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
+	if err != nil {
+		return false
+	}
+	level := ""
+	for _, kv := range strings.Split(string(env), "\x00") {
+		if v, ok := strings.CutPrefix(kv, "PERFPROF_TREE="); ok {
+			level = v
+		}
+	}
+	return level == "1"
 }
 
 // copyBinary copies this test binary under a name no other process has.
