@@ -14,8 +14,9 @@ source scripts/deps.sh
 source scripts/compose-v2.sh
 source scripts/cln-build.sh
 lnbench_need_go
-# linux-perf: perf stat cross-checks the sync counters (usage/syncs tests).
-pkgs=(r-base-core r-cran-ggplot2 librsvg2-bin linux-perf)
+# linux-perf: perf stat cross-checks the sync counters (usage/syncs tests);
+# postgresql: the server of db=postgres nodes (backend/local's TestPostgresNodes).
+pkgs=(r-base-core r-cran-ggplot2 librsvg2-bin linux-perf postgresql)
 docker=false
 if lnbench_docker_answers; then docker=true; pkgs+=(debootstrap docker-compose); fi
 # CI's Core Lightning tree (test data beside the repository, never committed).

@@ -45,6 +45,25 @@ func TestBackendCapabilitiesRefuse(t *testing.T) {
 	if err := refuseSnapshots(true, local); err != nil {
 		t.Errorf("snapshots on local: %v", err)
 	}
+	pg := scenario.Default()
+	pg.Nodes, _ = scenario.ParseNodeFlags([]string{"lnd@v0.21.0-beta+db=postgres"})
+	if _, err := refuseDatabases(pg, swarm, false); err == nil || !strings.Contains(err.Error(), "db=postgres nodes do not run on the swarm backend yet; use --backend local") {
+		t.Errorf("postgres on swarm: %v", err)
+	}
+	if _, err := refuseDatabases(pg, local, true); err == nil || !strings.Contains(err.Error(), "without --snapshots") {
+		t.Errorf("postgres with snapshots: %v", err)
+	}
+	if with, err := refuseDatabases(pg, local, false); err != nil || !with {
+		t.Errorf("postgres on local: %v %v", with, err)
+	}
+	if with, err := refuseDatabases(scenario.Default(), local, false); err != nil || with {
+		t.Errorf("the default scenario on local: %v %v", with, err)
+	}
+	whole := scenario.Default()
+	whole.Node.DBBackend = "postgres"
+	if _, err := refuseDatabases(whole, swarm, false); err == nil {
+		t.Error("the scenario's db_backend postgres on swarm was not refused")
+	}
 	if got := backendNames(); got != "compose, local or swarm" {
 		t.Errorf("names %q", got)
 	}

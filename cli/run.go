@@ -18,6 +18,7 @@ import (
 	"github.com/lnbench/lnbench/buildset"
 	"github.com/lnbench/lnbench/faults"
 	"github.com/lnbench/lnbench/network"
+	"github.com/lnbench/lnbench/nodebuild"
 	"github.com/lnbench/lnbench/record"
 	"github.com/lnbench/lnbench/report"
 	"github.com/lnbench/lnbench/runner"
@@ -247,10 +248,19 @@ func executeScenario(cmd *cobra.Command, stdout, stderr io.Writer, s scenario.Sc
 	if err := refuseSnapshots(f.wantsSnapshots(), be); err != nil {
 		return runner.Run{}, err
 	}
+	withPostgres, err := refuseDatabases(s, be, f.wantsSnapshots())
+	if err != nil {
+		return runner.Run{}, err
+	}
 	if f.plan {
 		printPlan(stderr, s, networks, est, warn, backendName)
 		fmt.Fprintln(stderr, "plan only (--plan): nothing built or started")
 		return runner.Run{}, nil
+	}
+	if withPostgres {
+		if err := nodebuild.EnsurePackages(ctx, stderr, postgresPackages); err != nil {
+			return runner.Run{}, err
+		}
 	}
 	images, err := findImages(f.images)
 	if err != nil {

@@ -21,7 +21,7 @@ import (
 const CLN = "cln"
 
 // clnRecipe names the steps below; changing them changes every CLN key.
-const clnRecipe = "cln-recipe-1: copy tree; ./configure --disable-rust COPTFLAGS CDEBUGFLAGS; make all-programs; make install PREFIX=/"
+const clnRecipe = "cln-recipe-2: copy tree; ./configure --disable-rust COPTFLAGS CDEBUGFLAGS (with libpq: HAVE_POSTGRES=1); make all-programs; make install PREFIX=/"
 
 // clnLightningd is the binary a CLN build must yield (its subdaemons and
 // plugins sit in ../libexec/c-lightning, where lightningd finds them).

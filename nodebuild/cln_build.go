@@ -63,11 +63,16 @@ func ensureCLN(ctx context.Context, cache string, spec Spec, key, toolchain stri
 		{Name: "make", Args: []string{"-j" + jobs, "all-programs"}},
 		{Name: "make", Args: []string{"install", "DESTDIR=" + out, "PREFIX=/"}},
 	}
-	for _, c := range steps {
+	for i, c := range steps {
 		c.Dir, c.Env, c.Log = src, env, buildLog
 		if err := run(ctx, c); err != nil {
 			data, _ := os.ReadFile(logPath)
 			return Result{}, fmt.Errorf("%w\nthe build log ends:\n%s", err, lines.Last(string(data), 15))
+		}
+		if i == 0 {
+			if err := configuredWithPostgres(src); err != nil {
+				return Result{}, err
+			}
 		}
 	}
 	m, err := clnManifest(ctx, spec, key, toolchain, out)
@@ -164,4 +169,20 @@ func (r Result) BinDir() string {
 func clnVersionOf(ctx context.Context, dir string) string {
 	out, _ := exec.CommandContext(ctx, filepath.Join(dir, clnLightningd), "--version").Output()
 	return strings.TrimSpace(string(out))
+}
+
+// configuredWithPostgres checks that ./configure found libpq: the key
+// promises a lightningd that runs on PostgreSQL (db=postgres), and a build
+// without it would be cached under that key.
+func configuredWithPostgres(src string) error {
+	data, err := os.ReadFile(filepath.Join(src, "config.vars"))
+	if err != nil {
+		return fmt.Errorf("./configure left no config.vars: %v", err)
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if strings.TrimSpace(line) == "HAVE_POSTGRES=1" {
+			return nil
+		}
+	}
+	return fmt.Errorf("./configure did not find PostgreSQL's client library (config.vars has no HAVE_POSTGRES=1): install libpq-dev (apt-get install libpq-dev) and rebuild")
 }

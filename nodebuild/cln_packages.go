@@ -18,10 +18,11 @@ import (
 // (./configure --disable-rust, make all-programs, make install): the
 // compilers and autotools, the libraries with their headers, and the
 // tools its Makefile runs (lowdown for the man pages, mako for generated
-// code, jq, gettext).
+// code, jq, gettext). libpq-dev gives lightningd its PostgreSQL wallet
+// (./configure finds pg_config; db=postgres).
 var CLNBuildPackages = []string{
 	"build-essential", "autoconf", "automake", "libtool", "pkg-config", "gettext",
-	"libsqlite3-dev", "libsodium-dev", "zlib1g-dev", "libffi-dev",
+	"libsqlite3-dev", "libpq-dev", "libsodium-dev", "zlib1g-dev", "libffi-dev",
 	"python3", "python3-mako", "jq", "lowdown",
 }
 
@@ -34,14 +35,31 @@ var (
 )
 
 // ensureCLNPackages makes sure CLNBuildPackages are installed before a CLN
-// build starts: missing ones are installed with apt-get when lnbench runs
-// as root; otherwise the build is refused in one line naming them and the
-// command that installs them. Where dpkg cannot say (not Debian), the
-// build goes on and ./configure names what it lacks.
+// build starts (see EnsurePackages); where dpkg cannot say (not Debian),
+// the build goes on and ./configure names what it lacks.
 func ensureCLNPackages(ctx context.Context, log io.Writer) error {
-	missing, err := missingPackages(ctx, CLNBuildPackages)
+	return EnsurePackages(ctx, log, DebianPackages{For: "building Core Lightning", Name: "Core Lightning's build packages",
+		List: CLNBuildPackages, Unchecked: "./configure will name what is missing"})
+}
+
+// DebianPackages are Debian packages something needs.
+type DebianPackages struct {
+	// For is what needs them ("building Core Lightning"), Name what they
+	// are called in messages.
+	For, Name string
+	List      []string
+	// Unchecked is what happens instead when dpkg cannot say.
+	Unchecked string
+}
+
+// EnsurePackages installs the missing ones of p with apt-get when lnbench
+// runs as root; otherwise it refuses in one line naming them and the
+// command that installs them. Where dpkg cannot say (not Debian), it logs
+// p.Unchecked and returns nil.
+func EnsurePackages(ctx context.Context, log io.Writer, p DebianPackages) error {
+	missing, err := missingPackages(ctx, p.List)
 	if err != nil {
-		fmt.Fprintf(log, "cannot check Core Lightning's build packages (%v); ./configure will name what is missing\n", err)
+		fmt.Fprintf(log, "cannot check %s (%v); %s\n", p.Name, err, p.Unchecked)
 		return nil
 	}
 	if len(missing) == 0 {
@@ -49,11 +67,11 @@ func ensureCLNPackages(ctx context.Context, log io.Writer) error {
 	}
 	install := "apt-get update && apt-get install -y --no-install-recommends " + strings.Join(missing, " ")
 	if !mayInstall() {
-		return fmt.Errorf("building Core Lightning needs Debian packages that are missing: %s; install them as root: sudo sh -c '%s'", strings.Join(missing, " "), install)
+		return fmt.Errorf("%s needs Debian packages that are missing: %s; install them as root: sudo sh -c '%s'", p.For, strings.Join(missing, " "), install)
 	}
-	fmt.Fprintf(log, "installing Core Lightning's build packages with apt-get: %s\n", strings.Join(missing, " "))
+	fmt.Fprintf(log, "installing %s with apt-get: %s\n", p.Name, strings.Join(missing, " "))
 	if err := installPackages(ctx, missing); err != nil {
-		return fmt.Errorf("installing Core Lightning's build packages: %v; install them by hand: %s", err, install)
+		return fmt.Errorf("installing %s: %v; install them by hand: %s", p.Name, err, install)
 	}
 	return nil
 }

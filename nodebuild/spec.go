@@ -16,8 +16,10 @@ import (
 	"github.com/lnbench/lnbench/nodespec"
 )
 
-// Tags are LND's RPC sub-servers plus the pure-Go SQLite backend.
-var Tags = []string{"signrpc", "walletrpc", "chainrpc", "invoicesrpc", "routerrpc", "peersrpc", "kvdb_sqlite"}
+// Tags are LND's RPC sub-servers plus the pure-Go SQLite and the
+// PostgreSQL backends (LND's release builds carry both), so that one build
+// runs on every database a node spec names.
+var Tags = []string{"signrpc", "walletrpc", "chainrpc", "invoicesrpc", "routerrpc", "peersrpc", "kvdb_sqlite", "kvdb_postgres"}
 
 // Packages are the binaries one LND build module yields, by file name.
 var Packages = map[string]string{

@@ -158,10 +158,13 @@ const (
 	DBBbolt        = "bbolt"
 	DBSqlite       = "sqlite"
 	DBSqliteNative = "sqlite-native" // sqlite with native SQL tables
+	// DBPostgres runs the node on a PostgreSQL server the backend starts
+	// beside the chain, one database per node.
+	DBPostgres = "postgres"
 )
 
 // DBVariants lists the database variants.
-var DBVariants = []string{DBBbolt, DBSqlite, DBSqliteNative}
+var DBVariants = []string{DBBbolt, DBSqlite, DBSqliteNative, DBPostgres}
 
 // Spec is one node spec of a scenario.
 type Spec struct {

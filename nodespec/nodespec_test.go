@@ -63,7 +63,7 @@ func TestParseRefusesWithAFix(t *testing.T) {
 		"lnd@src:../a#b#c":                "more than one '#'",
 		"lnd@src:../lnd#--all":            "name a commit, tag or branch",
 		"lnd@v0.21.0-beta+profile=fast":   `profile "fast": use one of default, tuned, bottlepay`,
-		"lnd@v0.21.0-beta+db=postgres":    `db "postgres": use one of bbolt, sqlite, sqlite-native`,
+		"lnd@v0.21.0-beta+db=mysql":       `db "mysql": use one of bbolt, sqlite, sqlite-native, postgres`,
 		"lnd@v0.21.0-beta+footprint=tiny": `footprint "tiny": use one of default, small`,
 		"lnd@v0.21.0-beta+goamd64=v9":     "goamd64",
 		"lnd@v0.21.0-beta+profile=":       "give a value",

@@ -18,11 +18,16 @@ type nodeRef = node.Node
 
 var secretArg = regexp.MustCompile(`^(--(?:btcd\.|bitcoin-)?rpcpass(?:word)?=).*$`)
 
+// dsnPassword is the password in a database URL (LND's
+// --db.postgres.dsn, CLN's --wallet): postgres://user:PASSWORD@host.
+var dsnPassword = regexp.MustCompile(`(postgres(?:ql)?://[^:@/]*:)[^@]*@`)
+
 // redact removes secrets and run-local paths from recorded command lines.
 func redact(args []string, workDir string) []string {
 	out := make([]string, len(args))
 	for i, a := range args {
 		a = secretArg.ReplaceAllString(a, "${1}<redacted>")
+		a = dsnPassword.ReplaceAllString(a, "${1}<redacted>@")
 		if workDir != "" {
 			a = strings.ReplaceAll(a, workDir, "$RUN")
 		}

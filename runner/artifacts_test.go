@@ -16,3 +16,13 @@ func TestRedactHidesEveryRPCPassword(t *testing.T) {
 		t.Errorf("redacted too much or too little: %s", got)
 	}
 }
+
+// A database URL keeps its user, host and database, not its password.
+func TestRedactHidesDatabasePasswords(t *testing.T) {
+	args := []string{"--db.postgres.dsn=postgres://lnbench:s3cr3t@127.0.0.1:5432/alice?sslmode=disable", "--wallet=postgresql://lnbench:x%40y@127.0.0.1:5432/bob"}
+	got := strings.Join(redact(args, ""), " ")
+	want := "--db.postgres.dsn=postgres://lnbench:<redacted>@127.0.0.1:5432/alice?sslmode=disable --wallet=postgresql://lnbench:<redacted>@127.0.0.1:5432/bob"
+	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}

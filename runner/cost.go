@@ -57,11 +57,12 @@ func snapshotActors(ctx context.Context, be backend.Backend) ([]usage.Sample, er
 }
 
 // costOf sums the samples of the network's nodes and chain into nc; the
-// sampler sidecar (profiling) and other roles are not the network's cost.
+// sampler sidecar (profiling) and other roles are not the network's cost;
+// a database server the nodes keep their state in (db=postgres) is.
 func costOf(nc record.NetworkCost, samples []usage.Sample) record.NetworkCost {
 	nc.CPUSeconds = nc.HarnessCPUSeconds
 	for _, s := range samples {
-		if s.Role != usage.RoleNode && s.Role != usage.RoleChain {
+		if s.Role != usage.RoleNode && s.Role != usage.RoleChain && s.Role != usage.RoleDatabase {
 			continue
 		}
 		nc.RSSBytes += s.RSSBytes

@@ -330,8 +330,8 @@ func (s Scenario) Validate() error {
 	if err := s.Node.Limits().Validate(); err != nil {
 		return fmt.Errorf("node.%v", err)
 	}
-	if s.Node.DBBackend != "bbolt" && s.Node.DBBackend != "sqlite" && s.Node.DBBackend != nodespec.DBSqliteNative {
-		return fmt.Errorf("node.db_backend %q: use bbolt, sqlite or sqlite-native", s.Node.DBBackend)
+	if !slices.Contains(nodespec.DBVariants, s.Node.DBBackend) {
+		return fmt.Errorf("node.db_backend %q: use %s", s.Node.DBBackend, strings.Join(nodespec.DBVariants, ", "))
 	}
 	if s.Node.Profile != "" && !slices.Contains(nodespec.Profiles, s.Node.Profile) {
 		return fmt.Errorf("node.profile %q: use one of %s", s.Node.Profile, strings.Join(nodespec.Profiles, ", "))

@@ -32,6 +32,9 @@ const (
 	// share (it carries only the harness's calls: the nodes reach each
 	// other and btcd over the compose network, not the published ports).
 	RoleProxy = "proxy"
+	// RoleDatabase is a database server the nodes keep their state in
+	// (PostgreSQL, db=postgres): part of the network's cost, as the chain is.
+	RoleDatabase = "database"
 )
 
 // PhaseIdle tags a network's samples while another network of its launch

@@ -36,6 +36,8 @@ type Caps struct {
 	Faults, Impairments bool
 	// CLN: runs Core Lightning nodes.
 	CLN bool
+	// Postgres: starts a PostgreSQL server for db=postgres nodes.
+	Postgres bool
 	// Outlives: containers outlive the command (lnbench up).
 	Outlives bool
 	// Snapshots: the actors' data lives in folders of this host

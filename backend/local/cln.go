@@ -10,6 +10,7 @@ import (
 
 	"github.com/lnbench/lnbench/backend"
 	"github.com/lnbench/lnbench/node/cln"
+	"github.com/lnbench/lnbench/nodespec"
 )
 
 // startCLN starts one lightningd on the regtest chain and waits until its
@@ -39,6 +40,11 @@ func (b *Backend) startCLN(ctx context.Context, spec backend.NodeSpec, binDir, d
 		BitcoinCLI: shim, BitcoinDataDir: btcdDir,
 		BtcdRPCHost: host, BtcdRPCPort: port, BtcdRPCUser: chain.User, BtcdRPCPass: chain.Pass,
 		Extra: spec.ExtraArgs,
+	}
+	if spec.DBBackend == nodespec.DBPostgres {
+		if cfg.Wallet, err = b.postgresDSN(ctx, spec.Name); err != nil {
+			return backend.NodeEndpoint{}, err
+		}
 	}
 	args := cfg.Args()
 	p, err := startProcOn(b.opts.CPUs, spec.Name, filepath.Join(binDir, "lightningd"), args, filepath.Join(dir, "stdout.log"), spec.Env...)

@@ -21,7 +21,7 @@ type Driver struct{}
 
 func (Driver) Name() string { return "local" }
 func (Driver) Caps() driver.Caps {
-	return driver.Caps{Faults: true, CLN: true, Snapshots: true, Auto: 2}
+	return driver.Caps{Faults: true, CLN: true, Postgres: true, Snapshots: true, Auto: 2}
 }
 func (Driver) Probe(context.Context) error { return nil }
 func (Driver) Fix() string                 { return "" }

@@ -65,7 +65,7 @@ func (b *Backend) Restart(ctx context.Context, name string) (backend.NodeEndpoin
 		_ = syscall.Kill(-old.cmd.Process.Pid, syscall.SIGCONT)
 	}
 	old.stop(15 * time.Second)
-	p, err := startProcOn(old.cpus, name, old.bin, old.args, old.logPath, old.env...)
+	p, err := launch(&proc{name: name, logPath: old.logPath, bin: old.bin, args: old.args, env: old.env, cpus: old.cpus, cred: old.cred})
 	if err != nil {
 		return backend.NodeEndpoint{}, err
 	}

@@ -13,8 +13,10 @@ import (
 
 	"github.com/lnbench/lnbench/backend"
 	"github.com/lnbench/lnbench/chain/btcd"
+	"github.com/lnbench/lnbench/dbserver/postgres"
 	"github.com/lnbench/lnbench/internal/fileutil"
 	"github.com/lnbench/lnbench/node/lnd"
+	"github.com/lnbench/lnbench/nodespec"
 	"github.com/lnbench/lnbench/usage"
 )
 
@@ -59,6 +61,11 @@ type Backend struct {
 	btcdDir string
 	// servers are CLN nodes' perf profile endpoints.
 	servers []perfServer
+
+	// pg is the PostgreSQL server of db=postgres nodes (nil until one
+	// starts); pgMu serialises its start and the databases' creation.
+	pgMu sync.Mutex
+	pg   *pgServer
 }
 
 // New prepares a backend; nothing starts until StartChain.
@@ -153,6 +160,7 @@ func (b *Backend) StartNode(ctx context.Context, spec backend.NodeSpec) (backend
 		portsNeeded = 3
 	}
 	var ps []int
+	var err error
 	for i := 0; i < portsNeeded; i++ {
 		p, err := allocated.next()
 		if err != nil {
@@ -167,6 +175,11 @@ func (b *Backend) StartNode(ctx context.Context, spec backend.NodeSpec) (backend
 		TLSExtraDomains: []string{spec.Name},
 		BtcdRPCHost:     btcdHost, BtcdRPCUser: chain.User, BtcdRPCPass: chain.Pass, BtcdRPCCert: chain.CertPath,
 		DBBackend: spec.DBBackend, Extra: spec.ExtraArgs,
+	}
+	if spec.DBBackend == nodespec.DBPostgres {
+		if cfg.PostgresDSN, err = b.postgresDSN(ctx, spec.Name); err != nil {
+			return backend.NodeEndpoint{}, err
+		}
 	}
 	if b.opts.Pprof {
 		cfg.PprofListen = hostPort(ps[2])
@@ -246,9 +259,11 @@ func (b *Backend) Teardown(ctx context.Context) error {
 	var nodes []*proc
 	var chain *proc
 	for _, p := range b.procs {
-		if p.name == "btcd" {
+		switch p.name {
+		case backend.ChainActor:
 			chain = p
-		} else {
+		case postgres.Actor: // after the nodes, whose state it holds
+		default:
 			nodes = append(nodes, p)
 		}
 	}
@@ -259,6 +274,7 @@ func (b *Backend) Teardown(ctx context.Context) error {
 		go func(p *proc) { defer wg.Done(); p.stop(15 * time.Second) }(p)
 	}
 	wg.Wait()
+	b.stopPostgres()
 	if chain != nil {
 		chain.stop(10 * time.Second)
 	}
@@ -289,8 +305,11 @@ func (b *Backend) Actors(ctx context.Context) ([]backend.Actor, error) {
 			continue
 		}
 		role := usage.RoleNode
-		if name == "btcd" {
+		switch name {
+		case backend.ChainActor:
 			role = usage.RoleChain
+		case postgres.Actor:
+			role = usage.RoleDatabase
 		}
 		out = append(out, backend.Actor{Name: name, Role: role, PID: p.cmd.Process.Pid, DataDir: p.dataDir, PprofHost: p.pprofHost})
 	}

@@ -38,6 +38,9 @@ type proc struct {
 	ready func() bool
 	// cpus is its CPU set (nil: every CPU), kept across restarts.
 	cpus []int
+	// cred is the user it runs as (nil: the harness's): a PostgreSQL
+	// server refuses root.
+	cred *syscall.Credential
 }
 
 // startProc starts bin with the harness's environment plus env ("NAME=value").
@@ -47,23 +50,29 @@ func startProc(name, bin string, args []string, logPath string, env ...string) (
 
 // startProcOn is startProc on a CPU set (nil: every CPU).
 func startProcOn(cpus []int, name, bin string, args []string, logPath string, env ...string) (*proc, error) {
+	return launch(&proc{name: name, logPath: logPath, bin: bin, args: args, env: env, cpus: cpus})
+}
+
+// launch starts p from its bin, args, env, CPU set and user.
+func launch(p *proc) (*proc, error) {
 	// Appending: a restarted process's log follows its first life's.
-	out, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	out, err := os.OpenFile(p.logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(bin, args...)
+	cmd := exec.Command(p.bin, p.args...)
 	cmd.Stdout, cmd.Stderr = out, out
-	if len(env) > 0 {
-		cmd.Env = append(os.Environ(), env...)
+	if len(p.env) > 0 {
+		cmd.Env = append(os.Environ(), p.env...)
 	}
-	// Pdeathsig: if the harness is killed outright, the kernel ends the node too.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	if err := startPinned(cmd, cpus); err != nil {
+	// Pdeathsig: if the harness is killed outright, the kernel ends the node
+	// too (Go sets it after a change of user, which would clear it).
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL, Credential: p.cred}
+	if err := startPinned(cmd, p.cpus); err != nil {
 		out.Close()
-		return nil, fmt.Errorf("start %s: %v", name, err)
+		return nil, fmt.Errorf("start %s: %v", p.name, err)
 	}
-	p := &proc{name: name, cmd: cmd, logPath: logPath, done: make(chan struct{}), out: out, bin: bin, args: args, env: env, cpus: cpus}
+	p.cmd, p.out, p.done = cmd, out, make(chan struct{})
 	go func() {
 		p.err = cmd.Wait()
 		out.Close()

@@ -23,6 +23,9 @@ type Config struct {
 	BtcdRPCUser    string
 	BtcdRPCPass    string
 	LogLevel       string // "" is info
+	// Wallet is the node's database when not CLN's default sqlite3 file: a
+	// postgres://user:pass@host:port/db DSN on the run's PostgreSQL server.
+	Wallet string
 	// Extra flags appended verbatim: the profile's, then the scenario's node.flags.
 	Extra []string
 }
@@ -76,6 +79,7 @@ func (c Config) Args() []string {
 	add("bitcoin-rpcport", c.BtcdRPCPort)
 	add("bitcoin-rpcuser", c.BtcdRPCUser)
 	add("bitcoin-rpcpassword", c.BtcdRPCPass)
+	add("wallet", c.Wallet)
 	add("log-file", LogPath(c.LightningDir))
 	level := c.LogLevel
 	if level == "" {

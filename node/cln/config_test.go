@@ -17,6 +17,10 @@ func TestArgs(t *testing.T) {
 	if got != want {
 		t.Errorf("args:\n got %s\nwant %s", got, want)
 	}
+	c.Wallet = "postgres://u:p@127.0.0.1:5432/bob"
+	if got := strings.Join(c.Args(), " "); !strings.Contains(got, " --wallet=postgres://u:p@127.0.0.1:5432/bob --log-file=") {
+		t.Errorf("postgres wallet: %s", got)
+	}
 	if SocketPath("/data") != "/data/regtest/lightning-rpc" {
 		t.Error(SocketPath("/data"))
 	}
@@ -38,5 +42,16 @@ func TestFailureReasons(t *testing.T) {
 		if r != c.reason || ok != c.ok {
 			t.Errorf("%v: %q %v, want %q %v", c.err, r, ok, c.reason, c.ok)
 		}
+	}
+}
+
+func TestProfileDatabases(t *testing.T) {
+	for db, want := range map[string]string{"": "sqlite3", "bbolt": "sqlite3", "sqlite": "sqlite3", "postgres": "postgres"} {
+		if p, err := Profile("tuned", db, "src"); err != nil || p.DBBackend != want {
+			t.Errorf("db %q: %+v %v, want %s", db, p, err, want)
+		}
+	}
+	if _, err := Profile("tuned", "sqlite-native", "src"); err == nil || !strings.Contains(err.Error(), "sqlite3 (their default) or postgres") {
+		t.Errorf("sqlite-native: %v", err)
 	}
 }

@@ -13,15 +13,20 @@ import (
 // channel queues on the limit rather than on the node.
 var TunedFlags = []string{"--max-concurrent-htlcs=483"}
 
-// Profile resolves a config profile. CLN has one database here (sqlite3,
-// its default); `default` is CLN's own settings, `tuned` (CLN's default
+// Profile resolves a config profile and a database: sqlite3 (CLN's
+// default, whatever LND variant the scenario names) or postgres (a
+// PostgreSQL server beside the chain); `default` is CLN's own settings, `tuned` (CLN's default
 // profile in a scenario, NodeDriver) adds TunedFlags. The harness's needs (HarnessFlags)
 // stay outside profiles.
 func Profile(profile, db, version string) (node.Profile, error) {
-	if db != "" && db != nodespec.DBBbolt && db != "sqlite" {
-		return node.Profile{}, fmt.Errorf("db %q: CLN nodes run on sqlite3, their default", db)
-	}
 	p := node.Profile{DBBackend: "sqlite3"}
+	switch db {
+	case "", nodespec.DBBbolt, nodespec.DBSqlite:
+	case nodespec.DBPostgres:
+		p.DBBackend = nodespec.DBPostgres
+	default:
+		return node.Profile{}, fmt.Errorf("db %q: CLN nodes run on sqlite3 (their default) or postgres", db)
+	}
 	switch profile {
 	case nodespec.ProfileDefault:
 		return p, nil

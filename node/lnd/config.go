@@ -26,7 +26,10 @@ type Config struct {
 	BtcdRPCPass     string
 	BtcdRPCCert     string
 	PprofListen     string // empty disables the pprof endpoint
-	DBBackend       string // "bbolt" (default) or "sqlite"
+	DBBackend       string // "bbolt" (default), "sqlite" or "postgres"
+	// PostgresDSN is the node's database on the run's PostgreSQL server
+	// (DBBackend "postgres"): postgres://user:pass@host:port/db?sslmode=disable.
+	PostgresDSN string
 	DebugLevel      string // empty means lnd's default (info)
 	// Extra flags appended verbatim: the profile's, then the scenario's node.flags.
 	Extra []string
@@ -93,6 +96,7 @@ func (c Config) Args() []string {
 	add("btcd.rpccert", c.BtcdRPCCert)
 	add("pprof.profile", c.PprofListen)
 	add("db.backend", DBBackendFlag(c.DBBackend))
+	add("db.postgres.dsn", c.PostgresDSN)
 	add("debuglevel", c.DebugLevel)
 	return append(args, c.Extra...)
 }

@@ -27,6 +27,16 @@ func TestArgs(t *testing.T) {
 			wantNot:  []string{"--norest", "--alias="},
 			wantLast: "--debuglevel=warn",
 		},
+		{
+			name: "postgres",
+			cfg:  Config{DBBackend: "postgres", PostgresDSN: "postgres://u:p@127.0.0.1:5432/alice?sslmode=disable"},
+			want: []string{"--db.backend=postgres", "--db.postgres.dsn=postgres://u:p@127.0.0.1:5432/alice?sslmode=disable"},
+		},
+		{
+			name:    "no dsn off postgres",
+			cfg:     Config{DBBackend: "sqlite"},
+			wantNot: []string{"--db.postgres"},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -72,6 +82,9 @@ func TestProfile(t *testing.T) {
 	}
 	if _, err := Profile("default", "sqlite-native", "v0.17.5-beta"); err == nil {
 		t.Fatal("native SQL accepted on a release without it")
+	}
+	if p, err := Profile("default", "postgres", "v0.21.0-beta"); err != nil || p.DBBackend != "postgres" {
+		t.Fatalf("postgres: %+v %v", p, err)
 	}
 	if _, err := Profile("fast", "bbolt", "v0.21.0-beta"); err == nil {
 		t.Fatal("unknown profile accepted")

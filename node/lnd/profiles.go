@@ -33,7 +33,7 @@ var ProfileFlags = map[string][]string{
 const nativeSQLSince = "v0.18.0"
 
 // Profile resolves a speed profile and a database variant (bbolt, sqlite,
-// sqlite-native) for a version ("src" for a source tree, which is assumed
+// sqlite-native, postgres) for a version ("src" for a source tree, which is assumed
 // to support everything).
 func Profile(profile, db, version string) (node.Profile, error) {
 	flags, ok := ProfileFlags[profile]
@@ -42,7 +42,7 @@ func Profile(profile, db, version string) (node.Profile, error) {
 	}
 	out := node.Profile{Flags: append([]string(nil), flags...)}
 	switch db {
-	case "bbolt", "sqlite":
+	case "bbolt", "sqlite", "postgres":
 		out.DBBackend = db
 	case "sqlite-native":
 		if semver.IsValid(version) && semver.Compare(version, nativeSQLSince) < 0 {
@@ -51,7 +51,7 @@ func Profile(profile, db, version string) (node.Profile, error) {
 		out.DBBackend = "sqlite"
 		out.Flags = append(out.Flags, "--db.use-native-sql")
 	default:
-		return node.Profile{}, fmt.Errorf("db %q: use bbolt, sqlite or sqlite-native", db)
+		return node.Profile{}, fmt.Errorf("db %q: use bbolt, sqlite, sqlite-native or postgres", db)
 	}
 	return out, nil
 }

@@ -436,9 +436,10 @@ func finish(a *acc) {
 	}
 }
 
-// sortActors puts nodes first (by name), then the chain, the sampler and the harness.
+// sortActors puts nodes first (by name), then a database server, the
+// chain, the sampler and the harness.
 func sortActors(as []Actor) {
-	rank := map[string]int{usage.RoleNode: 0, usage.RoleChain: 1, usage.RoleSampler: 2, usage.RoleHarness: 3, usage.RoleProxy: 4}
+	rank := map[string]int{usage.RoleNode: 0, usage.RoleDatabase: 1, usage.RoleChain: 2, usage.RoleSampler: 3, usage.RoleHarness: 4, usage.RoleProxy: 5}
 	sort.SliceStable(as, func(i, j int) bool {
 		ri, rj := rank[as[i].Role], rank[as[j].Role]
 		if ri != rj {

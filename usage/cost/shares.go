@@ -14,19 +14,21 @@ import (
 // docker-proxy actor's CPU: the proxy exists to carry the harness's calls
 // (this network's proxy, this network's calls). One harness serves every
 // network measured at once (a duet), so its CPU is a share of all their
-// nodes': nodesFactor scales this case's nodes to theirs.
+// nodes': nodesFactor scales this case's nodes to theirs. A database
+// server the nodes keep their state in (db=postgres) counts with the nodes:
+// it does their storage work, which a node on SQLite or bbolt does itself.
 func shares(c *Case, nodesFactor float64) {
 	nodes, harness, sampler, proxy := 0.0, -1.0, -1.0, 0.0
 	for _, a := range c.Actors {
 		if a.Seconds == 0 {
 			continue
 		}
-		if a.Role == usage.RoleNode {
+		if a.Role == usage.RoleNode || a.Role == usage.RoleDatabase {
 			c.NodesCPUMsPerPayment += a.CPUMsPerPayment
 			c.NodesSyncsPerPayment += a.SyncsPerPayment
 		}
 		switch a.Role {
-		case usage.RoleNode:
+		case usage.RoleNode, usage.RoleDatabase:
 			nodes += a.CPUs
 		case usage.RoleHarness:
 			harness = max(harness, 0) + a.CPUs
