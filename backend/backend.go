@@ -69,7 +69,11 @@ type NodeEndpoint struct {
 	MacaroonPath string
 	PeerHost     string // P2P host:port as the other nodes reach it
 	PprofHost    string // pprof host:port as the sampler reaches it ("" if off)
-	Args         []string
+	// Database is where the harness can read the node's own database
+	// (node.Endpoint.Database): a file of this host or a server it reaches;
+	// "" where it cannot.
+	Database string
+	Args     []string
 }
 
 // Backend starts and stops the chain and the nodes of one run. Methods are

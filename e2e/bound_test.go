@@ -36,6 +36,20 @@ type lncliReading struct {
 // just before and just after it.
 func TestBoundNamesTheChannel(t *testing.T) {
 	bins := binaries(t)
+	lncli := filepath.Join(bins.Dir, "lncli")
+	dir, byHand := runReadingAlice(t, func() (lncliReading, bool) { return readAliceByHand(lncli) },
+		"run", "--param", "Concurrency=20,80", "--param", "TotalPayments=200", "--quick")
+	if got := checkBounds(t, dir); len(got) != 2 {
+		t.Fatalf("%d resource cases", len(got))
+	}
+	checkReadingsBracket(t, dir, byHand, "lncli")
+}
+
+// runReadingAlice runs lnbench with args while readByHand reads alice's
+// commitment number about every 0.7 s, and returns the run's folder and
+// those readings.
+func runReadingAlice(t *testing.T, readByHand func() (lncliReading, bool), args ...string) (string, []lncliReading) {
+	t.Helper()
 	stop := make(chan struct{})
 	var mu sync.Mutex
 	var byHand []lncliReading
@@ -49,27 +63,28 @@ func TestBoundNamesTheChannel(t *testing.T) {
 				return
 			case <-time.After(700 * time.Millisecond):
 			}
-			if r, ok := readAliceByHand(filepath.Join(bins.Dir, "lncli")); ok {
+			if r, ok := readByHand(); ok {
 				mu.Lock()
 				byHand = append(byHand, r)
 				mu.Unlock()
 			}
 		}
 	}()
-	dir := runCLI(t, "run", "--param", "Concurrency=20,80", "--param", "TotalPayments=200", "--quick")
+	dir := runCLI(t, args...)
 	close(stop)
 	wg.Wait()
+	return dir, byHand
+}
 
-	if got := checkBounds(t, dir); len(got) != 2 {
-		t.Fatalf("%d resource cases", len(got))
-	}
-
+// checkReadingsBracket: every reading by hand (by tool) of alice's
+// commitment number lies between lnbench's own readings just before and
+// just after it, and at least three fell between two of lnbench's.
+func checkReadingsBracket(t *testing.T, dir string, byHand []lncliReading, tool string) {
+	t.Helper()
 	readings, err := chanstate.Load(filepath.Join(dir, chanstate.FileName))
 	if err != nil || len(readings) == 0 {
 		t.Fatalf("channels.jsonl: %d readings, %v", len(readings), err)
 	}
-	mu.Lock()
-	defer mu.Unlock()
 	checked, exact := 0, 0
 	for _, h := range byHand {
 		before, after, ok := bracket(readings, h)
@@ -78,18 +93,18 @@ func TestBoundNamesTheChannel(t *testing.T) {
 		}
 		checked++
 		if h.updates < before || h.updates > after {
-			t.Errorf("lncli read num_updates %d at %v; lnbench read %d before and %d after", h.updates, h.from.Format("15:04:05.000"), before, after)
+			t.Errorf("%s read %d commitment updates at %v; lnbench read %d before and %d after", tool, h.updates, h.from.Format("15:04:05.000"), before, after)
 		}
 		if before == after {
 			exact++
 		}
 		if checked <= 3 || checked == len(byHand)-2 {
-			t.Logf("lncli num_updates %d at %s: lnbench read %d before, %d after", h.updates, h.from.Format("15:04:05.000"), before, after)
+			t.Logf("%s: %d commitment updates at %s: lnbench read %d before, %d after", tool, h.updates, h.from.Format("15:04:05.000"), before, after)
 		}
 	}
-	t.Logf("lncli readings %d, bracketed by lnbench's %d, equal to both ends %d", len(byHand), checked, exact)
+	t.Logf("%s readings %d, bracketed by lnbench's %d, equal to both ends %d", tool, len(byHand), checked, exact)
 	if checked < 3 {
-		t.Errorf("only %d lncli readings fell between lnbench's readings of alice", checked)
+		t.Errorf("only %d %s readings fell between lnbench's readings of alice", checked, tool)
 	}
 }
 

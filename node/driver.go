@@ -12,6 +12,10 @@ type Endpoint struct {
 	RPCHost      string // host:port reachable from the harness
 	TLSCertPath  string
 	MacaroonPath string
+	// Database is where the harness reads the node's own database, when
+	// it can and the RPC lacks what the database holds (CLN's commitment
+	// numbers): "sqlite:PATH" or a postgres:// URL; "" if not.
+	Database string
 }
 
 // Driver is what the harness knows about one implementation: how to reach

@@ -26,6 +26,8 @@ func (b *Backend) waitCLN(ctx context.Context, ep backend.NodeEndpoint) (backend
 	if err != nil {
 		return backend.NodeEndpoint{}, err
 	}
+	// The wallet is on the node's bind mount, readable from here.
+	ep.Database = cln.SQLitePrefix + cln.WalletFile(b.DataFolder(ep.Name))
 	return ep, nil
 }
 

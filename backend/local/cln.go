@@ -52,7 +52,11 @@ func (b *Backend) startCLN(ctx context.Context, spec backend.NodeSpec, binDir, d
 		return backend.NodeEndpoint{}, err
 	}
 	sock := cln.SocketPath(dir)
-	ep := backend.NodeEndpoint{Name: spec.Name, RPCHost: "unix:" + sock, PeerHost: cfg.P2PListen, Args: args}
+	ep := backend.NodeEndpoint{Name: spec.Name, RPCHost: "unix:" + sock, PeerHost: cfg.P2PListen, Args: args,
+		Database: cln.SQLitePrefix + cln.WalletFile(dir)}
+	if cfg.Wallet != "" {
+		ep.Database = cfg.Wallet
+	}
 	p.dataDir = dir
 	if b.opts.Pprof {
 		// Not p.pprofHost: that one is read for Go's goroutines and heap.

@@ -41,7 +41,14 @@ type Driver struct {
 func NodeDriver() node.Driver {
 	return node.Driver{
 		Dial: func(name string, ep node.Endpoint) (node.Node, error) {
-			return Dial(name, ep.RPCHost)
+			d, err := Dial(name, ep.RPCHost)
+			if err != nil {
+				return nil, err
+			}
+			if ep.Database == "" {
+				return d, nil
+			}
+			return &DBNode{Driver: d, source: ep.Database}, nil
 		},
 		Flags:   Flags,
 		Profile: Profile,

@@ -30,7 +30,7 @@ type Config struct {
 	// PostgresDSN is the node's database on the run's PostgreSQL server
 	// (DBBackend "postgres"): postgres://user:pass@host:port/db?sslmode=disable.
 	PostgresDSN string
-	DebugLevel      string // empty means lnd's default (info)
+	DebugLevel  string // empty means lnd's default (info)
 	// Extra flags appended verbatim: the profile's, then the scenario's node.flags.
 	Extra []string
 }

@@ -450,7 +450,8 @@ func sortActors(as []Actor) {
 }
 
 // ceiling sets the disk's sync ceiling from the probe of the case's storage
-// and the node with the most syncs per payment.
+// and the node with the most syncs per payment, or the database server a
+// db=postgres node leaves its syncs to.
 func ceiling(c *Case, ci CaseInput, probes []usage.DiskProbe) {
 	storage := ci.Storage
 	if storage == "" {
@@ -458,7 +459,7 @@ func ceiling(c *Case, ci CaseInput, probes []usage.DiskProbe) {
 	}
 	var busiest *Actor
 	for i, a := range c.Actors {
-		if a.Role == usage.RoleNode && a.SyncsCounted && a.SyncsPerPayment > 0 && (busiest == nil || a.SyncsPerPayment > busiest.SyncsPerPayment) {
+		if (a.Role == usage.RoleNode || a.Role == usage.RoleDatabase) && a.SyncsCounted && a.SyncsPerPayment > 0 && (busiest == nil || a.SyncsPerPayment > busiest.SyncsPerPayment) {
 			busiest = &c.Actors[i]
 		}
 	}

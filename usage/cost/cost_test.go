@@ -508,3 +508,26 @@ func TestHarnessShareSequentialAndIdle(t *testing.T) {
 		near(t, c.ID+" harness share", c.HarnessShare, 0.012/0.80)
 	}
 }
+
+// A node on db=postgres leaves its syncs and part of its CPU to the
+// database server: the server's syncs set the disk's ceiling and its CPU
+// counts with the nodes'.
+func TestDatabaseServerCountsWithTheNodes(t *testing.T) {
+	r := realistic()
+	r.actors[0].syncsPerPayment, r.actors[1].syncsPerPayment = 0.5, 0.5
+	r.actors = append(r.actors, actorSpec{name: "postgres", role: usage.RoleDatabase, cpus: 0.2, syncsPerPayment: 11, rss: 100 << 20})
+	c := analyze(t, r, 20, probe)
+	if c.Ceiling == nil || c.Ceiling.Node != "postgres" {
+		t.Fatalf("ceiling %+v (%s), want postgres's", c.Ceiling, c.NoCeiling)
+	}
+	near(t, "ceiling", c.Ceiling.PaymentsPerSec, 900.0/11)
+	pg := actor(t, c, "postgres")
+	near(t, "nodes CPU ms/payment", c.NodesCPUMsPerPayment, 15.5+24.5+pg.CPUMsPerPayment)
+	var names []string
+	for _, a := range c.Actors {
+		names = append(names, a.Name)
+	}
+	if got := strings.Join(names, ","); got != "alice,bob,postgres,btcd,sampler,harness" {
+		t.Errorf("actor order %s", got)
+	}
+}
