@@ -66,7 +66,7 @@ func (n *DBNode) ChannelStates(ctx context.Context) ([]node.ChannelState, error)
 			return nil, fmt.Errorf("%s: channel %s is not in its wallet", n.name, c.ChannelID)
 		}
 		out = append(out, node.ChannelState{ChanPoint: fmt.Sprintf("%s:%d", c.FundingTxID, c.FundingOutnum), PeerPubKey: c.PeerID,
-			Initiator: c.Opener != "remote", // "local" or "remote" NumUpdates: next - 1, PendingHTLCs: len(c.HTLCs), MaxAcceptedHTLCs: c.MaxAcceptedHTLCs})
+			Initiator: c.Opener != "remote", NumUpdates: next - 1, PendingHTLCs: len(c.HTLCs), MaxAcceptedHTLCs: c.MaxAcceptedHTLCs})
 	}
 	return out, nil
 }
