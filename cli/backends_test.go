@@ -47,7 +47,7 @@ func TestBackendCapabilitiesRefuse(t *testing.T) {
 	}
 	pg := scenario.Default()
 	pg.Nodes, _ = scenario.ParseNodeFlags([]string{"lnd@v0.21.0-beta+db=postgres"})
-	if _, err := refuseDatabases(pg, swarm, false); err == nil || !strings.Contains(err.Error(), "db=postgres nodes do not run on the swarm backend yet; use --backend local") {
+	if _, err := refuseDatabases(pg, swarm, false); err == nil || !strings.Contains(err.Error(), "db=postgres nodes do not run on the swarm backend yet; use --backend compose or local") {
 		t.Errorf("postgres on swarm: %v", err)
 	}
 	if _, err := refuseDatabases(pg, local, true); err == nil || !strings.Contains(err.Error(), "without --snapshots") {

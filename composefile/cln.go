@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/lnbench/lnbench/dbserver/postgres"
 	"github.com/lnbench/lnbench/node/cln"
+	"github.com/lnbench/lnbench/nodespec"
 )
 
 // ContainerBitcoinCLI is where a CLN container finds bitcoin-cli: the
@@ -14,6 +16,9 @@ const ContainerBitcoinCLI = "/usr/local/bin/bitcoin-cli"
 
 // IsCLN tells whether the node is a Core Lightning node.
 func (n Node) IsCLN() bool { return n.Implementation == "cln" }
+
+// OnPostgres: the node keeps its state in the network's PostgreSQL server.
+func (n Node) OnPostgres() bool { return n.DBBackend == nodespec.DBPostgres }
 
 func (n Node) role() string {
 	if n.IsCLN() {
@@ -33,7 +38,7 @@ func (s Spec) NodeArgs(n Node) []string {
 // CLNConfig is one CLN node's configuration as its container sees it:
 // lightning dir /data, btcd's certificate under /btcd for the shim.
 func (s Spec) CLNConfig(n Node) cln.Config {
-	return cln.Config{
+	c := cln.Config{
 		Alias: n.Name, LightningDir: ContainerData,
 		P2PListen:  fmt.Sprintf("0.0.0.0:%d", LndP2PPort),
 		BitcoinCLI: ContainerBitcoinCLI, BitcoinDataDir: ContainerChain,
@@ -41,4 +46,8 @@ func (s Spec) CLNConfig(n Node) cln.Config {
 		BtcdRPCUser: s.Chain.RPCUser, BtcdRPCPass: RPCPassVar,
 		Extra: n.ExtraArgs,
 	}
+	if n.OnPostgres() {
+		c.Wallet = postgres.ComposeDSN(n.Name)
+	}
+	return c
 }

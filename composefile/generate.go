@@ -24,6 +24,7 @@ import (
 
 	"github.com/lnbench/lnbench/backend"
 	"github.com/lnbench/lnbench/chain/btcd"
+	"github.com/lnbench/lnbench/dbserver/postgres"
 	"github.com/lnbench/lnbench/node/lnd"
 	"github.com/lnbench/lnbench/topology"
 	"github.com/lnbench/lnbench/usage"
@@ -102,6 +103,9 @@ type Spec struct {
 	// Artifacts is the host folder mounted at /artifacts in actors and the
 	// sampler, where <Actor>_traces/ are written; "" mounts nothing.
 	Artifacts string
+	// PostgresImage runs the PostgreSQL server of db=postgres nodes
+	// (imagebuild.EnsurePostgres); "" when no node is on it.
+	PostgresImage string
 	// PerfSeccomp is the host path of the seccomp profile CLN containers
 	// run with (PerfSeccomp: perf allowed); "" leaves Docker's default, and
 	// perf then fails inside them.
@@ -206,6 +210,11 @@ func (s Spec) validate() error {
 		return fmt.Errorf("compose: %s must publish lightningd's RPC bridge as \"127.0.0.1::%d\"", FragmentFiles[RoleCLN], ClnRPCPort)
 	}
 	for _, n := range s.Nodes {
+		if n.OnPostgres() && s.PostgresImage == "" {
+			return fmt.Errorf("compose: node %s is on db=postgres but no PostgreSQL image was given", n.Name)
+		}
+	}
+	for _, n := range s.Nodes {
 		if n.IsCLN() && s.Tool == "" {
 			return fmt.Errorf("compose: node %s is Core Lightning: its bitcoin-cli is the lnbench binary, so Tool (a static lnbench) must be mounted", n.Name)
 		}
@@ -260,6 +269,9 @@ func (s Spec) LndConfig(n Node) lnd.Config {
 		BtcdRPCUser:     s.Chain.RPCUser, BtcdRPCPass: RPCPassVar,
 		BtcdRPCCert: path.Join(ContainerChain, "rpc.cert"),
 		DBBackend:   n.DBBackend, Extra: n.ExtraArgs, Network: s.Chain.Network,
+	}
+	if n.OnPostgres() {
+		c.PostgresDSN = postgres.ComposeDSN(n.Name)
 	}
 	if s.Pprof {
 		c.PprofListen = fmt.Sprintf("0.0.0.0:%d", LndPprofPort)
@@ -351,6 +363,9 @@ func (s Spec) Build() (File, error) {
 		svc.Networks = []string{NetworkName}
 		svc.Labels = withRun(svc.Labels)
 		svc.DependsOn = map[string]Dependency{ChainService: {Condition: "service_healthy"}}
+		if n.OnPostgres() {
+			svc.DependsOn[postgres.Actor] = Dependency{Condition: "service_started"}
+		}
 		harden(&svc)
 		if n.IsCLN() && s.PerfSeccomp != "" {
 			svc.SecurityOpt = append(svc.SecurityOpt, "seccomp="+s.PerfSeccomp)
@@ -364,6 +379,9 @@ func (s Spec) Build() (File, error) {
 		names = append(names, n.Name)
 	}
 
+	if db := s.postgresService(withRun); db != nil {
+		f.Services[postgres.Actor] = *db
+	}
 	if s.Sampler {
 		svc := s.Fragments[usage.RoleSampler].Service.clone()
 		svc.Image = s.ChainImage
@@ -392,6 +410,30 @@ func (s Spec) Build() (File, error) {
 		}
 	}
 	return f, nil
+}
+
+// postgresService is the PostgreSQL server of the db=postgres nodes (nil
+// without one): its cluster in the container's own writable layer (on the
+// engine's disk, so its syncs are real; gone with the container), reached
+// by the nodes only, over the network; the password comes from the
+// environment like btcd's.
+func (s Spec) postgresService(withRun func(map[string]string) map[string]string) *Service {
+	var dbs []string
+	for _, n := range s.Nodes {
+		if n.OnPostgres() {
+			dbs = append(dbs, n.Name)
+		}
+	}
+	if len(dbs) == 0 {
+		return nil
+	}
+	sort.Strings(dbs)
+	svc := Service{Image: s.PostgresImage, Hostname: postgres.Actor, Command: postgres.ContainerConfig().Args(),
+		Environment: map[string]string{"LNBENCH_PGPASS": postgres.PassVar, "LNBENCH_PGDATABASES": strings.Join(dbs, " ")},
+		Networks:    []string{NetworkName}, Labels: withRun(nil)}
+	harden(&svc)
+	svc.ReadOnly = false // the cluster is in the container's layer
+	return &svc
 }
 
 // harden takes from an actor's container what no node needs: every

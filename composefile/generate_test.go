@@ -9,6 +9,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/lnbench/lnbench/backend"
+	"github.com/lnbench/lnbench/dbserver/postgres"
 	"github.com/lnbench/lnbench/internal/testsupport"
 	"github.com/lnbench/lnbench/topology"
 )
@@ -228,7 +229,7 @@ func cloneFragments(f Fragments) Fragments {
 // The generator's service names are exactly the names topology reserves:
 // a node named like a service would collide with it in the compose file.
 func TestServiceNamesAreReservedNodeNames(t *testing.T) {
-	for _, svc := range []string{ChainService, SamplerService} {
+	for _, svc := range []string{ChainService, SamplerService, postgres.Actor} {
 		if err := topology.ValidateName(svc); err == nil || !strings.Contains(err.Error(), "reserved") {
 			t.Errorf("service %q is not a reserved node name: %v", svc, err)
 		}
@@ -253,5 +254,47 @@ func TestMemoryLimitIsNormalised(t *testing.T) {
 	}
 	if got := f.Services[ChainService].MemLimit; got != "" {
 		t.Errorf("btcd mem_limit %q, want none", got)
+	}
+}
+
+// db=postgres nodes get the network's PostgreSQL service: their databases
+// listed for its entrypoint, their connection strings with the password
+// left to compose's environment, and a dependency on it; the file holds no
+// password.
+func TestPostgresService(t *testing.T) {
+	s := specFor(t, topology.AlicePaysBob())
+	s.Tool = "/usr/local/bin/lnbench"
+	s.Nodes[0].DBBackend = "postgres"
+	s.Nodes[1].DBBackend, s.Nodes[1].Implementation = "postgres", "cln"
+	if _, err := Generate(s); err == nil || !strings.Contains(err.Error(), "no PostgreSQL image") {
+		t.Fatalf("without an image: %v", err)
+	}
+	s.PostgresImage = "lnbench/postgres:0123"
+	data, err := Generate(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f File
+	if err := yaml.Unmarshal(data, &f); err != nil {
+		t.Fatal(err)
+	}
+	db, ok := f.Services[postgres.Actor]
+	if !ok || db.Image != s.PostgresImage || db.Environment["LNBENCH_PGDATABASES"] != "alice bob" || db.Labels[backend.Label] != s.RunID || len(db.Ports) != 0 {
+		t.Fatalf("postgres service: %+v", db)
+	}
+	alice, bob := strings.Join(f.Services["alice"].Command, " "), strings.Join(f.Services["bob"].Command, " ")
+	if !strings.Contains(alice, "--db.backend=postgres --db.postgres.dsn=postgres://lnbench:${LNBENCH_PGPASS:-lnbench}@postgres:5432/alice?sslmode=disable") {
+		t.Errorf("alice: %s", alice)
+	}
+	if !strings.Contains(bob, "--wallet=postgres://lnbench:${LNBENCH_PGPASS:-lnbench}@postgres:5432/bob?sslmode=disable") {
+		t.Errorf("bob: %s", bob)
+	}
+	if _, ok := f.Services["bob"].DependsOn[postgres.Actor]; !ok {
+		t.Errorf("bob does not depend on the database: %v", f.Services["bob"].DependsOn)
+	}
+	plain := specFor(t, topology.AlicePaysBob())
+	data, _ = Generate(plain)
+	if bytes.Contains(data, []byte("postgres")) {
+		t.Error("a network without db=postgres nodes has a database service")
 	}
 }

@@ -28,6 +28,9 @@ type NetworkOptions struct {
 	// (default: the image of the first node).
 	NodeImages map[string]string
 	ChainImage string
+	// PostgresImage runs the server of db=postgres nodes (the backend's
+	// to fill, like NodeImages).
+	PostgresImage string
 	// DBBackend and NodeArgs are what the nodes will be started with (per
 	// node spec label: Configs); the file is refreshed if StartNode asks
 	// for something else.
@@ -61,7 +64,7 @@ func (o *NetworkOptions) Spec(project, user string) (Spec, error) {
 		return Spec{}, err
 	}
 	spec := Spec{RunID: o.RunID, Network: o.Network, Project: project, WorkDir: o.WorkDir, User: user,
-		ChainImage: o.ChainImage, Limits: o.Limits, DefaultLimits: o.DefaultLimits, Pprof: o.Pprof,
+		ChainImage: o.ChainImage, PostgresImage: o.PostgresImage, Limits: o.Limits, DefaultLimits: o.DefaultLimits, Pprof: o.Pprof,
 		Sampler: o.Sampler, SamplerArgs: o.SamplerArgs, Fragments: frags}
 	if err := spec.AddNodes(o.Topology.Nodes, o.NodeImages, o.Configs, backend.NodeConfig{DBBackend: o.DBBackend, Args: o.NodeArgs}); err != nil {
 		return Spec{}, err

@@ -113,9 +113,10 @@ func (t Topology) Endpoint(name string) bool {
 
 var nameRe = regexp.MustCompile(`^[a-z][a-z0-9_-]{0,30}$`)
 
-// Reserved names are the harness's own services (the chain and the
-// profiler sidecar), which share a namespace with nodes in every backend.
-var Reserved = []string{"btcd", "sampler"}
+// Reserved names are the harness's own services (the chain, the profiler
+// sidecar and the database server of db=postgres nodes), which share a
+// namespace with nodes in every backend.
+var Reserved = []string{"btcd", "sampler", "postgres"}
 
 // ValidateName is the one rule for node names: they become container,
 // host and folder names, so 1-31 lowercase letters, digits, '-' or '_',

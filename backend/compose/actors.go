@@ -9,6 +9,7 @@ import (
 	"github.com/docker/docker/api/types/container"
 	"github.com/lnbench/lnbench/backend"
 	"github.com/lnbench/lnbench/composefile"
+	"github.com/lnbench/lnbench/dbserver/postgres"
 	"github.com/lnbench/lnbench/usage"
 )
 
@@ -90,6 +91,8 @@ func (b *Backend) actorsOf(docs []container.InspectResponse) ([]backend.Actor, m
 			a.Role = usage.RoleChain
 		case composefile.SamplerService:
 			a.Role, a.DataDir = usage.RoleSampler, ""
+		case postgres.Actor:
+			a.Role, a.DataDir = usage.RoleDatabase, "" // its cluster is in the container's layer
 		}
 		if cg := backend.CgroupOf(c.State.Pid, a.ContainerID); cg != "" {
 			a.PID, a.CgroupPath = c.State.Pid, cg

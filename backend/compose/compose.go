@@ -62,6 +62,10 @@ type Backend struct {
 	upMu    sync.Mutex
 	spec    composefile.Spec
 	started map[string]bool
+	// pgPass is the PostgreSQL server's password (db=postgres nodes), set
+	// in compose's environment like btcd's; pgMu serialises its start.
+	pgPass string
+	pgMu   sync.Mutex
 
 	// faultMu serialises impairments; impaired is each actor's current
 	// set, re-applied whole on every change (see faults.go).
@@ -107,7 +111,7 @@ func New(ctx context.Context, opts Options) (*Backend, error) {
 	}
 	spec.CPUSet, spec.Tool = opts.CPUSet, opts.Tool
 	b := &Backend{opts: opts, tool: t, started: map[string]bool{}, delayerFrom: map[string]string{},
-		project: project, file: filepath.Join(opts.ArtifactsDir, file)}
+		project: project, file: filepath.Join(opts.ArtifactsDir, file), pgPass: randomHex(16)}
 	if opts.Tool != "" {
 		art, err := filepath.Abs(opts.ArtifactsDir)
 		if err != nil {
@@ -179,7 +183,7 @@ func (b *Backend) compose(ctx context.Context, args ...string) (string, error) {
 	b.mu.Lock()
 	pass := b.spec.Chain.RPCPass
 	b.mu.Unlock()
-	return runEnv(ctx, []string{"LNBENCH_RPCPASS=" + pass}, b.tool.Argv[0], full...)
+	return runEnv(ctx, []string{"LNBENCH_RPCPASS=" + pass, "LNBENCH_PGPASS=" + b.pgPass}, b.tool.Argv[0], full...)
 }
 
 // containerID finds a service's container (running or not) by the labels
@@ -293,10 +297,19 @@ func (b *Backend) StartNode(ctx context.Context, spec backend.NodeSpec) (backend
 	if err != nil {
 		return backend.NodeEndpoint{}, err
 	}
+	if n.OnPostgres() {
+		if err := b.startPostgres(ctx); err != nil {
+			return backend.NodeEndpoint{}, fmt.Errorf("node %s: db=postgres: %w", spec.Name, err)
+		}
+	}
 	if err := b.Deploy(ctx, spec.Name); err != nil {
 		return backend.NodeEndpoint{}, fmt.Errorf("starting %s: %w", spec.Name, err)
 	}
-	return b.waitNode(ctx, b.nodeEndpoint(n, args))
+	ep, err := b.waitNode(ctx, b.nodeEndpoint(n, args))
+	if n.OnPostgres() {
+		ep.Database = "" // the server is reached inside the network only
+	}
+	return ep, err
 }
 
 // nodeEndpoint is where a node's credentials are on the bind mount and how

@@ -9,8 +9,11 @@ import (
 
 	"github.com/lnbench/lnbench/backend"
 	"github.com/lnbench/lnbench/backend/driver"
+	"github.com/lnbench/lnbench/composefile"
 	"github.com/lnbench/lnbench/faults"
+	"github.com/lnbench/lnbench/imagebuild"
 	"github.com/lnbench/lnbench/network"
+	"github.com/lnbench/lnbench/nodespec"
 	"github.com/lnbench/lnbench/sampler"
 	"github.com/lnbench/lnbench/topology"
 )
@@ -24,7 +27,7 @@ type Driver struct{}
 
 func (Driver) Name() string { return "compose" }
 func (Driver) Caps() driver.Caps {
-	return driver.Caps{Images: true, Limits: true, Faults: true, Impairments: true, CLN: true, Outlives: true, Snapshots: true, Auto: 1}
+	return driver.Caps{Images: true, Limits: true, Faults: true, Impairments: true, CLN: true, Postgres: true, Outlives: true, Snapshots: true, Auto: 1}
 }
 func (Driver) Fix() string { return "start Docker or use --backend local" }
 
@@ -105,6 +108,13 @@ func (s *site) Network(ctx context.Context, n driver.Network) (backend.Backend, 
 	}
 	o := n.NetworkOptions
 	o.NodeImages, o.ChainImage, o.Pprof = s.builds.Images, s.builds.Images[s.builds.Chain], true
+	if onPostgres(o) {
+		img, err := imagebuild.EnsurePostgres(ctx, imagebuild.Options{Log: s.opts.Log})
+		if err != nil {
+			return nil, fmt.Errorf("db=postgres: the PostgreSQL image: %w", err)
+		}
+		o.PostgresImage = img.Tag
+	}
 	b, err := New(ctx, Options{NetworkOptions: o, Tool: s.opts.Tool, CPUSet: backend.CPUList(n.CPUs)})
 	if err != nil {
 		return nil, err // not a nil *Backend in the interface
@@ -166,4 +176,17 @@ func portOf(hostPort string) string {
 		return hostPort[i+1:]
 	}
 	return hostPort
+}
+
+// onPostgres: a node of the network starts on db=postgres.
+func onPostgres(o composefile.NetworkOptions) bool {
+	if o.DBBackend == nodespec.DBPostgres {
+		return true
+	}
+	for _, c := range o.Configs {
+		if c.DBBackend == nodespec.DBPostgres {
+			return true
+		}
+	}
+	return false
 }

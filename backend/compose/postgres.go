@@ -1,0 +1,40 @@
+package compose
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+
+	"github.com/lnbench/lnbench/backend/orchestrator"
+	"github.com/lnbench/lnbench/dbserver/postgres"
+)
+
+// startPostgres starts the network's PostgreSQL service once, at the first
+// db=postgres node, and waits until it takes TCP connections: its
+// entrypoint has made the cluster and every node's database by then (it
+// listens only on its socket meanwhile).
+func (b *Backend) startPostgres(ctx context.Context) error {
+	b.pgMu.Lock()
+	defer b.pgMu.Unlock()
+	b.mu.Lock()
+	started := b.started[postgres.Actor]
+	b.mu.Unlock()
+	if started {
+		return nil
+	}
+	ready := fmt.Sprintf("exec $(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)/pg_isready -q -h 127.0.0.1 -p %d", postgres.Port)
+	_, err := b.waiting().Start(ctx, b, "database", postgres.Actor, func(t orchestrator.Task) bool {
+		_, err := runEnv(ctx, nil, "docker", "exec", t.Container, "sh", "-c", ready)
+		return err == nil
+	})
+	return err
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	if _, err := rand.Read(b); err != nil {
+		panic(err) // crypto/rand does not fail on Linux
+	}
+	return hex.EncodeToString(b)
+}
