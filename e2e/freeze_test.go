@@ -140,7 +140,7 @@ func TestComposeFreezeIdle(t *testing.T) {
 	bin := composeSetup(t)
 	scen := composeScenarioFile(t, fmt.Sprintf(`name: %s
 topology: AlicePaysBob
-params: {Concurrency: [5], TotalPayments: [40]}
+params: {Concurrency: [5], TotalPayments: [150]}
 job: {LaunchCount: 1, WarmupCount: 1, IterationCount: 4}
 `, composeUniqueName("CmpFreeze")))
 	r := startCompose(t, bin, scen, "--node", "a=lnd@v0.21.0-beta", "--node", "b=lnd@v0.21.0-beta", "--baseline", "a", "--design", "interleaved", "--freeze-idle")
@@ -162,7 +162,10 @@ job: {LaunchCount: 1, WarmupCount: 1, IterationCount: 4}
 	if len(spans) != 8 {
 		t.Fatalf("%d measured iterations, want 1 pair × 2 specs × 4", len(spans))
 	}
-	const margin = 400 * time.Millisecond // docker ps takes tens of milliseconds
+	// docker ps takes tens of milliseconds. 150 payments keep an iteration
+	// about 3 s long on a machine that makes 50 payments/s at c=5 (CI's
+	// did: 40 left 20 ms between the margins, and 6 readings).
+	const margin = 400 * time.Millisecond
 	checked, wrong := 0, 0
 	services := map[string]bool{}
 	for _, s := range states {
