@@ -16,18 +16,19 @@ import (
 	"github.com/lnbench/lnbench/record/result"
 )
 
-// pgReading is one count read in the PostgreSQL container, and when.
+// pgReading is one count read in the PostgreSQL container, between from
+// and to (docker exec takes tens of milliseconds).
 type pgReading struct {
-	at    time.Time
-	count int
+	from, to time.Time
+	count    int
 }
 
 // TestComposePostgresNodes: LND alice pays CLN bob on compose, both on
 // db=postgres: the run's PostgreSQL container (built from Debian's
 // postgresql on the base image) holds their databases. Read inside that
 // container with psql during the run, bob's paid invoices always lie
-// between the payments that had ended and those that had started (plus
-// the network's warm-up payment), and alice's database commits; the
+// between the payments that had ended before the reading and those that
+// had started by its end (plus the network's warm-up payment), and alice's database commits; the
 // server is an actor of its own (role database) in the resource figures.
 func TestComposePostgresNodes(t *testing.T) {
 	bin := composeSetup(t)
@@ -64,8 +65,9 @@ payee: bob
 				mu.Unlock()
 				continue
 			}
-			at := time.Now()
+			from := time.Now()
 			n, err := psqlCount(c, "bob", "SELECT count(*) FROM invoices WHERE state = 1") // CLN: 1 is paid
+			to := time.Now()
 			if err != nil {
 				mu.Lock()
 				lastErr = err
@@ -74,7 +76,7 @@ payee: bob
 			}
 			x, _ := psqlCount(c, "alice", "SELECT xact_commit FROM pg_stat_database WHERE datname = 'alice'")
 			mu.Lock()
-			paid = append(paid, pgReading{at: at, count: n})
+			paid = append(paid, pgReading{from: from, to: to, count: n})
 			commits = max(commits, x)
 			mu.Unlock()
 		}
@@ -107,10 +109,10 @@ payee: bob
 			if r.Status != result.Succeeded {
 				continue
 			}
-			if r.End.Before(p.at) {
+			if r.End.Before(p.from) {
 				ended++
 			}
-			if r.Start.Before(p.at) {
+			if r.Start.Before(p.to) {
 				started++
 			}
 		}
@@ -120,7 +122,7 @@ payee: bob
 		checked++
 		if p.count < ended-1 || p.count > started {
 			// ended-1: a payment's end is the payer's; bob's write may follow it by a moment
-			t.Errorf("at %s bob's database held %d paid invoices; %d payments had ended, %d started", p.at.Format("15:04:05.000"), p.count, ended, started)
+			t.Errorf("at %s–%s bob's database held %d paid invoices; %d payments had ended before, %d started by the end", p.from.Format("15:04:05.000"), p.to.Format("15:04:05.000"), p.count, ended, started)
 		}
 	}
 	t.Logf("%d readings of bob's paid invoices during the iterations (last %d); alice's database committed %d transactions; %d payments succeeded", checked, paid[len(paid)-1].count, commits, ok)
