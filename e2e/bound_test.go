@@ -50,19 +50,12 @@ func TestBoundNamesTheChannel(t *testing.T) {
 // those readings.
 func runReadingAlice(t *testing.T, readByHand func() (lncliReading, bool), args ...string) (string, []lncliReading) {
 	t.Helper()
-	stop := make(chan struct{})
 	var mu sync.Mutex
 	var byHand []lncliReading
-	var wg sync.WaitGroup
-	wg.Add(1)
+	p := newPoller()
 	go func() {
-		defer wg.Done()
-		for {
-			select {
-			case <-stop:
-				return
-			case <-time.After(700 * time.Millisecond):
-			}
+		defer close(p.done)
+		for p.tick(700 * time.Millisecond) {
 			if r, ok := readByHand(); ok {
 				mu.Lock()
 				byHand = append(byHand, r)
@@ -71,8 +64,7 @@ func runReadingAlice(t *testing.T, readByHand func() (lncliReading, bool), args 
 		}
 	}()
 	dir := runCLI(t, args...)
-	close(stop)
-	wg.Wait()
+	p.end()
 	return dir, byHand
 }
 

@@ -49,42 +49,38 @@ payee: bob
 	var paid []pgReading
 	var commits int
 	var lastErr error
-	stop, done := make(chan struct{}), make(chan struct{})
+	read := func() error {
+		c, err := postgresContainer()
+		if err != nil {
+			return err
+		}
+		from := time.Now()
+		n, err := psqlCount(c, "bob", "SELECT count(*) FROM invoices WHERE state = 1") // CLN: 1 is paid
+		to := time.Now()
+		if err != nil {
+			return err
+		}
+		x, _ := psqlCount(c, "alice", "SELECT xact_commit FROM pg_stat_database WHERE datname = 'alice'")
+		mu.Lock()
+		paid = append(paid, pgReading{from: from, to: to, count: n})
+		commits = max(commits, x)
+		mu.Unlock()
+		return nil
+	}
+	poll := newPoller()
 	go func() {
-		defer close(done)
-		for {
-			select {
-			case <-stop:
-				return
-			case <-time.After(300 * time.Millisecond):
-			}
-			c, err := postgresContainer()
-			if c == "" {
+		defer close(poll.done)
+		for poll.tick(300 * time.Millisecond) {
+			if err := read(); err != nil {
 				mu.Lock()
 				lastErr = err
 				mu.Unlock()
-				continue
 			}
-			from := time.Now()
-			n, err := psqlCount(c, "bob", "SELECT count(*) FROM invoices WHERE state = 1") // CLN: 1 is paid
-			to := time.Now()
-			if err != nil {
-				mu.Lock()
-				lastErr = err
-				mu.Unlock()
-				continue
-			}
-			x, _ := psqlCount(c, "alice", "SELECT xact_commit FROM pg_stat_database WHERE datname = 'alice'")
-			mu.Lock()
-			paid = append(paid, pgReading{from: from, to: to, count: n})
-			commits = max(commits, x)
-			mu.Unlock()
 		}
 	}()
 	r := startCompose(t, bin, scen)
 	r.finish(8 * time.Minute)
-	close(stop)
-	<-done
+	poll.end()
 	run := r.dir()
 
 	recs := readRecords(t, run)

@@ -170,19 +170,33 @@ func EnsureNode(ctx context.Context, opts Options, base string, bins nodebuild.R
 		return Result{}, err
 	}
 	fmt.Fprintf(opts.log(), "building %s FROM %s\n", tag, base)
-	cmd := exec.CommandContext(ctx, "docker", "build", "--quiet", "--label", Label+"=1",
-		"--label", "lnbench.implementation="+bins.Manifest.Implementation, "--label", "lnbench.version="+bins.Manifest.Version,
-		"--label", BuildKeyLabel+"="+bins.Manifest.Key,
-		"--build-arg", "BASE="+base, "-t", tag, ctxDir)
+	if err := dockerBuild(ctx, tag, ctxDir, "--label", "lnbench.implementation="+bins.Manifest.Implementation,
+		"--label", "lnbench.version="+bins.Manifest.Version, "--label", BuildKeyLabel+"="+bins.Manifest.Key,
+		"--build-arg", "BASE="+base); err != nil {
+		return Result{}, err
+	}
+	r := built(ctx, tag, start)
+	fmt.Fprintf(opts.log(), "built %s in %.1fs\n", tag, r.Duration.Seconds())
+	return r, nil
+}
+
+// dockerBuild builds the context dir as tag, labelled as lnbench's with
+// the further args; the error carries the build's last lines.
+func dockerBuild(ctx context.Context, tag, dir string, args ...string) error {
+	full := append(append([]string{"build", "--quiet", "--label", Label + "=1"}, args...), "-t", tag, dir)
+	cmd := exec.CommandContext(ctx, "docker", full...)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Run(); err != nil {
-		return Result{}, fmt.Errorf("docker build %s failed: %v:\n%s", tag, err, lines.Indent(lines.Last(out.String(), 10)))
+		return fmt.Errorf("docker build %s failed: %v:\n%s", tag, err, lines.Indent(lines.Last(out.String(), 10)))
 	}
-	d := time.Since(start)
-	fmt.Fprintf(opts.log(), "built %s in %.1fs\n", tag, d.Seconds())
+	return nil
+}
+
+// built is the Result of an image just built, started at start.
+func built(ctx context.Context, tag string, start time.Time) Result {
 	id, _ := ImageID(ctx, tag)
-	return Result{Tag: tag, ID: id, Built: true, Duration: d}, nil
+	return Result{Tag: tag, ID: id, Built: true, Duration: time.Since(start)}
 }
 
 func linkOrCopy(src, dst string) error {

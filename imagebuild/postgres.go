@@ -1,19 +1,16 @@
 package imagebuild
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"time"
 
 	"github.com/lnbench/lnbench/dbserver/postgres"
-	"github.com/lnbench/lnbench/internal/lines"
 )
 
 // PostgresRepo names the PostgreSQL server images (db=postgres on compose).
@@ -58,14 +55,10 @@ func EnsurePostgres(ctx context.Context, opts Options) (Result, error) {
 		}
 	}
 	fmt.Fprintf(opts.log(), "building %s FROM %s (Debian's postgresql)\n", tag, base.Tag)
-	cmd := exec.CommandContext(ctx, "docker", "build", "--quiet", "--label", Label+"=1", "--build-arg", "BASE="+base.Tag, "-t", tag, dir)
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Run(); err != nil {
-		return Result{}, fmt.Errorf("docker build %s failed: %v:\n%s", tag, err, lines.Indent(lines.Last(out.String(), 10)))
+	if err := dockerBuild(ctx, tag, dir, "--build-arg", "BASE="+base.Tag); err != nil {
+		return Result{}, err
 	}
-	d := time.Since(start)
-	fmt.Fprintf(opts.log(), "built %s in %.1fs\n", tag, d.Seconds())
-	id, _ := ImageID(ctx, tag)
-	return Result{Tag: tag, ID: id, Built: true, Duration: d}, nil
+	r := built(ctx, tag, start)
+	fmt.Fprintf(opts.log(), "built %s in %.1fs\n", tag, r.Duration.Seconds())
+	return r, nil
 }

@@ -1,18 +1,14 @@
 package imagebuild
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"time"
-
-	"github.com/lnbench/lnbench/internal/lines"
 )
 
 // ToolRepo names the images that carry lnbench on top of a node image.
@@ -60,14 +56,10 @@ func EnsureTool(ctx context.Context, from, tool string, log io.Writer) (Result, 
 	if err := os.WriteFile(filepath.Join(dir, "Dockerfile"), []byte(dockerfile), 0o644); err != nil {
 		return Result{}, err
 	}
-	cmd := exec.CommandContext(ctx, "docker", "build", "--quiet", "--label", Label+"=1", "--label", "lnbench.tool-from="+from, "-t", tag, dir)
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Run(); err != nil {
-		return Result{}, fmt.Errorf("docker build %s failed: %v:\n%s", tag, err, lines.Indent(lines.Last(out.String(), 10)))
+	if err := dockerBuild(ctx, tag, dir, "--label", "lnbench.tool-from="+from); err != nil {
+		return Result{}, err
 	}
-	d := time.Since(start)
-	fmt.Fprintf(log, "built %s (%s + lnbench) in %.1fs\n", tag, from, d.Seconds())
-	id, _ := ImageID(ctx, tag)
-	return Result{Tag: tag, ID: id, Built: true, Duration: d}, nil
+	r := built(ctx, tag, start)
+	fmt.Fprintf(log, "built %s (%s + lnbench) in %.1fs\n", tag, from, r.Duration.Seconds())
+	return r, nil
 }

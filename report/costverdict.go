@@ -73,9 +73,7 @@ var costOutcomes = map[stats.Outcome]string{stats.Lower: CostLess, stats.Higher:
 // costCompared says whether an actor's cost is compared: the nodes, the
 // chain and a database server, what a node spec changes; not the harness,
 // the sampler or the proxy, which measure the run.
-func costCompared(a cost.Actor) bool {
-	return a.Role == usage.RoleNode || a.Role == usage.RoleChain || a.Role == usage.RoleDatabase
-}
+func costCompared(a cost.Actor) bool { return usage.NetworkRole(a.Role) }
 
 // launchFigures are an actor's per-launch values of a figure by launch
 // round: its Launches, or with one launch the actor's own figures as

@@ -62,7 +62,7 @@ func snapshotActors(ctx context.Context, be backend.Backend) ([]usage.Sample, er
 func costOf(nc record.NetworkCost, samples []usage.Sample) record.NetworkCost {
 	nc.CPUSeconds = nc.HarnessCPUSeconds
 	for _, s := range samples {
-		if s.Role != usage.RoleNode && s.Role != usage.RoleChain && s.Role != usage.RoleDatabase {
+		if !usage.NetworkRole(s.Role) {
 			continue
 		}
 		nc.RSSBytes += s.RSSBytes

@@ -37,6 +37,13 @@ const (
 	RoleDatabase = "database"
 )
 
+// NetworkRole says whether an actor of this role is the network's own (its
+// cost is what a node spec changes): the nodes, the chain and a database
+// server; not the harness, the sampler or the proxy, which measure the run.
+func NetworkRole(role string) bool {
+	return role == RoleNode || role == RoleChain || role == RoleDatabase
+}
+
 // PhaseIdle tags a network's samples while another network of its launch
 // pair measures (the interleaved design): what the waiting network costs.
 const PhaseIdle = "idle"

@@ -31,6 +31,7 @@ import (
 	"github.com/lnbench/lnbench/backend/orchestrator"
 	"github.com/lnbench/lnbench/chain/btcd"
 	"github.com/lnbench/lnbench/composefile"
+	"github.com/lnbench/lnbench/dbserver/postgres"
 	"github.com/lnbench/lnbench/internal/dockercli"
 	"github.com/lnbench/lnbench/internal/fileutil"
 	"github.com/lnbench/lnbench/node/lnd"
@@ -111,7 +112,7 @@ func New(ctx context.Context, opts Options) (*Backend, error) {
 	}
 	spec.CPUSet, spec.Tool = opts.CPUSet, opts.Tool
 	b := &Backend{opts: opts, tool: t, started: map[string]bool{}, delayerFrom: map[string]string{},
-		project: project, file: filepath.Join(opts.ArtifactsDir, file), pgPass: randomHex(16)}
+		project: project, file: filepath.Join(opts.ArtifactsDir, file), pgPass: postgres.NewPassword()}
 	if opts.Tool != "" {
 		art, err := filepath.Abs(opts.ArtifactsDir)
 		if err != nil {

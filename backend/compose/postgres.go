@@ -2,8 +2,6 @@ package compose
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
 
 	"github.com/lnbench/lnbench/backend/orchestrator"
@@ -29,12 +27,4 @@ func (b *Backend) startPostgres(ctx context.Context) error {
 		return err == nil
 	})
 	return err
-}
-
-func randomHex(n int) string {
-	b := make([]byte, n)
-	if _, err := rand.Read(b); err != nil {
-		panic(err) // crypto/rand does not fail on Linux
-	}
-	return hex.EncodeToString(b)
 }

@@ -2,8 +2,6 @@ package local
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
 	"os"
 	"os/exec"
@@ -75,7 +73,7 @@ func (b *Backend) startPostgres(ctx context.Context) (*pgServer, error) {
 	if err != nil {
 		return nil, err
 	}
-	pg := &pgServer{bin: bin, tmp: tmp, pass: randomHex(16)}
+	pg := &pgServer{bin: bin, tmp: tmp, pass: postgres.NewPassword()}
 	cred, err := serverUser(tmp)
 	if err != nil {
 		os.RemoveAll(tmp)
@@ -183,12 +181,4 @@ func (b *Backend) stopPostgres() {
 	if pg != nil {
 		os.RemoveAll(pg.tmp)
 	}
-}
-
-func randomHex(n int) string {
-	b := make([]byte, n)
-	if _, err := rand.Read(b); err != nil {
-		panic(err) // crypto/rand does not fail on Linux
-	}
-	return hex.EncodeToString(b)
 }

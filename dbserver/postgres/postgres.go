@@ -5,6 +5,8 @@
 package postgres
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"fmt"
 	"net"
 	"net/url"
@@ -91,4 +93,14 @@ func major(binDir string) int {
 func isExec(path string) bool {
 	fi, err := os.Stat(path)
 	return err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0
+}
+
+// NewPassword is a network's server password: made per run, hex (nothing
+// a URL or a shell would escape).
+func NewPassword() string {
+	b := make([]byte, 16)
+	if _, err := rand.Read(b); err != nil {
+		panic(err) // crypto/rand does not fail on Linux
+	}
+	return hex.EncodeToString(b)
 }

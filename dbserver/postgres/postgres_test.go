@@ -46,3 +46,10 @@ func TestBinDirTakesTheNewest(t *testing.T) {
 		t.Errorf("no server: %v", err)
 	}
 }
+
+func TestNewPassword(t *testing.T) {
+	a, b := NewPassword(), NewPassword()
+	if len(a) != 32 || a == b || strings.Trim(a, "0123456789abcdef") != "" {
+		t.Errorf("passwords %q %q", a, b)
+	}
+}
