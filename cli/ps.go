@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -54,7 +53,7 @@ func psCmdWith(stdout io.Writer, engineOf func(context.Context) runEngine) *cobr
 				if engine != nil {
 					objects = fmt.Sprint(r.Objects)
 				}
-				dir := strings.Join(slices.DeleteFunc([]string{r.WorkDir, r.TmpfsDir}, func(d string) bool { return d == "" }), ", ")
+				dir := strings.Join(r.Folders(), ", ")
 				if dir == "" {
 					dir = "-"
 				}

@@ -21,6 +21,9 @@ const (
 	ModeInvoice      = "invoice"      // payee creates the invoice inside the measured operation
 	ModePregenerated = "pregenerated" // invoices created before timing starts
 	ModeKeysend      = "keysend"      // spontaneous payment, no invoice
+	// The payee creates one invoice and nothing is paid: the invoice
+	// creation rate of CLN's tests/benchmark.py (test_invoice).
+	ModeCreateInvoice = "create-invoice"
 	// Core Lightning payers only: invoice mode paid with xpay, and CLN's
 	// own benchmark shape (tests/benchmark.py): pregenerated invoices paid
 	// with sendpay along a route found once per payee.
@@ -183,6 +186,9 @@ func payOnce(ctx context.Context, t Target, r Pair, pre *Prepared, seq int) resu
 	payer := r.Payer
 	rec := result.Record{Payer: payer.Name(), Payee: r.Payee.Name(), Mode: t.Mode}
 	rec.Start = time.Now()
+	if t.Mode == ModeCreateInvoice {
+		return createInvoice(ctx, t, r, rec)
+	}
 	pay := node.Payment{Timeout: t.Timeout, Method: method(t.Mode)}
 	switch {
 	case t.Mode == ModeKeysend:
@@ -215,6 +221,21 @@ func payOnce(ctx context.Context, t Target, r Pair, pre *Prepared, seq int) resu
 	default:
 		rec.Status, rec.FailureReason, rec.Attempts = result.Failed, res.FailureReason, res.Attempts
 	}
+	return rec
+}
+
+// createInvoice is the measured operation of ModeCreateInvoice: the
+// payee's invoice call, timed as a payment is, so every table reads it as
+// one operation.
+func createInvoice(ctx context.Context, t Target, r Pair, rec result.Record) result.Record {
+	_, err := r.Payee.AddInvoice(ctx, t.AmountSat, "lnbench")
+	rec.End = time.Now()
+	rec.InvoiceNs = rec.End.Sub(rec.Start).Nanoseconds()
+	if err != nil {
+		setError(&rec, ctx, nil, "invoice: ", err)
+		return rec
+	}
+	rec.Status = result.Succeeded
 	return rec
 }
 

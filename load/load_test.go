@@ -30,10 +30,15 @@ type fakeNode struct {
 	peak     atomic.Int32
 	fail     func(seq int64) bool
 	calls    atomic.Int64
+	// invoiceDelay is how long AddInvoice takes; invoices counts the calls.
+	invoiceDelay time.Duration
+	invoices     atomic.Int64
 }
 
 func (f *fakeNode) Name() string { return f.name }
 func (f *fakeNode) AddInvoice(ctx context.Context, amt int64, memo string) (node.Invoice, error) {
+	f.invoices.Add(1)
+	time.Sleep(f.invoiceDelay)
 	return node.Invoice{PaymentRequest: "lnsb1fake"}, nil
 }
 func (f *fakeNode) Pay(ctx context.Context, p node.Payment) (node.PaymentResult, error) {
@@ -105,6 +110,30 @@ func TestClosedLoop(t *testing.T) {
 		}
 		if len(seqs) != 50 {
 			t.Fatalf("%d distinct seqs", len(seqs))
+		}
+	})
+}
+
+func TestCreateInvoiceModeTimesTheInvoiceAndPaysNothing(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		payer := &fakeNode{name: "alice", delay: time.Second}
+		payee := &fakeNode{name: "bob", invoiceDelay: 3 * time.Millisecond}
+		var c collect
+		res, err := RunBatch(context.Background(), Target{Payers: []node.Node{payer}, Payee: payee, Mode: ModeCreateInvoice, AmountSat: 1},
+			Batch{Case: "c", Phase: result.Measure, Concurrency: 2, Total: 10}, nil, c.sink)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Succeeded != 10 || payee.invoices.Load() != 10 || payer.calls.Load() != 0 {
+			t.Fatalf("ok %d, invoices %d, payments %d: want 10 invoices and no payment", res.Succeeded, payee.invoices.Load(), payer.calls.Load())
+		}
+		if d := res.Duration(); d != 5*3*time.Millisecond {
+			t.Fatalf("batch took %v, want 5 rounds of 3ms", d)
+		}
+		for _, r := range c.recs {
+			if r.Latency() != 3*time.Millisecond || r.InvoiceNs != int64(3*time.Millisecond) || r.PaymentNs != 0 || r.Payee != "bob" {
+				t.Fatalf("bad record %+v", r)
+			}
 		}
 	})
 }

@@ -10,7 +10,7 @@ import (
 // The scenario is the home of the valid payment modes; the load generator
 // must implement exactly those, under the same names.
 func TestPaymentModesAreTheLoadGenerators(t *testing.T) {
-	implemented := []string{load.ModeInvoice, load.ModePregenerated, load.ModeKeysend, load.ModeXpay, load.ModeSendpay}
+	implemented := []string{load.ModeInvoice, load.ModePregenerated, load.ModeKeysend, load.ModeCreateInvoice, load.ModeXpay, load.ModeSendpay}
 	if len(implemented) != len(scenario.PaymentModes) {
 		t.Fatalf("scenario allows %v, load implements %v", scenario.PaymentModes, implemented)
 	}

@@ -33,18 +33,19 @@ type ParamSpec struct {
 
 // Payment modes: how the payee's side of a payment is made.
 const (
-	ModeInvoice      = "invoice"      // payee creates the invoice inside the measured operation
-	ModePregenerated = "pregenerated" // invoices created before timing starts
-	ModeKeysend      = "keysend"      // spontaneous payment, no invoice
-	ModeXpay         = "xpay"         // invoice mode paid with CLN's xpay (CLN payers)
-	ModeSendpay      = "sendpay"      // CLN's benchmark: pregenerated, sendpay along a fixed route (CLN payers)
+	ModeInvoice       = "invoice"        // payee creates the invoice inside the measured operation
+	ModePregenerated  = "pregenerated"   // invoices created before timing starts
+	ModeKeysend       = "keysend"        // spontaneous payment, no invoice
+	ModeCreateInvoice = "create-invoice" // the payee creates an invoice, nothing is paid (CLN's benchmark.py test_invoice)
+	ModeXpay          = "xpay"           // invoice mode paid with CLN's xpay (CLN payers)
+	ModeSendpay       = "sendpay"        // CLN's benchmark: pregenerated, sendpay along a fixed route (CLN payers)
 )
 
 // CLNPaymentModes are the modes only Core Lightning payers have.
 var CLNPaymentModes = []string{ModeXpay, ModeSendpay}
 
 // PaymentModes are the valid values of Mode; the load generator implements each.
-var PaymentModes = []string{ModeInvoice, ModePregenerated, ModeKeysend, ModeXpay, ModeSendpay}
+var PaymentModes = []string{ModeInvoice, ModePregenerated, ModeKeysend, ModeCreateInvoice, ModeXpay, ModeSendpay}
 
 // Known params. Unknown names are errors: a typo must not silently run the default.
 var Known = []ParamSpec{
@@ -52,7 +53,7 @@ var Known = []ParamSpec{
 	{Name: "TotalPayments", Min: 1, Default: "100", Doc: "payments per iteration"},
 	{Name: "CarolsCount", Min: 0, Topology: true, Doc: "intermediate hops (AlicePaysBobViaCarol)"},
 	{Name: "AliceCount", Min: 1, Topology: true, Doc: "payers (AlicesPayBob)"},
-	{Name: "Mode", Choices: PaymentModes, Default: ModeInvoice, Doc: "payment mode; `xpay` and `sendpay` need CLN payers", See: "[Load shapes](#load-shapes-and-payment-modes)"},
+	{Name: "Mode", Choices: PaymentModes, Default: ModeInvoice, Doc: "payment mode; `xpay` and `sendpay` need CLN payers; `create-invoice` pays nothing", See: "[Load shapes](#load-shapes-and-payment-modes)"},
 	{Name: "AmountSat", Min: 1, Default: "100", Doc: "satoshis per payment"},
 	{Name: "Rate", Min: 1, Unset: "unset (closed loop)", Doc: "open loop: payments started per second on schedule (Concurrency is then unused)"},
 	{Name: "RatePerPair", Min: 1, Unset: "unset", Doc: "open loop: payments started per second for each payer/payee pair (total = RatePerPair × pairs); excludes Rate"},

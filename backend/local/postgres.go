@@ -13,6 +13,7 @@ import (
 
 	"github.com/lnbench/lnbench/dbserver/postgres"
 	"github.com/lnbench/lnbench/internal/lines"
+	"github.com/lnbench/lnbench/internal/runs"
 )
 
 // postgresRoot is where Debian installs PostgreSQL's server programs.
@@ -69,7 +70,7 @@ func (b *Backend) startPostgres(ctx context.Context) (*pgServer, error) {
 	if err := os.MkdirAll(logDir, 0o700); err != nil {
 		return nil, err
 	}
-	tmp, err := os.MkdirTemp("", "lnbench-postgres-")
+	tmp, err := clusterDir(b.opts.RunID)
 	if err != nil {
 		return nil, err
 	}
@@ -180,5 +181,26 @@ func (b *Backend) stopPostgres() {
 	}
 	if pg != nil {
 		os.RemoveAll(pg.tmp)
+		os.Remove(filepath.Dir(pg.tmp)) // the run's folder, once its last cluster is gone
 	}
+}
+
+// clusterDir makes a folder for one cluster under the run's folder in
+// runs.PostgresRoot, where ps and down find what a harness killed outright
+// left (the cluster and its password file). The folders above it are
+// open to traversal: the server runs as another user.
+func clusterDir(runID string) (string, error) {
+	if runID == "" {
+		return os.MkdirTemp("", "lnbench-postgres-")
+	}
+	parent := filepath.Join(runs.PostgresRoot(), runID)
+	if err := os.MkdirAll(parent, 0o711); err != nil {
+		return "", err
+	}
+	for _, d := range []string{runs.PostgresRoot(), parent} {
+		if err := os.Chmod(d, 0o711); err != nil {
+			return "", err
+		}
+	}
+	return os.MkdirTemp(parent, "cluster-")
 }

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -28,6 +29,11 @@ func Root() string { return filepath.Join(os.TempDir(), "lnbench") }
 // folder. ps and down find them by the run's id.
 var TmpfsRoot = "/dev/shm/lnbench"
 
+// PostgresRoot holds the PostgreSQL clusters of a run's db=postgres nodes
+// on the local backend, under PostgresRoot/<run id>: outside the work
+// folder, which the server's unprivileged user may not enter.
+func PostgresRoot() string { return filepath.Join(os.TempDir(), "lnbench-postgres") }
+
 // Run is one run known on this machine.
 type Run struct {
 	ID      string
@@ -36,9 +42,11 @@ type Run struct {
 	// TmpfsDir holds the node data dirs of its Storage=tmpfs networks; ""
 	// when there is none.
 	TmpfsDir string
-	PID      int  // the harness's pid, 0 when unknown
-	Alive    bool // the harness process is still running
-	Objects  int  // labelled Docker objects (containers, networks, volumes)
+	// PostgresDir holds its local PostgreSQL clusters; "" when there is none.
+	PostgresDir string
+	PID         int  // the harness's pid, 0 when unknown
+	Alive       bool // the harness process is still running
+	Objects     int  // labelled Docker objects (containers, networks, volumes)
 }
 
 // Claim makes the run's work folder (0700: it will hold keys) and records
@@ -70,7 +78,7 @@ func Local(root string) ([]Run, error) {
 		if !e.IsDir() {
 			continue
 		}
-		r := Run{ID: e.Name(), Started: StartedAt(e.Name()), WorkDir: filepath.Join(root, e.Name()), TmpfsDir: tmpfsDir(e.Name())}
+		r := Run{ID: e.Name(), Started: StartedAt(e.Name()), WorkDir: filepath.Join(root, e.Name()), TmpfsDir: tmpfsDir(e.Name()), PostgresDir: postgresDir(e.Name())}
 		r.PID, r.Alive = harness(r.WorkDir)
 		out = append(out, r)
 		seen[r.ID] = true
@@ -84,8 +92,29 @@ func Local(root string) ([]Run, error) {
 			out = append(out, r)
 		}
 	}
+	// A killed harness's clusters hold the server's password file.
+	clusters, _ := os.ReadDir(PostgresRoot())
+	for _, e := range clusters {
+		if !e.IsDir() {
+			continue
+		}
+		if i := slices.IndexFunc(out, func(r Run) bool { return r.ID == e.Name() }); i >= 0 {
+			out[i].PostgresDir = filepath.Join(PostgresRoot(), e.Name())
+			continue
+		}
+		out = append(out, Run{ID: e.Name(), Started: StartedAt(e.Name()), PostgresDir: filepath.Join(PostgresRoot(), e.Name())})
+	}
 	Sort(out)
 	return out, nil
+}
+
+// postgresDir is the run's folder under PostgresRoot, or "" when it has none.
+func postgresDir(id string) string {
+	dir := filepath.Join(PostgresRoot(), id)
+	if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
+		return dir
+	}
+	return ""
 }
 
 // tmpfsDir is the run's folder under TmpfsRoot, or "" when it has none.
@@ -98,7 +127,18 @@ func tmpfsDir(id string) string {
 }
 
 // HasFolders tells whether the run left a work folder or a tmpfs folder here.
-func (r Run) HasFolders() bool { return r.WorkDir != "" || r.TmpfsDir != "" }
+func (r Run) HasFolders() bool { return r.Folders() != nil }
+
+// Folders are the run's folders on this machine.
+func (r Run) Folders() []string {
+	var out []string
+	for _, d := range []string{r.WorkDir, r.TmpfsDir, r.PostgresDir} {
+		if d != "" {
+			out = append(out, d)
+		}
+	}
+	return out
+}
 
 // Merge adds labelled Docker objects (count per run id) to the local list.
 func Merge(local []Run, objects map[string]int) []Run {
@@ -210,10 +250,8 @@ func RemoveWorkDir(r Run) error {
 		return fmt.Errorf("run %s is still running (harness pid %d); stop it first (Ctrl-C, or kill %d)", r.ID, r.PID, r.PID)
 	}
 	var errs []error
-	for _, dir := range []string{r.WorkDir, r.TmpfsDir} {
-		if dir != "" {
-			errs = append(errs, os.RemoveAll(dir))
-		}
+	for _, dir := range r.Folders() {
+		errs = append(errs, os.RemoveAll(dir))
 	}
 	return errors.Join(errs...)
 }

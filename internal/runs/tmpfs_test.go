@@ -12,7 +12,13 @@ func TestMain(m *testing.M) {
 	if err != nil {
 		panic(err)
 	}
-	TmpfsRoot = dir
+	TmpfsRoot = filepath.Join(dir, "shm")
+	// ... nor the machine's PostgresRoot.
+	tmp := filepath.Join(dir, "tmp")
+	if err := os.Mkdir(tmp, 0o700); err != nil {
+		panic(err)
+	}
+	os.Setenv("TMPDIR", tmp)
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
@@ -69,5 +75,45 @@ func TestKilledTmpfsRunsFoldersAreFoundAndRemoved(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(TmpfsRoot, live)); err != nil {
 		t.Errorf("the live run's tmpfs folder: %v", err)
+	}
+}
+
+// A harness killed outright (SIGKILL) cannot remove its PostgreSQL
+// clusters, which hold the server's password file: ps lists them with the
+// run, down removes them.
+func TestKilledRunsPostgresClustersAreFoundAndRemoved(t *testing.T) {
+	root := t.TempDir()
+	const withWork, alone = "20260102T120000Z-p", "20260102T130000Z-q"
+	work := filepath.Join(root, withWork)
+	for _, d := range []string{work, filepath.Join(PostgresRoot(), withWork, "cluster-1", "data"), filepath.Join(PostgresRoot(), alone, "cluster-2")} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.WriteFile(filepath.Join(work, harnessFile), []byte("999999999 1\n"), 0o600)
+	all, err := Local(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rs []Run
+	for _, id := range []string{withWork, alone} {
+		r, ok := Find(all, id)
+		if !ok {
+			t.Fatalf("run %s not found in %+v", id, all)
+		}
+		rs = append(rs, r)
+	}
+	for _, r := range rs {
+		if r.PostgresDir != filepath.Join(PostgresRoot(), r.ID) || r.Alive {
+			t.Errorf("run %s: %+v", r.ID, r)
+		}
+		if err := RemoveWorkDir(r); err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range r.Folders() {
+			if _, err := os.Stat(d); !os.IsNotExist(err) {
+				t.Errorf("%s still there: %v", d, err)
+			}
+		}
 	}
 }
