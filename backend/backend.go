@@ -73,6 +73,9 @@ type NodeEndpoint struct {
 	// (node.Endpoint.Database): a file of this host or a server it reaches;
 	// "" where it cannot.
 	Database string
+	// RouteLog is the node's route log (node.Endpoint.RouteLog) as this
+	// host reads it; "" where it cannot.
+	RouteLog string
 	Args     []string
 }
 

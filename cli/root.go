@@ -87,7 +87,7 @@ func Run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetArgs(args)
-	root.AddCommand(buildCmd(stdout, stderr), runCmd(stdout, stderr), imagesCmd(stdout, stderr), downCmd(stdout, stderr), psCmd(stdout, stderr), flamegraphCmd(stdout, stderr), reportCmd(stdout, stderr), compareCmd(stdout, stderr), samplerCmd(stdout, stderr), soakCmd(stdout, stderr), calibrateCmd(stdout, stderr), bisectCmd(stdout, stderr), historyCmd(stdout, stderr), snapshotsCmd(stdout, stderr), paramsCmd(stdout), upCmd(stdout, stderr), pgoCmd(stdout, stderr), netdelayCmd(stderr), bitcoinCLICmd(stdout, stderr), perfserveCmd(stderr))
+	root.AddCommand(buildCmd(stdout, stderr), runCmd(stdout, stderr), imagesCmd(stdout, stderr), downCmd(stdout, stderr), psCmd(stdout, stderr), flamegraphCmd(stdout, stderr), reportCmd(stdout, stderr), compareCmd(stdout, stderr), samplerCmd(stdout, stderr), soakCmd(stdout, stderr), calibrateCmd(stdout, stderr), bisectCmd(stdout, stderr), historyCmd(stdout, stderr), snapshotsCmd(stdout, stderr), paramsCmd(stdout), upCmd(stdout, stderr), pgoCmd(stdout, stderr), netdelayCmd(stderr), bitcoinCLICmd(stdout, stderr), clnPluginCmd(stdout), perfserveCmd(stderr))
 	return root.ExecuteContext(ctx)
 }
 

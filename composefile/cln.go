@@ -6,6 +6,7 @@ import (
 
 	"github.com/lnbench/lnbench/dbserver/postgres"
 	"github.com/lnbench/lnbench/node/cln"
+	"github.com/lnbench/lnbench/node/cln/routelog"
 	"github.com/lnbench/lnbench/nodespec"
 )
 
@@ -13,6 +14,10 @@ import (
 // static lnbench binary mounted a second time (reached by that name it is
 // the shim that answers from btcd).
 const ContainerBitcoinCLI = "/usr/local/bin/bitcoin-cli"
+
+// ContainerRoutePlugin is the same binary mounted a third time, under the
+// name that makes it lnbench's route log plugin (node/cln/routelog).
+const ContainerRoutePlugin = "/usr/local/bin/" + routelog.PluginName
 
 // IsCLN tells whether the node is a Core Lightning node.
 func (n Node) IsCLN() bool { return n.Implementation == "cln" }
@@ -41,7 +46,7 @@ func (s Spec) CLNConfig(n Node) cln.Config {
 	c := cln.Config{
 		Alias: n.Name, LightningDir: ContainerData,
 		P2PListen:  fmt.Sprintf("0.0.0.0:%d", LndP2PPort),
-		BitcoinCLI: ContainerBitcoinCLI, BitcoinDataDir: ContainerChain,
+		BitcoinCLI: ContainerBitcoinCLI, BitcoinDataDir: ContainerChain, Plugin: ContainerRoutePlugin,
 		BtcdRPCHost: ChainService, BtcdRPCPort: strconv.Itoa(BtcdRPCPort),
 		BtcdRPCUser: s.Chain.RPCUser, BtcdRPCPass: RPCPassVar,
 		Extra: n.ExtraArgs,

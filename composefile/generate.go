@@ -346,8 +346,10 @@ func (s Spec) Build() (File, error) {
 		chainMount.Target, chainMount.ReadOnly = ContainerChain, true
 		svc.Volumes = append([]Mount{mount(n.Name), chainMount}, extras()...)
 		if n.IsCLN() {
-			// Reached as bitcoin-cli, the lnbench binary is the shim.
-			svc.Volumes = append(svc.Volumes, Mount{Type: "bind", Source: s.Tool, Target: ContainerBitcoinCLI, ReadOnly: true})
+			// Reached as bitcoin-cli, the lnbench binary is the shim; as
+			// the plugin's name, the route log plugin.
+			svc.Volumes = append(svc.Volumes, Mount{Type: "bind", Source: s.Tool, Target: ContainerBitcoinCLI, ReadOnly: true},
+				Mount{Type: "bind", Source: s.Tool, Target: ContainerRoutePlugin, ReadOnly: true})
 		}
 		// sample-loop.sh names the traces folder after the actor.
 		svc.Environment = cloneMap(svc.Environment)

@@ -38,11 +38,12 @@ func repoRoot(t *testing.T) string {
 }
 
 // TestMain removes the lnbench binary the tests share. Reached as
-// bitcoin-cli (the symlink the local backend gives CLN nodes to this
-// executable, in process runs), the test binary is the shim, as lnbench is.
+// bitcoin-cli or the route log plugin (the symlinks the local backend
+// gives CLN nodes to this executable, in process runs), the test binary is
+// that tool, as lnbench is.
 func TestMain(m *testing.M) {
-	if filepath.Base(os.Args[0]) == "bitcoin-cli" {
-		os.Exit(cli.Main(os.Stdout, os.Stderr, append([]string{"bitcoin-cli"}, os.Args[1:]...)))
+	if cli.ReachedAsTool(os.Args[0]) {
+		os.Exit(cli.Main(os.Stdout, os.Stderr, cli.Args(os.Args)))
 	}
 	code := m.Run()
 	if cliDir != "" {

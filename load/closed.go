@@ -218,6 +218,9 @@ func payOnce(ctx context.Context, t Target, r Pair, pre *Prepared, seq int) resu
 		setError(&rec, ctx, pctx, "", err)
 	case res.Succeeded:
 		rec.Status, rec.Hops, rec.Parts, rec.Attempts = result.Succeeded, res.Hops, res.Parts, res.Attempts
+		if hr, ok := payer.(node.HopsReader); ok && rec.Hops == 0 && res.PaymentHash != "" {
+			rec.Hops, _ = hr.PaymentHops(res.PaymentHash)
+		}
 	default:
 		rec.Status, rec.FailureReason, rec.Attempts = result.Failed, res.FailureReason, res.Attempts
 	}

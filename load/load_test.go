@@ -281,3 +281,40 @@ func TestPairsSpreadPaymentsBySeqInBothLoops(t *testing.T) {
 		}
 	})
 }
+
+// routeLogPayer learns a payment's hops only after it returned, as a CLN
+// payer reads its route log, and takes its time doing so.
+type routeLogPayer struct {
+	node.Node
+	asked atomic.Int64
+}
+
+func (p *routeLogPayer) Name() string { return "alice" }
+func (p *routeLogPayer) Pay(ctx context.Context, pay node.Payment) (node.PaymentResult, error) {
+	time.Sleep(10 * time.Millisecond)
+	return node.PaymentResult{Succeeded: true, Parts: 1, PaymentHash: "ab"}, nil
+}
+func (p *routeLogPayer) PaymentHops(hash string) (int, bool) {
+	p.asked.Add(1)
+	time.Sleep(50 * time.Millisecond)
+	return 3, hash == "ab"
+}
+
+func TestHopsReadAfterThePaymentIsTimed(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		payer := &routeLogPayer{}
+		var c collect
+		if _, err := RunBatch(context.Background(), Target{Payers: []node.Node{payer}, Payee: &fakeNode{name: "bob"}, Mode: ModeInvoice},
+			Batch{Concurrency: 1, Total: 2}, nil, c.sink); err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range c.recs {
+			if r.Hops != 3 || r.Latency() != 10*time.Millisecond {
+				t.Fatalf("record %+v: want 3 hops read from the log and the payment's 10ms, not the reading's", r)
+			}
+		}
+		if payer.asked.Load() != 2 {
+			t.Fatalf("asked %d times", payer.asked.Load())
+		}
+	})
+}

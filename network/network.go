@@ -251,7 +251,7 @@ func (n *Network) startNodes(ctx context.Context, be backend.Backend, opts Optio
 			if err != nil {
 				return err
 			}
-			client, err := drv.Dial(nd.Name, node.Endpoint{RPCHost: ep.RPCHost, TLSCertPath: ep.TLSCertPath, MacaroonPath: ep.MacaroonPath, Database: ep.Database})
+			client, err := drv.Dial(nd.Name, node.Endpoint{RPCHost: ep.RPCHost, TLSCertPath: ep.TLSCertPath, MacaroonPath: ep.MacaroonPath, Database: ep.Database, RouteLog: ep.RouteLog})
 			if err != nil {
 				return err
 			}

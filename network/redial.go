@@ -76,7 +76,7 @@ func (n *Network) Redial(name string, ep backend.NodeEndpoint) error {
 	if err != nil {
 		return fmt.Errorf("redial %s: %w", name, err)
 	}
-	client, err := drv.Dial(name, node.Endpoint{RPCHost: ep.RPCHost, TLSCertPath: ep.TLSCertPath, MacaroonPath: ep.MacaroonPath, Database: ep.Database})
+	client, err := drv.Dial(name, node.Endpoint{RPCHost: ep.RPCHost, TLSCertPath: ep.TLSCertPath, MacaroonPath: ep.MacaroonPath, Database: ep.Database, RouteLog: ep.RouteLog})
 	if err != nil {
 		return fmt.Errorf("redial %s: %w", name, err)
 	}

@@ -16,6 +16,9 @@ type Endpoint struct {
 	// it can and the RPC lacks what the database holds (CLN's commitment
 	// numbers): "sqlite:PATH" or a postgres:// URL; "" if not.
 	Database string
+	// RouteLog is where the harness reads the route of each payment part
+	// the node sent (CLN: node/cln/routelog's file); "" if nowhere.
+	RouteLog string
 }
 
 // Driver is what the harness knows about one implementation: how to reach

@@ -53,6 +53,16 @@ type PaymentResult struct {
 	Parts         int    // HTLCs that settled: 1, or the parts of a multi-path payment
 	Attempts      int    // HTLC attempts, failed ones included (0: not reported)
 	FeeMsat       int64
+	// PaymentHash (hex) names a successful payment whose Hops the payer's
+	// HopsReader knows after it returned ("" when Hops says it all).
+	PaymentHash string
+}
+
+// HopsReader is a payer that learns a payment's route after the payment
+// returned (CLN: its route log plugin). The load asks it once the payment
+// is timed, so the reading never counts in the payment's latency.
+type HopsReader interface {
+	PaymentHops(paymentHash string) (int, bool)
 }
 
 // Node is what scenarios need from a Lightning node.

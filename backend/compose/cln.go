@@ -11,6 +11,7 @@ import (
 	"github.com/lnbench/lnbench/chain/btcd"
 	"github.com/lnbench/lnbench/composefile"
 	"github.com/lnbench/lnbench/node/cln"
+	"github.com/lnbench/lnbench/node/cln/routelog"
 )
 
 // waitCLN waits until lightningd answers getinfo through its container's
@@ -28,6 +29,7 @@ func (b *Backend) waitCLN(ctx context.Context, ep backend.NodeEndpoint) (backend
 	}
 	// The wallet is on the node's bind mount, readable from here.
 	ep.Database = cln.SQLitePrefix + cln.WalletFile(b.DataFolder(ep.Name))
+	ep.RouteLog = filepath.Join(b.DataFolder(ep.Name), cln.Network, routelog.FileName)
 	return ep, nil
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/lnbench/lnbench/backend"
 	"github.com/lnbench/lnbench/node/cln"
+	"github.com/lnbench/lnbench/node/cln/routelog"
 	"github.com/lnbench/lnbench/nodespec"
 )
 
@@ -23,7 +24,11 @@ func (b *Backend) startCLN(ctx context.Context, spec backend.NodeSpec, binDir, d
 	if network != cln.Network {
 		return backend.NodeEndpoint{}, fmt.Errorf("node %s: CLN needs a %s chain, this run's is %s", spec.Name, cln.Network, network)
 	}
-	shim, err := b.bitcoinCLI(dir)
+	shim, err := b.lnbenchAs(dir, "bitcoin-cli")
+	if err != nil {
+		return backend.NodeEndpoint{}, fmt.Errorf("node %s: %v", spec.Name, err)
+	}
+	plugin, err := b.lnbenchAs(dir, routelog.PluginName)
 	if err != nil {
 		return backend.NodeEndpoint{}, fmt.Errorf("node %s: %v", spec.Name, err)
 	}
@@ -37,7 +42,7 @@ func (b *Backend) startCLN(ctx context.Context, spec backend.NodeSpec, binDir, d
 	}
 	cfg := cln.Config{
 		Alias: spec.Name, LightningDir: dir, P2PListen: hostPort(p2p),
-		BitcoinCLI: shim, BitcoinDataDir: btcdDir,
+		BitcoinCLI: shim, BitcoinDataDir: btcdDir, Plugin: plugin,
 		BtcdRPCHost: host, BtcdRPCPort: port, BtcdRPCUser: chain.User, BtcdRPCPass: chain.Pass,
 		Extra: spec.ExtraArgs,
 	}
@@ -53,7 +58,7 @@ func (b *Backend) startCLN(ctx context.Context, spec backend.NodeSpec, binDir, d
 	}
 	sock := cln.SocketPath(dir)
 	ep := backend.NodeEndpoint{Name: spec.Name, RPCHost: "unix:" + sock, PeerHost: cfg.P2PListen, Args: args,
-		Database: cln.SQLitePrefix + cln.WalletFile(dir)}
+		Database: cln.SQLitePrefix + cln.WalletFile(dir), RouteLog: filepath.Join(dir, cln.Network, routelog.FileName)}
 	if cfg.Wallet != "" {
 		ep.Database = cfg.Wallet
 	}
@@ -71,23 +76,24 @@ func (b *Backend) startCLN(ctx context.Context, spec backend.NodeSpec, binDir, d
 	return b.awaitNode(ctx, p, ep)
 }
 
-// bitcoinCLI makes dir/bin/bitcoin-cli, a symlink to the lnbench binary
-// (reached under that name it is the bitcoin-cli shim).
-func (b *Backend) bitcoinCLI(dir string) (string, error) {
+// lnbenchAs makes dir/bin/NAME, a symlink to the lnbench binary: reached
+// as bitcoin-cli it is the bitcoin-cli shim, as routelog.PluginName the
+// route log plugin.
+func (b *Backend) lnbenchAs(dir, name string) (string, error) {
 	exe := b.opts.BitcoinCLI
 	if exe == "" {
 		var err error
 		if exe, err = os.Executable(); err != nil {
-			return "", fmt.Errorf("the lnbench binary for bitcoin-cli: %v", err)
+			return "", fmt.Errorf("the lnbench binary for %s: %v", name, err)
 		}
 	}
 	bin := filepath.Join(dir, "bin")
 	if err := os.MkdirAll(bin, 0o700); err != nil {
 		return "", err
 	}
-	shim := filepath.Join(bin, "bitcoin-cli")
-	if err := os.Symlink(exe, shim); err != nil && !os.IsExist(err) {
+	link := filepath.Join(bin, name)
+	if err := os.Symlink(exe, link); err != nil && !os.IsExist(err) {
 		return "", err
 	}
-	return shim, nil
+	return link, nil
 }

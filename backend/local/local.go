@@ -29,8 +29,9 @@ type Options struct {
 	BinDirs map[string]string
 	// ChainBinDir holds btcd.
 	ChainBinDir string
-	// BitcoinCLI is the lnbench binary CLN nodes run as bitcoin-cli (a
-	// symlink named bitcoin-cli is made per node); "" is this executable.
+	// BitcoinCLI is the lnbench binary CLN nodes run as bitcoin-cli and as
+	// their route log plugin (symlinks under those names are made per
+	// node); "" is this executable.
 	BitcoinCLI   string
 	StartTimeout time.Duration
 	// Pprof opens each node's CPU profile endpoint: LND's own pprof, and

@@ -26,6 +26,9 @@ type Config struct {
 	// Wallet is the node's database when not CLN's default sqlite3 file: a
 	// postgres://user:pass@host:port/db DSN on the run's PostgreSQL server.
 	Wallet string
+	// Plugin is lnbench's route log plugin (node/cln/routelog) as the
+	// process sees it; "" runs none.
+	Plugin string
 	// Extra flags appended verbatim: the profile's, then the scenario's node.flags.
 	Extra []string
 }
@@ -80,6 +83,7 @@ func (c Config) Args() []string {
 	add("bitcoin-rpcuser", c.BtcdRPCUser)
 	add("bitcoin-rpcpassword", c.BtcdRPCPass)
 	add("wallet", c.Wallet)
+	add("plugin", c.Plugin)
 	add("log-file", LogPath(c.LightningDir))
 	level := c.LogLevel
 	if level == "" {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/lnbench/lnbench/internal/wait"
 	"github.com/lnbench/lnbench/node"
+	"github.com/lnbench/lnbench/node/cln/routelog"
 	"github.com/lnbench/lnbench/nodespec"
 )
 
@@ -35,6 +36,9 @@ type Driver struct {
 	// routes caches a route per payee for sendpay (CLN's own benchmark,
 	// tests/benchmark.py, pays along a fixed route).
 	routes routeCache
+	// parts is the node's route log: the hops of what pay, xpay and
+	// xkeysend sent, which their replies do not tell (nil: unknown).
+	parts *routelog.Log
 }
 
 // NodeDriver is CLN's entry in the driver registry.
@@ -44,6 +48,9 @@ func NodeDriver() node.Driver {
 			d, err := Dial(name, ep.RPCHost)
 			if err != nil {
 				return nil, err
+			}
+			if ep.RouteLog != "" {
+				d.parts = routelog.Open(ep.RouteLog)
 			}
 			if ep.Database == "" {
 				return d, nil
@@ -71,7 +78,25 @@ func Dial(name, rpcHost string) (*Driver, error) {
 }
 
 func (d *Driver) Name() string { return d.name }
-func (d *Driver) Close() error { return d.rpc.Close() }
+func (d *Driver) Close() error {
+	if d.parts != nil {
+		d.parts.Close()
+	}
+	return d.rpc.Close()
+}
+
+// routeLogWait bounds the wait for the plugin's line: it is written when
+// the part starts, so it is there by the payment's end unless the plugin
+// has not been scheduled since.
+const routeLogWait = 100 * time.Millisecond
+
+// PaymentHops reads the route log for a payment pay, xpay or xkeysend made.
+func (d *Driver) PaymentHops(paymentHash string) (int, bool) {
+	if d.parts == nil {
+		return 0, false
+	}
+	return d.parts.Hops(paymentHash, routeLogWait)
+}
 
 func (d *Driver) call(ctx context.Context, method string, params map[string]any, out any) error {
 	if err := d.rpc.Call(ctx, method, params, out); err != nil {

@@ -2,6 +2,8 @@ package cln
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -49,6 +51,21 @@ type payReply struct {
 	SuccessfulParts int    `json:"successful_parts"` // xpay
 	FailedParts     int    `json:"failed_parts"`     // xpay
 	Status          string `json:"status"`
+	PaymentHash     string `json:"payment_hash"` // pay, xkeysend
+	PaymentPreimage string `json:"payment_preimage"`
+}
+
+// hash is the payment's hash: xpay's reply gives only the preimage.
+func (r payReply) hash() string {
+	if r.PaymentHash != "" || r.PaymentPreimage == "" {
+		return r.PaymentHash
+	}
+	pre, err := hex.DecodeString(r.PaymentPreimage)
+	if err != nil {
+		return ""
+	}
+	h := sha256.Sum256(pre)
+	return hex.EncodeToString(h[:])
 }
 
 // payCall runs pay, xpay or xkeysend: an error reply with one of pay's
@@ -63,7 +80,7 @@ func (d *Driver) payCall(ctx context.Context, method string, params map[string]a
 		return node.PaymentResult{}, fmt.Errorf("%s: %s: %w", d.name, method, err)
 	}
 	parts := max(r.Parts, r.SuccessfulParts, 1)
-	return node.PaymentResult{Succeeded: true, Parts: parts, Attempts: parts + r.FailedParts, FeeMsat: r.AmountSentMsat - r.AmountMsat}, nil
+	return node.PaymentResult{Succeeded: true, Parts: parts, Attempts: parts + r.FailedParts, FeeMsat: r.AmountSentMsat - r.AmountMsat, PaymentHash: r.hash()}, nil
 }
 
 // failureReason names a payment's failure as LND's reasons do, so reports
