@@ -24,14 +24,14 @@ func refuseDatabases(s scenario.Scenario, be driver.Driver, snapshots bool) (pos
 		if db == "" {
 			db = s.Node.DBBackend
 		}
-		if db != nodespec.DBPostgres {
+		if !nodespec.OnPostgres(db) {
 			continue
 		}
 		if !be.Caps().Postgres {
-			return false, fmt.Errorf("node spec %s: db=postgres nodes do not run on the %s backend yet; %s", sp.Label, be.Name(), driver.UseOneOf(func(c driver.Caps) bool { return c.Postgres }))
+			return false, fmt.Errorf("node spec %s: db=%s nodes do not run on the %s backend yet; %s", sp.Label, db, be.Name(), driver.UseOneOf(func(c driver.Caps) bool { return c.Postgres }))
 		}
 		if snapshots {
-			return false, fmt.Errorf("node spec %s: --snapshots does not save a PostgreSQL server's databases yet; run db=postgres without --snapshots", sp.Label)
+			return false, fmt.Errorf("node spec %s: --snapshots does not save a PostgreSQL server's databases yet; run db=%s without --snapshots", sp.Label, db)
 		}
 		postgres = true
 	}

@@ -22,7 +22,8 @@ const nodeSpecHelp = `Node specs (the node under test as a dimension: cases = sp
       max-concurrent-htlcs=483), bottlepay (channel-commit-interval=100ms,
       channel-commit-batch-size=300);
       db variants: bbolt, sqlite, sqlite-native (--db.use-native-sql), postgres (a
-      PostgreSQL server started beside the chain, one database per node; local, compose)
+      PostgreSQL server started beside the chain, one database per node; local, compose),
+      postgres-native (LND's native SQL tables on that server)
   --node lnd@v0.21.0-beta+footprint=small             less memory, same payment path (GOGC=50, small caches)
   --baseline LABEL                                    the spec the others are compared with
 Labels default to the version plus what differs (v0.21.0-beta+pgo, src+bottlepay).

@@ -161,10 +161,16 @@ const (
 	// DBPostgres runs the node on a PostgreSQL server the backend starts
 	// beside the chain, one database per node.
 	DBPostgres = "postgres"
+	// DBPostgresNative is postgres with LND's native SQL tables.
+	DBPostgresNative = "postgres-native"
 )
 
 // DBVariants lists the database variants.
-var DBVariants = []string{DBBbolt, DBSqlite, DBSqliteNative, DBPostgres}
+var DBVariants = []string{DBBbolt, DBSqlite, DBSqliteNative, DBPostgres, DBPostgresNative}
+
+// OnPostgres tells whether a database variant keeps the node's state on
+// the network's PostgreSQL server.
+func OnPostgres(db string) bool { return db == DBPostgres || db == DBPostgresNative }
 
 // Spec is one node spec of a scenario.
 type Spec struct {

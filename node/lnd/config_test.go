@@ -2,6 +2,7 @@ package lnd
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -85,6 +86,12 @@ func TestProfile(t *testing.T) {
 	}
 	if p, err := Profile("default", "postgres", "v0.21.0-beta"); err != nil || p.DBBackend != "postgres" {
 		t.Fatalf("postgres: %+v %v", p, err)
+	}
+	if p, err := Profile("default", "postgres-native", "v0.21.0-beta"); err != nil || p.DBBackend != "postgres" || !slices.Equal(p.Flags, []string{"--db.use-native-sql"}) {
+		t.Fatalf("postgres-native: %+v %v", p, err)
+	}
+	if _, err := Profile("default", "postgres-native", "v0.17.5-beta"); err == nil || !strings.Contains(err.Error(), "use db=postgres") {
+		t.Fatalf("postgres-native on a release without native SQL: %v", err)
 	}
 	if _, err := Profile("fast", "bbolt", "v0.21.0-beta"); err == nil {
 		t.Fatal("unknown profile accepted")

@@ -2,6 +2,7 @@ package lnd
 
 import (
 	"fmt"
+	"strings"
 
 	"golang.org/x/mod/semver"
 
@@ -33,7 +34,7 @@ var ProfileFlags = map[string][]string{
 const nativeSQLSince = "v0.18.0"
 
 // Profile resolves a speed profile and a database variant (bbolt, sqlite,
-// sqlite-native, postgres) for a version ("src" for a source tree, which is assumed
+// sqlite-native, postgres, postgres-native) for a version ("src" for a source tree, which is assumed
 // to support everything).
 func Profile(profile, db, version string) (node.Profile, error) {
 	flags, ok := ProfileFlags[profile]
@@ -44,14 +45,15 @@ func Profile(profile, db, version string) (node.Profile, error) {
 	switch db {
 	case "bbolt", "sqlite", "postgres":
 		out.DBBackend = db
-	case "sqlite-native":
+	case "sqlite-native", "postgres-native":
+		backend := strings.TrimSuffix(db, "-native")
 		if semver.IsValid(version) && semver.Compare(version, nativeSQLSince) < 0 {
-			return node.Profile{}, fmt.Errorf("db sqlite-native: lnd %s has no native SQL tables (since %s); use db=sqlite", version, nativeSQLSince)
+			return node.Profile{}, fmt.Errorf("db %s: lnd %s has no native SQL tables (since %s); use db=%s", db, version, nativeSQLSince, backend)
 		}
-		out.DBBackend = "sqlite"
+		out.DBBackend = backend
 		out.Flags = append(out.Flags, "--db.use-native-sql")
 	default:
-		return node.Profile{}, fmt.Errorf("db %q: use bbolt, sqlite, sqlite-native or postgres", db)
+		return node.Profile{}, fmt.Errorf("db %q: use bbolt, sqlite, sqlite-native, postgres or postgres-native", db)
 	}
 	return out, nil
 }
