@@ -20,22 +20,46 @@ func (e exitCode) Error() string { return "exit status" }
 // Args are the command's arguments for a process started with argv. Reached
 // under another name (a symlink in a CLN node's bin dir, or a bind mount in
 // its container), lnbench is a tool of lightningd's: as bitcoin-cli the
-// shim over btcd, as routelog.PluginName the route log plugin.
+// shim over btcd, as routelog.PluginName the route log plugin. lightningd
+// starts a plugin by its resolved path, so through a symlink the plugin is
+// also told by lightningd's mark on its plugins' environment
+// (LIGHTNINGD_PLUGIN=1) and the only arguments lightningd gives plugins
+// (--developer, --dev-debug-self); bcli's bitcoin-cli inherits that mark
+// but keeps its name.
 func Args(argv []string) []string {
-	switch filepath.Base(argv[0]) {
+	switch toolOf(argv) {
 	case "bitcoin-cli":
 		return append([]string{"bitcoin-cli"}, argv[1:]...)
-	case routelog.PluginName:
+	case "cln-plugin":
 		return []string{"cln-plugin"}
 	}
 	return argv[1:]
 }
 
-// ReachedAsTool tells whether argv[0] names one of those tools (a test
+// ReachedAsTool tells whether the process is one of those tools (a test
 // binary that the local backend gave CLN nodes must then be the tool).
-func ReachedAsTool(argv0 string) bool {
-	b := filepath.Base(argv0)
-	return b == "bitcoin-cli" || b == routelog.PluginName
+func ReachedAsTool(argv []string) bool { return toolOf(argv) != "" }
+
+// toolOf names the tool argv starts, "" for lnbench's own commands.
+func toolOf(argv []string) string {
+	switch {
+	case filepath.Base(argv[0]) == "bitcoin-cli":
+		return "bitcoin-cli"
+	case filepath.Base(argv[0]) == routelog.PluginName, os.Getenv("LIGHTNINGD_PLUGIN") == "1" && onlyPluginFlags(argv[1:]):
+		return "cln-plugin"
+	}
+	return ""
+}
+
+// onlyPluginFlags: the arguments are none or those lightningd gives every
+// plugin.
+func onlyPluginFlags(args []string) bool {
+	for _, a := range args {
+		if a != "--developer" && a != "--dev-debug-self" {
+			return false
+		}
+	}
+	return true
 }
 
 // clnPluginCmd is the route log plugin lightningd runs (--plugin names the

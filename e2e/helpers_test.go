@@ -42,7 +42,7 @@ func repoRoot(t *testing.T) string {
 // gives CLN nodes to this executable, in process runs), the test binary is
 // that tool, as lnbench is.
 func TestMain(m *testing.M) {
-	if cli.ReachedAsTool(os.Args[0]) {
+	if cli.ReachedAsTool(os.Args) {
 		os.Exit(cli.Main(os.Stdout, os.Stderr, cli.Args(os.Args)))
 	}
 	code := m.Run()

@@ -38,3 +38,24 @@ func TestChannelReadersThroughHandles(t *testing.T) {
 		t.Error("a redialled node without the interface read its channels")
 	}
 }
+
+type hopsNode struct{ plainNode }
+
+func (hopsNode) PaymentHops(hash string) (int, bool) { return 3, hash == "ab" }
+
+// The load asks a payer for hops through its handle: the handle forwards to
+// a driver with a route log and says "unknown" for one without.
+func TestPaymentHopsThroughHandles(t *testing.T) {
+	var payer node.Node = &handle{n: hopsNode{plainNode{name: "alice"}}}
+	hr, ok := payer.(node.HopsReader)
+	if !ok {
+		t.Fatal("a handle hides HopsReader")
+	}
+	if n, ok := hr.PaymentHops("ab"); !ok || n != 3 {
+		t.Errorf("hops %d %v, want 3", n, ok)
+	}
+	payer.(*handle).swap(plainNode{name: "alice"})
+	if _, ok := hr.PaymentHops("ab"); ok {
+		t.Error("a node without a route log gave hops")
+	}
+}

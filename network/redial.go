@@ -64,6 +64,15 @@ func (h *handle) ForwardedCount(ctx context.Context) (int, error) {
 }
 func (h *handle) Close() error { return h.cur().Close() }
 
+// PaymentHops reads the route log of a payer whose driver keeps one
+// (node.HopsReader); false for the others.
+func (h *handle) PaymentHops(paymentHash string) (int, bool) {
+	if r, ok := h.cur().(node.HopsReader); ok {
+		return r.PaymentHops(paymentHash)
+	}
+	return 0, false
+}
+
 // Redial connects to a restarted node at its endpoint now, in place of the
 // old connection: calls already made on the old one end with its errors,
 // later ones go to the new one.

@@ -166,6 +166,22 @@ func TestCLNModesNeedCLNPayers(t *testing.T) {
 	}
 }
 
+// A file whose modes need CLN payers loads with LND's default node: the
+// command line's --node may make them CLN, and the run validates after.
+func TestCLNModesCheckedAfterTheNodesAreKnown(t *testing.T) {
+	s, err := Parse([]byte("topology: AlicePaysBob\nparams:\n  Mode: [xpay, sendpay]\n"))
+	if err != nil {
+		t.Fatalf("the file alone: %v", err)
+	}
+	if err := s.Validate(); err == nil {
+		t.Error("xpay on the default LND node validated")
+	}
+	s.Nodes, _ = ParseNodeFlags([]string{"cln=cln@src:/tmp/cln"})
+	if err := s.Validate(); err != nil {
+		t.Errorf("xpay with --node cln: %v", err)
+	}
+}
+
 // The shipped CLN scenarios load and name CLN specs.
 func TestShippedCLNScenarios(t *testing.T) {
 	files, _ := filepath.Glob("../bench/scenarios/CLN*.yml")

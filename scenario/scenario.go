@@ -239,7 +239,9 @@ func parseIn(data []byte, dir string) (Scenario, error) {
 	if s.Method == "" {
 		s.Method = "Run" + s.Name
 	}
-	return s, s.Validate()
+	// The payers' modes wait for the command line: --node may replace
+	// the nodes the file names (Validate checks them after).
+	return s, s.validateSettings()
 }
 
 // defaultName names a scenario after its topology: a built-in or generator
@@ -261,6 +263,15 @@ func defaultName(topo string) string {
 
 // Validate reports the first problem, naming the field and the fix.
 func (s Scenario) Validate() error {
+	if err := s.validateSettings(); err != nil {
+		return err
+	}
+	return s.checkPayerModes()
+}
+
+// validateSettings is Validate but for what depends on the nodes as a
+// run resolves them (a CLN-only mode on CLN payers).
+func (s Scenario) validateSettings() error {
 	if s.Name == "" {
 		return fmt.Errorf("name: give the scenario a name (e.g. name: AlicePaysBob)")
 	}
@@ -336,10 +347,7 @@ func (s Scenario) Validate() error {
 	if s.Node.Profile != "" && !slices.Contains(nodespec.Profiles, s.Node.Profile) {
 		return fmt.Errorf("node.profile %q: use one of %s", s.Node.Profile, strings.Join(nodespec.Profiles, ", "))
 	}
-	if err := s.validateSpecs(); err != nil {
-		return err
-	}
-	return s.checkPayerModes()
+	return s.validateSpecs()
 }
 
 // readsTopologyParam refuses a topology param the topology ignores: the
