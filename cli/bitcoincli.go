@@ -71,7 +71,7 @@ func clnPluginCmd(stdout io.Writer) *cobra.Command {
 		Hidden: true,
 		Args:   cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return routelog.Serve(os.Stdin, stdout)
+			return routelog.Serve(routelog.Stdin(), stdout)
 		},
 	}
 }

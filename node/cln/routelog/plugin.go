@@ -20,6 +20,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
+	"syscall"
 )
 
 // PluginName is the name lightningd starts the lnbench binary under (a
@@ -46,6 +48,20 @@ type partStart struct {
 	GroupID     uint64            `json:"groupid"`
 	PartID      uint64            `json:"partid"`
 	Hops        []json.RawMessage `json:"hops"`
+}
+
+// Stdin is the plugin's stdin, set for the poller, and the process kept to
+// one OS thread of Go code. A part's notification arrives alone, every few
+// milliseconds: woken from a blocking read, the runtime spent 0.36 ms of CPU
+// per notification 5 ms apart and 0.9 ms 20 ms apart (getrusage; 17 µs
+// when they came back to back), a share of the node's CPU the benchmark
+// would count as the node's.
+func Stdin() *os.File {
+	runtime.GOMAXPROCS(1)
+	if err := syscall.SetNonblock(0, true); err != nil {
+		return os.Stdin
+	}
+	return os.NewFile(0, "/dev/stdin")
 }
 
 // Serve is the plugin: it answers lightningd's getmanifest and init, then
