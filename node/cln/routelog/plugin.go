@@ -51,11 +51,11 @@ type partStart struct {
 }
 
 // Stdin is the plugin's stdin, set for the poller, and the process kept to
-// one OS thread of Go code. A part's notification arrives alone, every few
-// milliseconds: woken from a blocking read, the runtime spent 0.36 ms of CPU
-// per notification 5 ms apart and 0.9 ms 20 ms apart (getrusage; 17 µs
-// when they came back to back), a share of the node's CPU the benchmark
-// would count as the node's.
+// one OS thread of Go code: a part's notification arrives alone every few
+// milliseconds, and each wake-up from a blocking read costs the Go runtime
+// far more than the notification (a synthetic feed read by getrusage:
+// 17 µs of CPU per notification back to back, 0.14–0.9 ms when 5–20 ms
+// apart, on a busy machine), CPU the benchmark counts as the node's.
 func Stdin() *os.File {
 	runtime.GOMAXPROCS(1)
 	if err := syscall.SetNonblock(0, true); err != nil {
