@@ -2,12 +2,15 @@ package routelog
 
 import (
 	"bytes"
+	"context"
 	"io"
 	"os"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/lnbench/lnbench/internal/wait"
 )
 
 // Log reads a node's route log as the plugin appends to it.
@@ -20,8 +23,8 @@ type Log struct {
 	hops    map[string]int // payment hash → the most hops over its parts
 }
 
-// maxPending bounds the parts kept for payments nobody asked about
-// (failed ones): past it the oldest knowledge is dropped, not the process's memory.
+// maxPending bounds the payments kept that nobody asked about (failed
+// ones): past it what the log holds is forgotten, not the process's memory.
 const maxPending = 1 << 16
 
 // Open reads the log at path; the file may not exist yet (the plugin
@@ -29,23 +32,23 @@ const maxPending = 1 << 16
 func Open(path string) *Log { return &Log{path: path, hops: map[string]int{}} }
 
 // Hops is the number of hops (channels) of the longest part the payment
-// sent, waiting up to wait for the plugin's line; false when none came.
-func (l *Log) Hops(paymentHash string, wait time.Duration) (int, bool) {
+// sent, waiting up to within for the plugin's line; false when none came.
+func (l *Log) Hops(paymentHash string, within time.Duration) (int, bool) {
 	paymentHash = strings.ToLower(paymentHash)
-	deadline := time.Now().Add(wait)
-	for {
+	ctx, cancel := context.WithTimeout(context.Background(), within)
+	defer cancel()
+	var n int
+	found := wait.Until(ctx, 5*time.Millisecond, func() bool {
 		l.mu.Lock()
+		defer l.mu.Unlock()
 		l.readNew()
-		n, ok := l.hops[paymentHash]
-		if ok {
+		var ok bool
+		if n, ok = l.hops[paymentHash]; ok {
 			delete(l.hops, paymentHash)
 		}
-		l.mu.Unlock()
-		if ok || !time.Now().Before(deadline) {
-			return n, ok
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+		return ok
+	}) == nil
+	return n, found
 }
 
 // Close closes the file.
