@@ -157,7 +157,7 @@ func madeThenRestored(t *testing.T, run func(dir string) (record.Manifest, strin
 	}
 	second, _ := run(dir)
 	if len(second.Snapshots) != 1 || second.Snapshots[0].Key != key || second.Snapshots[0].MadeByThisRun {
-		t.Fatalf("second run's snapshots: %+v, want %s restored", second.Snapshots, key)
+		t.Fatalf("second run's snapshots: %+v, want %s restored; its warnings: %q; its setup: %+v", second.Snapshots, key, second.Warnings, second.Setup)
 	}
 	if got := setupPhases(second, net+"-snapshot"); len(got) != 0 {
 		t.Errorf("the second run built the network again: %v", got)

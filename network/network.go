@@ -409,8 +409,27 @@ func (n *Network) reopenChannels(ctx context.Context) error {
 	for name, count := range want {
 		g.Go(func() error { return n.Nodes[name].WaitActiveChannels(gctx, count) })
 	}
-	return g.Wait()
+	// A connection dropped before its channels reestablish is redialled
+	// by the node at the peer's address in its snapshot, which is stale:
+	// dial again now and then until every channel is active.
+	waited := make(chan error, 1)
+	go func() { waited <- g.Wait() }()
+	redial := time.NewTicker(redialEvery)
+	defer redial.Stop()
+	for {
+		select {
+		case err := <-waited:
+			return err
+		case <-redial.C:
+			_ = n.connectPairs(gctx) // a failed dial shows as channels still inactive
+		}
+	}
 }
+
+// redialEvery is how often a restored network's peers are dialled again
+// while its channels are not yet all active (they are within a second
+// here when nothing drops).
+const redialEvery = 10 * time.Second
 
 // connectPairs connects every pair of nodes with a channel once, from the
 // funder of its first channel, before any channel opens: two nodes that

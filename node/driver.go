@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 )
 
 // Endpoint is where a started node's RPC listens and the files that
@@ -39,6 +40,11 @@ type Driver struct {
 	// flags after the profile's and environment variables; nil means the
 	// implementation has only its default.
 	Footprint func(name string) (Footprint, error)
+	// BlockWait is how long a node may take to see a mined block (CLN
+	// polls its chain backend every 30 s; LND is told at once): a build
+	// waits on it twice, for the funds and for the channels' confirmation.
+	// Plan estimates only.
+	BlockWait time.Duration
 }
 
 // Footprint is a resolved memory footprint: flags and environment

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lnbench/lnbench/node"
 	"github.com/lnbench/lnbench/node/drivers"
 	"github.com/lnbench/lnbench/scenario"
 )
@@ -29,7 +30,8 @@ func Estimate(s scenario.Scenario) (networks int, d time.Duration, warning strin
 	if err != nil {
 		return 0, 0, "", err
 	}
-	d = planTime(s, plans, buildTime)
+	builtin := drivers.Builtin()
+	d = planTime(s, plans, func(p networkPlan) time.Duration { return buildTime(p, builtin) })
 	runs := len(s.Cases()) * s.Job.LaunchCount
 	if runs > 32 || d > time.Hour {
 		what := fmt.Sprintf("%d cases", runs)
@@ -44,9 +46,16 @@ func Estimate(s scenario.Scenario) (networks int, d time.Duration, warning strin
 	return len(plans), d, warning, nil
 }
 
-// buildTime is a network's setup from nothing.
-func buildTime(p networkPlan) time.Duration {
-	return setupPerNetwork + time.Duration(len(p.topo.Nodes)-2)*setupPerExtraNode
+// buildTime is a network's setup from nothing, with twice the longest
+// wait of its nodes for a mined block (funds, then channels).
+func buildTime(p networkPlan, drv node.Drivers) time.Duration {
+	var blockWait time.Duration
+	for _, nd := range p.topo.Nodes {
+		if d, err := drv.Lookup(nd.Implementation); err == nil {
+			blockWait = max(blockWait, d.BlockWait)
+		}
+	}
+	return setupPerNetwork + time.Duration(len(p.topo.Nodes)-2)*setupPerExtraNode + 2*blockWait
 }
 
 // restoreTime is a network's setup from a snapshot: mostly its nodes'
@@ -88,7 +97,7 @@ func EstimateRestored(opts Options) (d time.Duration, cached, restored int, err 
 	made := map[string]bool{}
 	d = planTime(s, plans, func(p networkPlan) time.Duration {
 		if !opts.Snapshots.restores(p) {
-			return buildTime(p)
+			return buildTime(p, opts.Drivers)
 		}
 		restored++
 		_, key := snapshotOf(opts, opts.BackendName, p, configs)
@@ -96,7 +105,7 @@ func EstimateRestored(opts Options) (d time.Duration, cached, restored int, err 
 			cached++
 		} else if !made[key] {
 			made[key] = true
-			return buildTime(p) + restoreTime(p)
+			return buildTime(p, opts.Drivers) + restoreTime(p)
 		}
 		return restoreTime(p)
 	})

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/lnbench/lnbench/node/drivers"
+	"github.com/lnbench/lnbench/nodespec"
 	"github.com/lnbench/lnbench/scenario"
 	"github.com/lnbench/lnbench/snapshot"
 )
@@ -131,5 +132,26 @@ func TestEstimateRestoredOnlyForItsSpecs(t *testing.T) {
 	}
 	if want := 3*10*time.Second + 2*3*time.Second + 4*10*time.Second; d != want || cached != 0 || restored != 2 {
 		t.Errorf("%v, %d cached, %d restored; want %v, 0, 2", d, cached, restored, want)
+	}
+}
+
+// A Core Lightning network's build waits on its 30 s chain poll twice
+// (funds, then channels confirmed): an LND one does not.
+func TestEstimateCountsCLNsBlockWaits(t *testing.T) {
+	s := scenario.Default()
+	s.Topology = "AlicePaysBob"
+	s.Params = []scenario.Param{{Name: "TotalPayments", Values: []string{"60"}}}
+	s.Job = scenario.Job{LaunchCount: 1, WarmupCount: 1, IterationCount: 9, InvocationCount: 1}
+	_, lnd, _, err := Estimate(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Nodes = []nodespec.Spec{{Label: "cln", Build: "cln@src:/tmp/lightning"}}
+	_, cln, _, err := Estimate(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cln-lnd != time.Minute {
+		t.Errorf("CLN's estimate %v, LND's %v: want a minute more", cln, lnd)
 	}
 }
