@@ -45,6 +45,11 @@ type Driver struct {
 	// waits on it twice, for the funds and for the channels' confirmation.
 	// Plan estimates only.
 	BlockWait time.Duration
+	// RouteLimit, when set, is the most hops a payer with these flags
+	// (the profile's and the scenario's, as the node runs with them) pays
+	// through, and a one-line reason naming the flag that lifts it; 0: no
+	// limit.
+	RouteLimit func(flags []string) (hops int, why string)
 }
 
 // Footprint is a resolved memory footprint: flags and environment

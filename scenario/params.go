@@ -51,7 +51,7 @@ var PaymentModes = []string{ModeInvoice, ModePregenerated, ModeKeysend, ModeCrea
 var Known = []ParamSpec{
 	{Name: "Concurrency", Min: 1, Default: "1", Doc: "workers paying at once (closed loop)"},
 	{Name: "TotalPayments", Min: 1, Default: "100", Doc: "payments per iteration"},
-	{Name: "CarolsCount", Min: 0, Topology: true, Doc: "intermediate hops (AlicePaysBobViaCarol)"},
+	{Name: "CarolsCount", Min: 0, Topology: true, Doc: "intermediate hops (AlicePaysBobViaCarol); an LND payer pays through 9 hops at most (CarolsCount 8) unless `--routerrpc.minrtprob` is lowered in `node.flags`: a longer line is refused before it starts"},
 	{Name: "AliceCount", Min: 1, Topology: true, Doc: "payers (AlicesPayBob)"},
 	{Name: "Mode", Choices: PaymentModes, Default: ModeInvoice, Doc: "payment mode; `xpay` and `sendpay` need CLN payers; `create-invoice` pays nothing", See: "[Load shapes](#load-shapes-and-payment-modes)"},
 	{Name: "AmountSat", Min: 1, Default: "100", Doc: "satoshis per payment"},

@@ -53,6 +53,7 @@ func NodeDriver() node.Driver {
 		Profile:        Profile,
 		DefaultProfile: nodespec.ProfileDefault,
 		Footprint:      Footprint,
+		RouteLimit:     RouteLimit,
 	}
 }
 
