@@ -207,6 +207,9 @@ func executeScenario(cmd *cobra.Command, stdout, stderr io.Writer, s scenario.Sc
 	if err != nil {
 		return runner.Run{}, err
 	}
+	if err := runner.CheckRoutes(s, nil); err != nil {
+		return runner.Run{}, err
+	}
 	if !f.plan {
 		if err := confirmLong(est, f.yes, cmd.InOrStdin(), stderr); err != nil {
 			return runner.Run{}, err

@@ -102,6 +102,9 @@ func up(ctx context.Context, stdout, stderr io.Writer, args []string, f runFlags
 	if _, err := s.CaseTopology(cases[0]); err != nil {
 		return err
 	}
+	if err := runner.CheckRoutes(s, nil); err != nil {
+		return err
+	}
 	if f.backend == "" {
 		f.backend = defaultUpBackend()
 	}

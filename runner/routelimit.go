@@ -5,6 +5,8 @@ import (
 
 	"github.com/lnbench/lnbench/backend"
 	"github.com/lnbench/lnbench/node"
+	"github.com/lnbench/lnbench/node/drivers"
+	"github.com/lnbench/lnbench/scenario"
 )
 
 // checkRouteLimits refuses, before anything starts, a network with a
@@ -34,4 +36,22 @@ func checkRouteLimits(plans []networkPlan, ds node.Drivers, configs map[string]b
 		}
 	}
 	return nil
+}
+
+// CheckRoutes is checkRouteLimits for a scenario as planned, before any
+// build: a command refuses what its run would never route (nil ds: the
+// built-in drivers).
+func CheckRoutes(s scenario.Scenario, ds node.Drivers) error {
+	if ds == nil {
+		ds = drivers.Builtin()
+	}
+	plans, err := plan(s)
+	if err != nil {
+		return err
+	}
+	configs, _, err := NodeSetup(ds, s, nil)
+	if err != nil {
+		return err
+	}
+	return checkRouteLimits(plans, ds, configs)
 }
