@@ -272,12 +272,14 @@ func TestComposeFaults(t *testing.T) {
 			t.Errorf("applied %+v", applied)
 		}
 		a0, b0 := retransSegs(t, ctx, ids["alice"]), retransSegs(t, ctx, ids["bob"])
-		// alice→bob: alice's outgoing packets lost, alice retransmits.
-		mustSend("alice→bob through 20% loss", "bob", 256<<10)
+		// alice→bob: alice's outgoing packets lost, alice retransmits. 2 MiB
+		// each way, not 256 KiB: over veth the segments travel as a few
+		// 64 KiB GSO packets, and a 20% drop missed all of 256 KiB's in two
+		// CI runs (bob's in one, alice's in another); 32 of them all pass
+		// with a chance of 0.8^32 < 0.1%.
+		mustSend("alice→bob through 20% loss", "bob", 2<<20)
 		a1, b1 := retransSegs(t, ctx, ids["alice"]), retransSegs(t, ctx, ids["bob"])
-		// bob→alice: alice's incoming packets lost, bob retransmits. 2 MiB,
-		// not 256 KiB: over veth bob's segments arrive as a few 64 KiB GSO
-		// packets, and a 20% drop missed all of 256 KiB's in one CI run.
+		// bob→alice: alice's incoming packets lost, bob retransmits.
 		if _, err := docker(ctx, "exec", ids["bob"], "bash", "-c", "head -c 2097152 /dev/zero | socat -t 30 -T 20 - TCP:alice:9998 >/dev/null"); err != nil {
 			t.Fatal(err)
 		}
@@ -286,7 +288,7 @@ func TestComposeFaults(t *testing.T) {
 		if _, err := be.Clear(ctx, "alice", ""); err != nil {
 			t.Fatal(err)
 		}
-		t.Logf("20%% loss on alice (%s, %s): alice retransmitted %d segments sending 256 KiB to bob, bob %d sending 2 MiB to alice; harness→alice call %v (before %v)",
+		t.Logf("20%% loss on alice (%s, %s): alice retransmitted %d segments sending 2 MiB to bob, bob %d sending 2 MiB to alice; harness→alice call %v (before %v)",
 			applied.Mechanism, applied.Direction, a1-a0, b2-b1, fwdLossy, fwdBefore)
 		if a1-a0 < 5 || b2-b1 < 5 {
 			t.Errorf("retransmits alice %d, bob %d: want loss both ways", a1-a0, b2-b1)
