@@ -17,6 +17,7 @@ func TestRouteLimit(t *testing.T) {
 		{[]string{"--routerrpc.apriori.hopprob=0.9"}, 44},
 		{[]string{"--routerrpc.minrtprob=0.5", "--routerrpc.minrtprob=0.00001"}, 23}, // the last one counts
 		{[]string{"--routerrpc.minrtprob=0"}, 0},
+		{[]string{"--routerrpc.estimator=bimodal"}, 0},
 	}
 	for _, tt := range tests {
 		got, why := RouteLimit(tt.flags)
