@@ -406,22 +406,55 @@ func (n *Network) reopenChannels(ctx context.Context) error {
 		return err
 	}
 	g, gctx := errgroup.WithContext(ctx)
+	var mu sync.Mutex
+	short := map[string]bool{} // nodes not yet with all their channels active
+	for name := range want {
+		short[name] = true
+	}
 	for name, count := range want {
-		g.Go(func() error { return n.Nodes[name].WaitActiveChannels(gctx, count) })
+		g.Go(func() error {
+			if err := n.Nodes[name].WaitActiveChannels(gctx, count); err != nil {
+				return err
+			}
+			mu.Lock()
+			delete(short, name)
+			mu.Unlock()
+			return nil
+		})
 	}
 	// A connection dropped before its channels reestablish is redialled
 	// by the node at the peer's address in its snapshot, which is stale:
-	// dial again now and then until every channel is active.
+	// dial again now and then until every channel is active. A channel
+	// that stays inactive on a live connection (CI saw one of a 12-node
+	// graph's for 4 minutes) gets a new connection, hence a new
+	// reestablish, every kickEvery redials.
 	waited := make(chan error, 1)
 	go func() { waited <- g.Wait() }()
 	redial := time.NewTicker(redialEvery)
 	defer redial.Stop()
-	for {
+	for tick := 1; ; tick++ {
 		select {
 		case err := <-waited:
 			return err
 		case <-redial.C:
+			if tick%kickEvery == 0 {
+				mu.Lock()
+				n.disconnectPeersOf(gctx, short)
+				mu.Unlock()
+			}
 			_ = n.connectPairs(gctx) // a failed dial shows as channels still inactive
+		}
+	}
+}
+
+// disconnectPeersOf drops the connections of every channel with an end in
+// nodes, from the side that dials it again (connectPairs).
+func (n *Network) disconnectPeersOf(ctx context.Context, nodes map[string]bool) {
+	for _, c := range n.Topology.Channels {
+		if nodes[c.From] || nodes[c.To] {
+			if d, ok := n.Nodes[c.From].(node.Disconnecter); ok {
+				_ = d.Disconnect(ctx, n.PubKeys[c.To]) // not connected: nothing to drop
+			}
 		}
 	}
 }
@@ -430,6 +463,10 @@ func (n *Network) reopenChannels(ctx context.Context) error {
 // while its channels are not yet all active (they are within a second
 // here when nothing drops).
 const redialEvery = 10 * time.Second
+
+// kickEvery is how many redials pass before the connections of nodes
+// still short of active channels are dropped and made again.
+const kickEvery = 3
 
 // connectPairs connects every pair of nodes with a channel once, from the
 // funder of its first channel, before any channel opens: two nodes that

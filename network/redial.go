@@ -73,6 +73,15 @@ func (h *handle) PaymentHops(paymentHash string) (int, bool) {
 	return 0, false
 }
 
+// Disconnect drops the connection to a peer where the driver can
+// (node.Disconnecter); nil where it cannot.
+func (h *handle) Disconnect(ctx context.Context, pubKey string) error {
+	if d, ok := h.cur().(node.Disconnecter); ok {
+		return d.Disconnect(ctx, pubKey)
+	}
+	return nil
+}
+
 // Redial connects to a restarted node at its endpoint now, in place of the
 // old connection: calls already made on the old one end with its errors,
 // later ones go to the new one.

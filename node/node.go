@@ -65,6 +65,12 @@ type HopsReader interface {
 	PaymentHops(paymentHash string) (int, bool)
 }
 
+// Disconnecter is a node that can drop its connection to a peer (by its
+// public key), so that the next connection reestablishes their channels.
+type Disconnecter interface {
+	Disconnect(ctx context.Context, pubKey string) error
+}
+
 // Node is what scenarios need from a Lightning node.
 type Node interface {
 	Name() string

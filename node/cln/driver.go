@@ -173,6 +173,12 @@ func (d *Driver) Connect(ctx context.Context, pubKey, hostPort string) error {
 	return d.call(ctx, "connect", map[string]any{"id": pubKey + "@" + hostPort}, nil)
 }
 
+// Disconnect drops the connection to the peer with pubKey, channels or
+// not (force).
+func (d *Driver) Disconnect(ctx context.Context, pubKey string) error {
+	return d.call(ctx, "disconnect", map[string]any{"id": pubKey, "force": true}, nil)
+}
+
 // OpenChannels funds every channel in one transaction (multifundchannel).
 func (d *Driver) OpenChannels(ctx context.Context, reqs []node.ChannelRequest) error {
 	dests := make([]map[string]any, len(reqs))

@@ -177,6 +177,14 @@ func (d *Driver) Connect(ctx context.Context, pubKey, hostPort string) error {
 	return nil
 }
 
+// Disconnect drops the connection to the peer with pubKey.
+func (d *Driver) Disconnect(ctx context.Context, pubKey string) error {
+	if _, err := d.ln.DisconnectPeer(d.ctx(ctx), &lnrpc.DisconnectPeerRequest{PubKey: pubKey}); err != nil {
+		return fmt.Errorf("%s: DisconnectPeer %s: %w", d.name, pubKey[:min(12, len(pubKey))], err)
+	}
+	return nil
+}
+
 // OpenChannels funds every channel in one transaction (BatchOpenChannel), so
 // one block confirms a node's channels together.
 func (d *Driver) OpenChannels(ctx context.Context, reqs []node.ChannelRequest) error {
