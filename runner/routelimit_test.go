@@ -4,7 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lnbench/lnbench/node/drivers"
 	"github.com/lnbench/lnbench/scenario"
 )
 
@@ -17,15 +16,7 @@ func TestRouteLimitsRefuseALineLNDWouldNotPay(t *testing.T) {
 		s.Topology = "AlicePaysBobViaCarol"
 		s.Params = []scenario.Param{{Name: "CarolsCount", Values: []string{carols}}}
 		s.Node.Flags = flags
-		plans, err := plan(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		configs, _, err := NodeSetup(drivers.Builtin(), s, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return checkRouteLimits(plans, drivers.Builtin(), configs)
+		return CheckRoutes(s, nil)
 	}
 	err := check("19")
 	if err == nil || !strings.Contains(err.Error(), "alice→bob is 20 hops") || !strings.Contains(err.Error(), "--routerrpc.minrtprob=") || strings.Contains(err.Error(), "\n") {

@@ -222,9 +222,6 @@ func Execute(ctx context.Context, opts Options, run Run) (rec record.Manifest, e
 	if err != nil {
 		return rec, err
 	}
-	if err := checkRouteLimits(plans, opts.Drivers, configs); err != nil {
-		return rec, err
-	}
 	if err := writeScenario(run.Dir, s); err != nil {
 		return rec, err
 	}
