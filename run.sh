@@ -9,7 +9,8 @@ lnbench_need_go
 pkgs=(r-base-core r-cran-ggplot2)
 if lnbench_docker_answers; then pkgs+=(debootstrap); fi
 lnbench_apt "${pkgs[@]}" || echo "lnbench: continuing without ${pkgs[*]} (plots or images may be skipped)" >&2
-# Static, so the same binary runs inside the containers (sampler sidecar, sample-loop.sh).
-CGO_ENABLED=0 go build -o bin/lnbench ./cmd/lnbench
+# Static, so the same binary runs inside the containers (sampler sidecar,
+# sample-loop.sh); beside it CLN's bitcoin-cli, a process per chain call.
+CGO_ENABLED=0 go build -o bin/ ./cmd/lnbench ./cmd/lnbench-bitcoin-cli
 # lnbench run builds every node spec the scenario needs (each once).
 exec bin/lnbench run "$@"

@@ -22,8 +22,9 @@ if lnbench_docker_answers; then docker=true; pkgs+=(debootstrap docker-compose);
 # CI's Core Lightning tree (test data beside the repository, never committed).
 cln_src=../shared/cln/lightning-v26.06.6-src.tar.xz
 lnbench_apt "${pkgs[@]}"
-# Static, so the same binary runs inside the containers (sampler sidecar, sample-loop.sh).
-CGO_ENABLED=0 go build -o bin/lnbench ./cmd/lnbench
+# Static, so the same binary runs inside the containers (sampler sidecar,
+# sample-loop.sh); beside it CLN's bitcoin-cli, a process per chain call.
+CGO_ENABLED=0 go build -o bin/ ./cmd/lnbench ./cmd/lnbench-bitcoin-cli
 # Every release the e2e tests run (the default one and the older one they compare with).
 bin/lnbench build --version lnd@v0.21.0-beta --version lnd@v0.20.2-beta
 # The CLN tests' lightningd (LNBENCH_CLN_BIN); without the tree they skip

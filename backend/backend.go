@@ -127,3 +127,14 @@ type DataFolders interface {
 	// (compose's containers run as another user than a root harness).
 	AdoptData(actor string) error
 }
+
+// DatabaseKeeper is a backend whose nodes may keep their state in a
+// database server of the network (db=postgres). The server's cluster is
+// the run's own (its password is), so a snapshot keeps each node's
+// database as a dump in the server's data folder instead:
+// KeepDatabases asks Teardown to dump them there once the nodes stopped
+// and before the server does, and a backend that finds dumps in that
+// folder loads them into the databases it creates, before the nodes start.
+type DatabaseKeeper interface {
+	KeepDatabases()
+}

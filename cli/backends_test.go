@@ -47,21 +47,18 @@ func TestBackendCapabilitiesRefuse(t *testing.T) {
 	}
 	pg := scenario.Default()
 	pg.Nodes, _ = scenario.ParseNodeFlags([]string{"lnd@v0.21.0-beta+db=postgres"})
-	if _, err := refuseDatabases(pg, swarm, false); err == nil || !strings.Contains(err.Error(), "db=postgres nodes do not run on the swarm backend yet; use --backend compose or local") {
+	if _, err := refuseDatabases(pg, swarm); err == nil || !strings.Contains(err.Error(), "db=postgres nodes do not run on the swarm backend yet; use --backend compose or local") {
 		t.Errorf("postgres on swarm: %v", err)
 	}
-	if _, err := refuseDatabases(pg, local, true); err == nil || !strings.Contains(err.Error(), "without --snapshots") {
-		t.Errorf("postgres with snapshots: %v", err)
-	}
-	if with, err := refuseDatabases(pg, local, false); err != nil || !with {
+	if with, err := refuseDatabases(pg, local); err != nil || !with {
 		t.Errorf("postgres on local: %v %v", with, err)
 	}
-	if with, err := refuseDatabases(scenario.Default(), local, false); err != nil || with {
+	if with, err := refuseDatabases(scenario.Default(), local); err != nil || with {
 		t.Errorf("the default scenario on local: %v %v", with, err)
 	}
 	whole := scenario.Default()
 	whole.Node.DBBackend = "postgres"
-	if _, err := refuseDatabases(whole, swarm, false); err == nil {
+	if _, err := refuseDatabases(whole, swarm); err == nil {
 		t.Error("the scenario's db_backend postgres on swarm was not refused")
 	}
 	if got := backendNames(); got != "compose, local or swarm" {

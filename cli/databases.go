@@ -10,11 +10,10 @@ import (
 )
 
 // refuseDatabases refuses, before anything is built, a db=postgres node on
-// a backend that starts no PostgreSQL server, and with --snapshots: a
-// snapshot saves the nodes' folders and the chain, not the server's
-// cluster, so a restored node would find its database gone.
+// a backend that starts no PostgreSQL server. (A snapshot keeps the
+// server's databases as dumps: backend.DatabaseKeeper.)
 // It says whether a node runs on PostgreSQL.
-func refuseDatabases(s scenario.Scenario, be driver.Driver, snapshots bool) (postgres bool, err error) {
+func refuseDatabases(s scenario.Scenario, be driver.Driver) (postgres bool, err error) {
 	specs, err := s.AllSpecs()
 	if err != nil {
 		return false, err
@@ -29,9 +28,6 @@ func refuseDatabases(s scenario.Scenario, be driver.Driver, snapshots bool) (pos
 		}
 		if !be.Caps().Postgres {
 			return false, fmt.Errorf("node spec %s: db=%s nodes do not run on the %s backend yet; %s", sp.Label, db, be.Name(), driver.UseOneOf(func(c driver.Caps) bool { return c.Postgres }))
-		}
-		if snapshots {
-			return false, fmt.Errorf("node spec %s: --snapshots does not save a PostgreSQL server's databases yet; run db=%s without --snapshots", sp.Label, db)
 		}
 		postgres = true
 	}

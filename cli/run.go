@@ -251,7 +251,7 @@ func executeScenario(cmd *cobra.Command, stdout, stderr io.Writer, s scenario.Sc
 	if err := refuseSnapshots(f.wantsSnapshots(), be); err != nil {
 		return runner.Run{}, err
 	}
-	withPostgres, err := refuseDatabases(s, be, f.wantsSnapshots())
+	withPostgres, err := refuseDatabases(s, be)
 	if err != nil {
 		return runner.Run{}, err
 	}

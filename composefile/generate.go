@@ -12,6 +12,7 @@ package composefile
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"path"
 	"path/filepath"
@@ -100,6 +101,9 @@ type Spec struct {
 	// at /usr/local/bin/lnbench in actors and the sampler (sample-loop.sh
 	// and the sidecar run it); "" mounts nothing.
 	Tool string
+	// BitcoinCLI is the host path of CLN nodes' bitcoin-cli (the standalone
+	// shim beside Tool, bitcoincli.Beside); "" mounts Tool there.
+	BitcoinCLI string
 	// Artifacts is the host folder mounted at /artifacts in actors and the
 	// sampler, where <Actor>_traces/ are written; "" mounts nothing.
 	Artifacts string
@@ -346,9 +350,10 @@ func (s Spec) Build() (File, error) {
 		chainMount.Target, chainMount.ReadOnly = ContainerChain, true
 		svc.Volumes = append([]Mount{mount(n.Name), chainMount}, extras()...)
 		if n.IsCLN() {
-			// Reached as bitcoin-cli, the lnbench binary is the shim; as
-			// the plugin's name, the route log plugin.
-			svc.Volumes = append(svc.Volumes, Mount{Type: "bind", Source: s.Tool, Target: ContainerBitcoinCLI, ReadOnly: true},
+			// Reached as bitcoin-cli, the lnbench binary is the shim (or
+			// the standalone shim, BitcoinCLI); as the plugin's name, the
+			// route log plugin.
+			svc.Volumes = append(svc.Volumes, Mount{Type: "bind", Source: cmp.Or(s.BitcoinCLI, s.Tool), Target: ContainerBitcoinCLI, ReadOnly: true},
 				Mount{Type: "bind", Source: s.Tool, Target: ContainerRoutePlugin, ReadOnly: true})
 		}
 		// sample-loop.sh names the traces folder after the actor.
@@ -414,22 +419,29 @@ func (s Spec) Build() (File, error) {
 	return f, nil
 }
 
-// postgresService is the PostgreSQL server of the db=postgres nodes (nil
-// without one): its cluster in the container's own writable layer (on the
-// engine's disk, so its syncs are real; gone with the container), reached
-// by the nodes only, over the network; the password comes from the
-// environment like btcd's.
-func (s Spec) postgresService(withRun func(map[string]string) map[string]string) *Service {
+// PostgresDatabases are the db=postgres nodes' databases (one per node,
+// named after it), sorted: the server's entrypoint makes them.
+func (s Spec) PostgresDatabases() []string {
 	var dbs []string
 	for _, n := range s.Nodes {
 		if n.OnPostgres() {
 			dbs = append(dbs, n.Name)
 		}
 	}
+	sort.Strings(dbs)
+	return dbs
+}
+
+// postgresService is the PostgreSQL server of the db=postgres nodes (nil
+// without one): its cluster in the container's own writable layer (on the
+// engine's disk, so its syncs are real; gone with the container), reached
+// by the nodes only, over the network; the password comes from the
+// environment like btcd's.
+func (s Spec) postgresService(withRun func(map[string]string) map[string]string) *Service {
+	dbs := s.PostgresDatabases()
 	if len(dbs) == 0 {
 		return nil
 	}
-	sort.Strings(dbs)
 	svc := Service{Image: s.PostgresImage, Hostname: postgres.Actor, Command: postgres.ContainerConfig().Args(),
 		Environment: map[string]string{"LNBENCH_PGPASS": postgres.PassVar, "LNBENCH_PGDATABASES": strings.Join(dbs, " ")},
 		Networks:    []string{NetworkName}, Labels: withRun(nil)}

@@ -49,11 +49,15 @@ func TestCLNComposeFaults(t *testing.T) {
 		checkLossOnBob(t, recs, f, w)
 	})
 	t.Run("Delay", func(t *testing.T) {
-		recs, f, rf, w := nodeFaultRunOn(t, on, "CLNDelayBob", "Concurrency: [1], TotalPayments: [200]", "delay bob 100ms at 8s for 8s")
+		// After a count, not a time: a busy machine's CLN (357 ms a payment
+		// on CI) still has 20 payments before the fault.
+		recs, f, rf, w := nodeFaultRunOn(t, on, "CLNDelayBob", "Concurrency: [1], TotalPayments: [80]", "delay bob 100ms after 25 payments for 10s")
 		checkDelayOnBob(t, recs, f, rf, w)
 	})
 	t.Run("Rate", func(t *testing.T) {
-		recs, f, _, _ := nodeFaultRunOn(t, on, "CLNRateBob", "Concurrency: [1], TotalPayments: [200]", "rate bob 16kbit at 6s for 6s")
+		// 32 kbit for 12 s: at 16 kbit for 6 s CI's CLN finished 2 payments
+		// wholly inside the limit (2.9 s each, 357 ms before it).
+		recs, f, _, _ := nodeFaultRunOn(t, on, "CLNRateBob", "Concurrency: [1], TotalPayments: [80]", "rate bob 32kbit after 25 payments for 12s")
 		checkRateSlowdown(t, recs, f, "bob")
 	})
 	t.Run("Kill", func(t *testing.T) {

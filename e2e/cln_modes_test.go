@@ -81,8 +81,11 @@ func TestCreateInvoiceModePaysNothing(t *testing.T) {
 				}
 				measured++
 				// The stored times keep no monotonic reading: End-Start is
-				// the wall clock's, within a microsecond of InvoiceNs.
-				if d := r.Latency().Nanoseconds() - r.InvoiceNs; r.Status != result.Succeeded || r.InvoiceNs <= 0 || r.PaymentNs != 0 || d < -1000 || d > 1000 {
+				// the wall clock's, which the clock's discipline slews
+				// (CI: 47 us short over a 32.7 ms call; chrony slews up to
+				// 8.3%), so it agrees with InvoiceNs to 10%.
+				tol := 1000 + r.InvoiceNs/10
+				if d := r.Latency().Nanoseconds() - r.InvoiceNs; r.Status != result.Succeeded || r.InvoiceNs <= 0 || r.PaymentNs != 0 || d < -tol || d > tol {
 					t.Fatalf("record %+v: want a succeeded invoice call and no payment", r)
 				}
 			}

@@ -299,7 +299,11 @@ func checkLossOnBob(t *testing.T, recs []result.Record, f faults.Record, w *tcpW
 	if !ok1 || !ok2 {
 		t.Fatalf("the TCP readings do not span the fault")
 	}
-	if during > 0.8*before {
+	// A cut, not its size: each lost segment costs the payments waiting on
+	// it a retransmission timeout, which weighs less on a machine whose
+	// payments are slow already (quiet: CLN 44.5 → 11.3 payments/s; a busy
+	// CI machine's CLN 11.8 → 9.4 with the same retransmission shares).
+	if during > 0.9*before {
 		t.Errorf("throughput %.1f/s during 20%% loss, %.1f/s before: want a cut", during, before)
 	}
 	// The count of retransmissions follows the traffic the loss leaves, so

@@ -131,8 +131,10 @@ func TestPauseBobFiveSeconds(t *testing.T) {
 }
 
 // checkPauseStalls: a 5 s pause held payments started early in it for
-// about the rest of the pause, while those before it stayed fast, and
-// every payment has an outcome.
+// about the rest of the pause, at least 3 s longer than those before it
+// took, and every payment has an outcome. The check is against the
+// machine's own latency before the pause: a busy CI machine's CLN took
+// 1.1 s a payment at 20/s (125 ms on a quiet one) and still stalled 8 s.
 func checkPauseStalls(t *testing.T, pays []result.Record, r faults.Record) {
 	t.Helper()
 	if held := r.End.Sub(r.Start); held < 5*time.Second || held > 6*time.Second {
@@ -154,7 +156,7 @@ func checkPauseStalls(t *testing.T, pays []result.Record, r faults.Record) {
 	}
 	mean := before / time.Duration(nBefore)
 	t.Logf("mean latency before the pause %v; payments started 0.5–1.5 s into it took up to %v", mean, stalled)
-	if stalled < 3*time.Second || mean > time.Second {
+	if stalled-mean < 3*time.Second {
 		t.Errorf("no stall visible: before %v, during %v", mean, stalled)
 	}
 	for _, p := range pays {

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/lnbench/lnbench/backend"
 	"github.com/lnbench/lnbench/backend/local"
+	"github.com/lnbench/lnbench/chain/bitcoincli"
 	"github.com/lnbench/lnbench/cli"
 	"github.com/lnbench/lnbench/internal/testsupport"
 	"github.com/lnbench/lnbench/nodebuild"
@@ -40,10 +42,20 @@ func repoRoot(t *testing.T) string {
 // TestMain removes the lnbench binary the tests share. Reached as
 // bitcoin-cli or the route log plugin (the symlinks the local backend
 // gives CLN nodes to this executable, in process runs), the test binary is
-// that tool, as lnbench is.
+// that tool, as lnbench is. For in-process runs it builds the standalone
+// bitcoin-cli beside itself, as run.sh does beside lnbench: the test
+// binary, reached as bitcoin-cli six times a poll per CLN node, would
+// add its whole init to each call.
 func TestMain(m *testing.M) {
 	if cli.ReachedAsTool(os.Args) {
 		os.Exit(cli.Main(os.Stdout, os.Stderr, cli.Args(os.Args)))
+	}
+	if exe, err := os.Executable(); err == nil {
+		cmd := exec.Command("go", "build", "-o", filepath.Join(filepath.Dir(exe), bitcoincli.StandaloneName), "./cmd/lnbench-bitcoin-cli")
+		cmd.Dir, cmd.Env = rootDir, append(os.Environ(), "CGO_ENABLED=0")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			fmt.Fprintf(os.Stderr, "e2e: the standalone bitcoin-cli: %v\n%s", err, out)
+		}
 	}
 	code := m.Run()
 	if cliDir != "" {

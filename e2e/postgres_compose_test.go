@@ -4,8 +4,6 @@ package e2e
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -32,18 +30,7 @@ type pgReading struct {
 // server is an actor of its own (role database) in the resource figures.
 func TestComposePostgresNodes(t *testing.T) {
 	bin := composeSetup(t)
-	dir := t.TempDir()
-	os.WriteFile(filepath.Join(dir, "topology.yml"), []byte(fmt.Sprintf(`name: PGAliceBob
-nodes:
-  - {name: alice}
-  - {name: bob, node: %q}
-channels:
-  - {from: alice, to: bob}
-payers: [alice]
-payee: bob
-`, clnSpec(t))), 0o644)
-	scen := filepath.Join(dir, "scenario.yml")
-	os.WriteFile(scen, []byte("name: "+composeUniqueName("PGAliceBob")+"\ntopology: topology.yml\nnode:\n  db_backend: postgres\nparams:\n  Concurrency: [4]\n  TotalPayments: [40]\njob: {WarmupCount: 1, IterationCount: 3}\n"), 0o644)
+	scen := postgresScenario(t, composeUniqueName("PGAliceBob"), "params: {Concurrency: [4], TotalPayments: [40]}\njob: {WarmupCount: 1, IterationCount: 3}\n")
 
 	var mu sync.Mutex
 	var paid []pgReading

@@ -26,7 +26,8 @@ func buildCLI(t *testing.T) string {
 			return
 		}
 		bin := filepath.Join(cliDir, "lnbench")
-		cmd := exec.Command("go", "build", "-o", bin, "./cmd/lnbench")
+		// With CLN's bitcoin-cli beside it, as run.sh builds them.
+		cmd := exec.Command("go", "build", "-o", cliDir+"/", "./cmd/lnbench", "./cmd/lnbench-bitcoin-cli")
 		cmd.Dir = repoRoot(t)
 		cmd.Env = append(os.Environ(), "CGO_ENABLED=0") // static: it also runs inside containers
 		if out, err := cmd.CombinedOutput(); err != nil {

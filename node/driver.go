@@ -41,7 +41,7 @@ type Driver struct {
 	// implementation has only its default.
 	Footprint func(name string) (Footprint, error)
 	// BlockWait is how long a node may take to see a mined block (CLN
-	// polls its chain backend every 30 s; LND is told at once): a build
+	// polls its chain backend; LND is told at once): a build
 	// waits on it twice, for the funds and for the channels' confirmation.
 	// Plan estimates only.
 	BlockWait time.Duration

@@ -3,6 +3,8 @@ package report
 import (
 	"fmt"
 	"strings"
+
+	"github.com/lnbench/lnbench/record/result"
 )
 
 // headSection opens the summary: the environment, the table and its legend.
@@ -168,13 +170,18 @@ func warningsSection(r Report) Section {
 // AllWarnings is the run's warnings, then the analysis's, then every case's notes.
 func AllWarnings(r Report) []string {
 	warn := append(append([]string(nil), r.Warnings...), r.AnalysisWarnings...)
+	insufficient := map[string]int{} // case → measured payments failed short of balance or slots
 	for _, c := range r.Cases {
 		for _, n := range c.Notes {
 			warn = append(warn, c.ID+": "+n)
 		}
+		insufficient[c.ID] = c.FailureReasons[result.ReasonInsufficientBalance]
 	}
 	for _, c := range r.Resources {
 		if w := c.Outside.Warning(c.ID); w != "" {
+			warn = append(warn, w)
+		}
+		if w := c.SlotsWarning(insufficient[c.ID]); w != "" {
 			warn = append(warn, w)
 		}
 	}

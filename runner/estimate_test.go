@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lnbench/lnbench/node/cln"
 	"github.com/lnbench/lnbench/node/drivers"
 	"github.com/lnbench/lnbench/nodespec"
 	"github.com/lnbench/lnbench/scenario"
@@ -147,11 +148,12 @@ func TestEstimateCountsCLNsBlockWaits(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.Nodes = []nodespec.Spec{{Label: "cln", Build: "cln@src:/tmp/lightning"}}
-	_, cln, _, err := Estimate(s)
+	_, clnEst, _, err := Estimate(s)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cln-lnd != time.Minute {
-		t.Errorf("CLN's estimate %v, LND's %v: want a minute more", cln, lnd)
+	// Two waits on lightningd's chain poll.
+	if want := 2 * cln.PollSeconds * time.Second; clnEst-lnd != want {
+		t.Errorf("CLN's estimate %v, LND's %v: want %v more", clnEst, lnd, want)
 	}
 }

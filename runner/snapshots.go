@@ -12,9 +12,11 @@ import (
 	"time"
 
 	"github.com/lnbench/lnbench/backend"
+	"github.com/lnbench/lnbench/dbserver/postgres"
 	"github.com/lnbench/lnbench/internal/fileutil"
 	"github.com/lnbench/lnbench/internal/lines"
 	"github.com/lnbench/lnbench/network"
+	"github.com/lnbench/lnbench/nodespec"
 	"github.com/lnbench/lnbench/record"
 	"github.com/lnbench/lnbench/snapshot"
 	"github.com/lnbench/lnbench/topology"
@@ -92,8 +94,9 @@ func (e *restoreError) Error() string { return fmt.Sprintf("snapshot %s: %v", e.
 func (e *restoreError) Unwrap() error { return e.err }
 
 // dataFolders are the host folders of a network's actors (the chain's
-// included), for a backend that keeps them there.
-func dataFolders(be backend.Backend, topo topology.Topology) (map[string]string, backend.DataFolders, error) {
+// included, and the database server's when a node is on one), for a
+// backend that keeps them there.
+func dataFolders(be backend.Backend, topo topology.Topology, database bool) (map[string]string, backend.DataFolders, error) {
 	df, ok := be.(backend.DataFolders)
 	if !ok {
 		return nil, nil, fmt.Errorf("the %s backend keeps no data folders on this host; run without --snapshots", be.Name())
@@ -102,7 +105,26 @@ func dataFolders(be backend.Backend, topo topology.Topology) (map[string]string,
 	for _, nd := range topo.Nodes {
 		out[nd.Name] = df.DataFolder(nd.Name)
 	}
+	if database {
+		out[postgres.Actor] = df.DataFolder(postgres.Actor)
+	}
 	return out, df, nil
+}
+
+// onDatabaseServer says whether a node of topo keeps its state in the
+// network's database server (db=postgres), whose databases a snapshot
+// keeps as dumps (backend.DatabaseKeeper).
+func onDatabaseServer(topo topology.Topology, configs map[string]backend.NodeConfig, dbDefault string) bool {
+	for _, nd := range topo.Nodes {
+		db := dbDefault
+		if cfg, ok := configs[nd.Spec]; ok {
+			db = cfg.DBBackend
+		}
+		if nodespec.OnPostgres(db) {
+			return true
+		}
+	}
+	return false
 }
 
 // restoreNetwork brings p's network up on be from its snapshot, making the
@@ -116,12 +138,13 @@ func restoreNetwork(ctx context.Context, opts Options, run Run, p networkPlan, s
 	m, err := cache.Find(key)
 	made := false
 	if errors.Is(err, snapshot.ErrNotFound) {
-		if m, err = makeSnapshot(ctx, opts, run, p, spec, key, facts, upOpts, rec); err != nil {
+		if m, err = makeSnapshot(ctx, opts, run, p, spec, key, facts, upOpts, configs, rec); err != nil {
 			return nil, err
 		}
 		made = true
 	}
-	folders, df, ferr := dataFolders(be, p.topo)
+	database := onDatabaseServer(p.topo, configs, opts.Scenario.Node.DBBackend)
+	folders, df, ferr := dataFolders(be, p.topo, database)
 	if ferr != nil {
 		return nil, ferr
 	}
@@ -158,7 +181,7 @@ func restoreNetwork(ctx context.Context, opts Options, run Run, p networkPlan, s
 
 // makeSnapshot builds p's network on a backend of its own, stops it and
 // saves its actors' folders in the cache.
-func makeSnapshot(ctx context.Context, opts Options, run Run, p networkPlan, spec NetworkSpec, key string, facts snapshot.Facts, upOpts network.Options, rec *record.Manifest) (snapshot.Manifest, error) {
+func makeSnapshot(ctx context.Context, opts Options, run Run, p networkPlan, spec NetworkSpec, key string, facts snapshot.Facts, upOpts network.Options, configs map[string]backend.NodeConfig, rec *record.Manifest) (snapshot.Manifest, error) {
 	fmt.Fprintf(opts.Log, "setup: no snapshot %s of network %s: building it once to save\n", key, p.name)
 	spec.Name = p.name + "-snapshot"
 	spec.WorkDir += "-snapshot"
@@ -168,9 +191,18 @@ func makeSnapshot(ctx context.Context, opts Options, run Run, p networkPlan, spe
 	if err != nil {
 		return snapshot.Manifest{}, err
 	}
+	database := onDatabaseServer(p.topo, configs, opts.Scenario.Node.DBBackend)
+	if database {
+		keeper, ok := be.(backend.DatabaseKeeper)
+		if !ok {
+			be.Teardown(context.Background())
+			return snapshot.Manifest{}, fmt.Errorf("the %s backend cannot keep a database server's databases; run db=postgres without --snapshots", be.Name())
+		}
+		keeper.KeepDatabases()
+	}
 	upOpts.OnPhase = nil
 	n, err := network.Up(ctx, be, p.topo, upOpts)
-	folders, _, ferr := dataFolders(be, p.topo)
+	folders, _, ferr := dataFolders(be, p.topo, database)
 	var state snapshotState
 	if n != nil {
 		for _, ph := range n.Phases {
@@ -231,7 +263,7 @@ const chainBlocksFile = "replay.blocks"
 func removeLogs(dir string) {
 	os.RemoveAll(filepath.Join(dir, "logs"))
 	os.Remove(filepath.Join(dir, "stdout.log"))
-	for _, f := range []string{"lightningd.log", "perfserve.log"} {
+	for _, f := range []string{"lightningd.log", "perfserve.log", "initdb.log"} {
 		os.Remove(filepath.Join(dir, f))
 	}
 }

@@ -29,6 +29,7 @@ import (
 	"github.com/docker/docker/api/types/container"
 	"github.com/lnbench/lnbench/backend"
 	"github.com/lnbench/lnbench/backend/orchestrator"
+	"github.com/lnbench/lnbench/chain/bitcoincli"
 	"github.com/lnbench/lnbench/chain/btcd"
 	"github.com/lnbench/lnbench/composefile"
 	"github.com/lnbench/lnbench/dbserver/postgres"
@@ -67,6 +68,8 @@ type Backend struct {
 	// in compose's environment like btcd's; pgMu serialises its start.
 	pgPass string
 	pgMu   sync.Mutex
+	// keepDBs: Teardown dumps the nodes' databases (KeepDatabases).
+	keepDBs bool
 
 	// faultMu serialises impairments; impaired is each actor's current
 	// set, re-applied whole on every change (see faults.go).
@@ -111,6 +114,9 @@ func New(ctx context.Context, opts Options) (*Backend, error) {
 		return nil, err
 	}
 	spec.CPUSet, spec.Tool = opts.CPUSet, opts.Tool
+	if opts.Tool != "" {
+		spec.BitcoinCLI = bitcoincli.Beside(opts.Tool)
+	}
 	b := &Backend{opts: opts, tool: t, started: map[string]bool{}, delayerFrom: map[string]string{},
 		project: project, file: filepath.Join(opts.ArtifactsDir, file), pgPass: postgres.NewPassword()}
 	if opts.Tool != "" {
@@ -235,6 +241,9 @@ func (b *Backend) StartChain(ctx context.Context, spec backend.ChainSpec) (backe
 	if err != nil {
 		return backend.ChainEndpoint{}, err
 	}
+	if err := b.writeChainCert(); err != nil {
+		return backend.ChainEndpoint{}, err
+	}
 	if err := b.Deploy(ctx, composefile.ChainService); err != nil {
 		return backend.ChainEndpoint{}, fmt.Errorf("starting btcd: %w", err)
 	}
@@ -245,10 +254,33 @@ func (b *Backend) StartChain(ctx context.Context, spec backend.ChainSpec) (backe
 	return backend.ChainEndpoint{RPCHost: host, CertPath: cert, User: spec.RPCUser, Pass: spec.RPCPass, Args: args}, nil
 }
 
+// writeChainCert puts btcd's RPC certificate in the chain's folder before
+// it starts (btcd.WriteRPCCert), for the name the nodes dial, owned by the
+// containers' user.
+func (b *Backend) writeChainCert() error {
+	certPath, keyPath := b.chainCert()
+	if err := btcd.WriteRPCCert(certPath, keyPath, composefile.ChainService); err != nil {
+		return err
+	}
+	for _, f := range []string{certPath, keyPath} {
+		if err := giveTo(f, b.opts.User); err != nil {
+			return fmt.Errorf("btcd RPC certificate: %v", err)
+		}
+	}
+	return nil
+}
+
+// chainCert is where btcd's RPC certificate and key are on the host (the
+// chain's /data).
+func (b *Backend) chainCert() (cert, key string) {
+	dir := filepath.Join(b.opts.WorkDir, composefile.ChainService)
+	return filepath.Join(dir, "rpc.cert"), filepath.Join(dir, "rpc.key")
+}
+
 // waitChain waits until btcd's RPC answers TLS on its published port and
 // returns that host:port and the certificate's path.
 func (b *Backend) waitChain(ctx context.Context) (host, cert string, err error) {
-	cert = filepath.Join(b.opts.WorkDir, composefile.ChainService, "rpc.cert")
+	cert, _ = b.chainCert()
 	_, err = b.waiting().Ready(ctx, b, "chain", composefile.ChainService, func(t orchestrator.Task) bool {
 		host = published(t, composefile.BtcdRPCPort)
 		// rpcclient verifies the certificate for the IP it dials.
@@ -445,6 +477,7 @@ func dockerLogs(ctx context.Context, id, path string) error {
 func (b *Backend) Teardown(ctx context.Context) error {
 	// Delayers first: they share actors' network namespaces.
 	_ = b.removeDelayers(ctx, "")
+	dumpErr := b.dumpDatabases(ctx)
 	_, downErr := b.compose(ctx, "down", "-v", "--remove-orphans", "-t", "10")
 	filters := []string{"label=" + backend.Label + "=" + b.opts.RunID}
 	if b.opts.Network != "" {
@@ -453,12 +486,12 @@ func (b *Backend) Teardown(ctx context.Context) error {
 	_, sweepErr := remove(ctx, filters...)
 	left, err := leftovers(ctx, filters...)
 	if err != nil {
-		return errors.Join(downErr, sweepErr, err)
+		return errors.Join(dumpErr, downErr, sweepErr, err)
 	}
 	if len(left) > 0 {
-		return fmt.Errorf("teardown of %s left %s (compose down: %v; sweep: %v); remove them with `lnbench down %s`", b.project, strings.Join(left, ", "), downErr, sweepErr, b.opts.RunID)
+		return errors.Join(dumpErr, fmt.Errorf("teardown of %s left %s (compose down: %v; sweep: %v); remove them with `lnbench down %s`", b.project, strings.Join(left, ", "), downErr, sweepErr, b.opts.RunID))
 	}
-	return nil
+	return dumpErr
 }
 
 // ContainerName is the name of a service's container, for `docker exec`.

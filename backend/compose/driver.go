@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/lnbench/lnbench/backend"
@@ -64,6 +65,7 @@ func (engineObjects) Down(ctx context.Context, id string) (fmt.Stringer, error) 
 type site struct {
 	opts   driver.Options
 	builds driver.Builds
+	warned sync.Once
 }
 
 func (s *site) Stage(ctx context.Context, st driver.Stage) error {
@@ -105,6 +107,9 @@ func (s *site) Network(ctx context.Context, n driver.Network) (backend.Backend, 
 	}
 	if s.opts.ToolErr != nil && driver.HasCLN(n.Topology) {
 		return nil, fmt.Errorf("core Lightning in containers runs this lnbench as its bitcoin-cli: %v", s.opts.ToolErr)
+	}
+	if w := driver.ShimWarning(s.opts.Tool, n.Topology); w != "" && s.opts.Log != nil {
+		s.warned.Do(func() { fmt.Fprintln(s.opts.Log, w) })
 	}
 	o := n.NetworkOptions
 	o.NodeImages, o.ChainImage, o.Pprof = s.builds.Images, s.builds.Images[s.builds.Chain], true

@@ -62,7 +62,34 @@ func (b *Backend) Kill(ctx context.Context, name string) error {
 
 // Pause freezes every process of the actor (the cgroup freezer).
 func (b *Backend) Pause(ctx context.Context, name string) error {
-	return b.dockerOn(ctx, "pause", name, "pause")
+	return retryFreeze(ctx, freezeRetryWait, func() error { return b.dockerOn(ctx, "pause", name, "pause") })
+}
+
+// freezeAttempts and freezeRetryWait: runc gives up on a freeze ("unable
+// to freeze") when a process of the container does not reach the frozen
+// state within its own wait, as one in uninterruptible sleep mid-sync
+// may not; it thaws the container again, so the pause can be retried. Seen
+// once on CLN's bob in round 7 of an interleaved run, which it ended.
+const (
+	freezeAttempts  = 5
+	freezeRetryWait = 200 * time.Millisecond
+)
+
+// retryFreeze runs pause until it succeeds, fails otherwise than runc's
+// "unable to freeze", or has been tried freezeAttempts times.
+func retryFreeze(ctx context.Context, wait time.Duration, pause func() error) error {
+	var err error
+	for range freezeAttempts {
+		if err = pause(); err == nil || !strings.Contains(err.Error(), "unable to freeze") {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(wait):
+		}
+	}
+	return fmt.Errorf("%w (tried %d times)", err, freezeAttempts)
 }
 
 // Resume thaws a paused actor.

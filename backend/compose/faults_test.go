@@ -2,6 +2,7 @@ package compose
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -429,5 +430,33 @@ func wantCalls(t *testing.T, what, got string, wants ...string) {
 		if !strings.Contains(got, want) {
 			t.Errorf("%s: no %q in\n%s", what, want, got)
 		}
+	}
+}
+
+func TestRetryFreeze(t *testing.T) {
+	unable := errors.New("docker pause x: exit status 1: Error response from daemon: Cannot pause container x: OCI runtime pause failed: unable to freeze: unknown")
+	other := errors.New("docker pause x: no such container")
+	tests := []struct {
+		name    string
+		results []error
+		calls   int
+		wantErr string
+	}{
+		{"at once", []error{nil}, 1, ""},
+		{"after two refusals", []error{unable, unable, nil}, 3, ""},
+		{"another error is not retried", []error{other}, 1, "no such container"},
+		{"gives up", []error{unable, unable, unable, unable, unable, unable}, freezeAttempts, "unable to freeze: unknown (tried 5 times)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			calls := 0
+			err := retryFreeze(context.Background(), time.Millisecond, func() error {
+				calls++
+				return tt.results[calls-1]
+			})
+			if calls != tt.calls || (err == nil) != (tt.wantErr == "") || err != nil && !strings.HasSuffix(err.Error(), tt.wantErr) {
+				t.Errorf("%d calls, %v; want %d calls and %q", calls, err, tt.calls, tt.wantErr)
+			}
+		})
 	}
 }

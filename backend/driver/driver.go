@@ -15,6 +15,7 @@ import (
 	"sync"
 
 	"github.com/lnbench/lnbench/backend"
+	"github.com/lnbench/lnbench/chain/bitcoincli"
 	"github.com/lnbench/lnbench/composefile"
 	"github.com/lnbench/lnbench/faults"
 	"github.com/lnbench/lnbench/network"
@@ -247,4 +248,16 @@ type Sweeper interface {
 // HasCLN reports whether the topology holds a Core Lightning node.
 func HasCLN(topo topology.Topology) bool {
 	return slices.ContainsFunc(topo.Nodes, func(n topology.Node) bool { return n.Implementation == "cln" })
+}
+
+// ShimWarning is the one line a run with CLN nodes prints when exe, the
+// lnbench that gives them their bitcoin-cli, has no standalone shim beside
+// it: lnbench itself then answers every bcli call, its package init first
+// (about 170 ms of CPU a call against the standalone's 26 ms, docs/cln.md),
+// which the nodes' own figures carry. "" when the shim is there.
+func ShimWarning(exe string, topo topology.Topology) string {
+	if exe == "" || !HasCLN(topo) || bitcoincli.Beside(exe) != exe {
+		return ""
+	}
+	return fmt.Sprintf("warning: no %s beside %s: CLN's bitcoin-cli is lnbench itself, its package init on every chain call (about 170 ms of CPU against 26 ms), counted in the nodes' figures; build both as run.sh does", bitcoincli.StandaloneName, exe)
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/lnbench/lnbench/backend"
+	"github.com/lnbench/lnbench/chain/bitcoincli"
 	"github.com/lnbench/lnbench/node/cln"
 	"github.com/lnbench/lnbench/node/cln/routelog"
 	"github.com/lnbench/lnbench/nodespec"
@@ -77,8 +78,9 @@ func (b *Backend) startCLN(ctx context.Context, spec backend.NodeSpec, binDir, d
 }
 
 // lnbenchAs makes dir/bin/NAME, a symlink to the lnbench binary: reached
-// as bitcoin-cli it is the bitcoin-cli shim, as routelog.PluginName the
-// route log plugin.
+// as bitcoin-cli it is the bitcoin-cli shim (the standalone one where it
+// lies beside lnbench, bitcoincli.Beside), as routelog.PluginName the route
+// log plugin.
 func (b *Backend) lnbenchAs(dir, name string) (string, error) {
 	exe := b.opts.BitcoinCLI
 	if exe == "" {
@@ -86,6 +88,9 @@ func (b *Backend) lnbenchAs(dir, name string) (string, error) {
 		if exe, err = os.Executable(); err != nil {
 			return "", fmt.Errorf("the lnbench binary for %s: %v", name, err)
 		}
+	}
+	if name == "bitcoin-cli" {
+		exe = bitcoincli.Beside(exe)
 	}
 	bin := filepath.Join(dir, "bin")
 	if err := os.MkdirAll(bin, 0o700); err != nil {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
+	"sync"
 
 	"github.com/lnbench/lnbench/backend"
 	"github.com/lnbench/lnbench/backend/driver"
@@ -26,11 +28,15 @@ func (Driver) Caps() driver.Caps {
 func (Driver) Probe(context.Context) error { return nil }
 func (Driver) Fix() string                 { return "" }
 
-func (Driver) Open(context.Context, driver.Options) (driver.Site, error) {
-	return &site{}, nil
+func (Driver) Open(_ context.Context, o driver.Options) (driver.Site, error) {
+	return &site{log: o.Log}, nil
 }
 
-type site struct{ builds driver.Builds }
+type site struct {
+	builds driver.Builds
+	log    io.Writer
+	warned sync.Once
+}
 
 func (s *site) Stage(_ context.Context, st driver.Stage) error {
 	s.builds = st.Builds
@@ -38,6 +44,11 @@ func (s *site) Stage(_ context.Context, st driver.Stage) error {
 }
 
 func (s *site) Network(_ context.Context, n driver.Network) (backend.Backend, error) {
+	if exe, err := os.Executable(); err == nil && s.log != nil {
+		if w := driver.ShimWarning(exe, n.Topology); w != "" {
+			s.warned.Do(func() { fmt.Fprintln(s.log, w) })
+		}
+	}
 	b, err := New(Options{RunID: n.RunID, WorkDir: n.WorkDir, BinDirs: s.builds.BinDirs,
 		ChainBinDir:  s.builds.BinDirs[s.builds.Chain],
 		StartTimeout: n.StartTimeout, Pprof: n.Profiling, CPUs: n.CPUs})

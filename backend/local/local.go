@@ -67,6 +67,8 @@ type Backend struct {
 	// starts); pgMu serialises its start and the databases' creation.
 	pgMu sync.Mutex
 	pg   *pgServer
+	// keepDBs: Teardown dumps the server's databases (KeepDatabases).
+	keepDBs bool
 }
 
 // New prepares a backend; nothing starts until StartChain.
@@ -111,6 +113,9 @@ func (b *Backend) StartChain(ctx context.Context, spec backend.ChainSpec) (backe
 		RPCUser: spec.RPCUser, RPCPass: spec.RPCPass,
 		RPCCert: filepath.Join(dir, "rpc.cert"), RPCKey: filepath.Join(dir, "rpc.key"),
 		MiningAddr: spec.MiningAddr, Clients: spec.Nodes,
+	}
+	if err := btcd.WriteRPCCert(cfg.RPCCert, cfg.RPCKey); err != nil {
+		return backend.ChainEndpoint{}, err
 	}
 	args := cfg.Args()
 	p, err := startProcOn(b.opts.CPUs, "btcd", filepath.Join(b.opts.ChainBinDir, "btcd"), args, filepath.Join(dir, "stdout.log"))
@@ -275,11 +280,12 @@ func (b *Backend) Teardown(ctx context.Context) error {
 		go func(p *proc) { defer wg.Done(); p.stop(15 * time.Second) }(p)
 	}
 	wg.Wait()
+	err := b.dumpDatabases(ctx)
 	b.stopPostgres()
 	if chain != nil {
 		chain.stop(10 * time.Second)
 	}
-	return nil
+	return err
 }
 
 // Dead lists the processes that exited while they should be running.

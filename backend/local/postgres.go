@@ -11,7 +11,9 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/lnbench/lnbench/backend"
 	"github.com/lnbench/lnbench/dbserver/postgres"
+	"github.com/lnbench/lnbench/internal/fileutil"
 	"github.com/lnbench/lnbench/internal/lines"
 	"github.com/lnbench/lnbench/internal/runs"
 )
@@ -28,6 +30,8 @@ type pgServer struct {
 	// tmp holds the cluster, its socket and the password file: outside the
 	// run's folder, which the server's user (not root) may not reach.
 	tmp string
+	// dbs are the databases made for nodes, in creation order.
+	dbs []string
 }
 
 // postgresDSN creates the node's database on the network's PostgreSQL
@@ -47,7 +51,41 @@ func (b *Backend) postgresDSN(ctx context.Context, node string) (string, error) 
 	if err != nil {
 		return "", fmt.Errorf("node %s: creating its PostgreSQL database: %v: %s", node, err, out)
 	}
+	b.pg.dbs = append(b.pg.dbs, node)
+	if dump := postgres.DumpFile(b.DataFolder(postgres.Actor), node); fileutil.NonEmpty(dump) {
+		args := append(postgres.RestoreArgs(node), dump)
+		if out, err := b.pg.client(ctx, "pg_restore", args...).CombinedOutput(); err != nil {
+			return "", fmt.Errorf("node %s: loading its database from %s: %v: %s", node, dump, err, lines.First(string(out)))
+		}
+	}
 	return postgres.DSN(b.pg.pass, "127.0.0.1", b.pg.cfg.Port, node), nil
+}
+
+// KeepDatabases has Teardown dump every node's database into the
+// server's data folder (backend.DatabaseKeeper), for a snapshot.
+func (b *Backend) KeepDatabases() { b.keepDBs = true }
+
+var _ backend.DatabaseKeeper = (*Backend)(nil)
+
+// dumpDatabases dumps the nodes' databases (the nodes have stopped) when
+// KeepDatabases asked for it.
+func (b *Backend) dumpDatabases(ctx context.Context) error {
+	b.pgMu.Lock()
+	defer b.pgMu.Unlock()
+	if !b.keepDBs || b.pg == nil {
+		return nil
+	}
+	folder := b.DataFolder(postgres.Actor)
+	if err := os.MkdirAll(postgres.DumpDir(folder), 0o700); err != nil {
+		return err
+	}
+	for _, db := range b.pg.dbs {
+		args := append(postgres.DumpArgs(db), "-f", postgres.DumpFile(folder, db))
+		if out, err := b.pg.client(ctx, "pg_dump", args...).CombinedOutput(); err != nil {
+			return fmt.Errorf("dumping %s's PostgreSQL database: %v: %s", db, err, lines.First(string(out)))
+		}
+	}
+	return nil
 }
 
 // client runs one of the server's client programs (createdb, psql) as the

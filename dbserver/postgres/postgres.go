@@ -104,3 +104,32 @@ func NewPassword() string {
 	}
 	return hex.EncodeToString(b)
 }
+
+// DumpDir is where a snapshot keeps the server's databases, one
+// pg_dump custom-format file per node, under the server's data folder.
+func DumpDir(folder string) string { return filepath.Join(folder, "dumps") }
+
+// DumpFile is db's dump under the server's data folder.
+func DumpFile(folder, db string) string { return filepath.Join(DumpDir(folder), db+".dump") }
+
+// DumpArgs dump db whole in the custom format (what pg_restore reads,
+// from a file or a pipe), without owners: the restoring cluster's
+// superuser owns what it loads.
+func DumpArgs(db string) []string { return []string{"-Fc", "--no-owner", "-d", db} }
+
+// RestoreArgs load a dump into db, an empty database just created, in one
+// transaction: a dump that does not load leaves no half-filled database.
+func RestoreArgs(db string) []string {
+	return []string{"--no-owner", "--single-transaction", "--exit-on-error", "-d", db}
+}
+
+// Dumps are the databases whose dumps a server's data folder holds.
+func Dumps(folder string) []string {
+	files, _ := filepath.Glob(filepath.Join(DumpDir(folder), "*.dump"))
+	var dbs []string
+	for _, f := range files {
+		dbs = append(dbs, strings.TrimSuffix(filepath.Base(f), ".dump"))
+	}
+	sort.Strings(dbs)
+	return dbs
+}

@@ -31,9 +31,25 @@ func Run(ctx context.Context, env []string, stdin io.Reader, name string, args .
 		if msg == "" {
 			msg = strings.TrimSpace(out.String())
 		}
-		return out.String(), fmt.Errorf("%s %s: %v: %s", name, strings.Join(args, " "), err, lines.Last(msg, 6))
+		return out.String(), failed(name, args, err, msg)
 	}
 	return strings.TrimSpace(out.String()), nil
+}
+
+// Pipe runs docker with args, stdin and stdout as given, untouched (a
+// database dump in or out of a container); the error is Run's.
+func Pipe(ctx context.Context, stdin io.Reader, stdout io.Writer, args ...string) error {
+	cmd := exec.CommandContext(ctx, "docker", args...)
+	var errb bytes.Buffer
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, stdout, &errb
+	if err := cmd.Run(); err != nil {
+		return failed("docker", args, err, strings.TrimSpace(errb.String()))
+	}
+	return nil
+}
+
+func failed(name string, args []string, err error, msg string) error {
+	return fmt.Errorf("%s %s: %v: %s", name, strings.Join(args, " "), err, lines.Last(msg, 6))
 }
 
 // LogsTo writes a container's whole log (stdout and stderr) to path;

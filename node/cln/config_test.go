@@ -11,7 +11,7 @@ func TestArgs(t *testing.T) {
 	c := Config{Alias: "bob", LightningDir: "/data", P2PListen: "0.0.0.0:9735", BitcoinCLI: "/usr/local/bin/bitcoin-cli",
 		BitcoinDataDir: "/chain", BtcdRPCHost: "btcd", BtcdRPCPort: "18334", BtcdRPCUser: "u", BtcdRPCPass: "p", Extra: []string{"--fee-base=0"}}
 	got := strings.Join(c.Args(), " ")
-	want := "--network=regtest --developer --dev-fast-gossip --funding-confirms=1 --database-upgrade=true --lightning-dir=/data --alias=bob " +
+	want := "--network=regtest --developer --dev-fast-gossip --dev-bitcoind-poll=5 --funding-confirms=1 --database-upgrade=true --lightning-dir=/data --alias=bob " +
 		"--addr=0.0.0.0:9735 --bitcoin-cli=/usr/local/bin/bitcoin-cli --bitcoin-datadir=/chain --bitcoin-rpcconnect=btcd --bitcoin-rpcport=18334 " +
 		"--bitcoin-rpcuser=u --bitcoin-rpcpassword=p --log-file=/data/lightningd.log --log-level=info --fee-base=0"
 	if got != want {

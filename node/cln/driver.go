@@ -62,8 +62,7 @@ func NodeDriver() node.Driver {
 		// CLN accepts 30 HTLCs in flight from a peer, LND 483: tuned lifts
 		// CLN's to LND's, so the implementations meet the same limit.
 		DefaultProfile: nodespec.ProfileTuned,
-		// Measured: fund 30.1 s, channels 30.7 s (docs/measured.md).
-		BlockWait: 30 * time.Second,
+		BlockWait:      PollSeconds * time.Second,
 	}
 }
 

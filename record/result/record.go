@@ -58,6 +58,11 @@ const (
 	Aborted   = "aborted" // in flight when the harness stopped (interrupt, deadline, a dead node)
 )
 
+// ReasonInsufficientBalance is the failure reason LND gives, and lnbench's
+// CLN payer maps to, when the payer's channels could not carry a payment:
+// short of balance, or of a free HTLC slot.
+const ReasonInsufficientBalance = "FAILURE_REASON_INSUFFICIENT_BALANCE"
+
 // Latency is the whole measured operation.
 func (r Record) Latency() time.Duration { return r.End.Sub(r.Start) }
 

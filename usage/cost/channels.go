@@ -115,7 +115,13 @@ func (u *ChannelUse) text() string {
 	if len(u.Channels) == 0 {
 		return "no channel's commitment moved in the measured iterations"
 	}
-	s := fmt.Sprintf("%.1f commitment updates per payment over %s", u.UpdatesPerPayment, u.channelsText())
+	// Many HTLCs to a commitment (hundreds of workers on one channel) give
+	// a few hundredths per payment, which %.1f would print as 0.0.
+	format := "%.1f"
+	if u.UpdatesPerPayment < 0.95 {
+		format = "%.2g"
+	}
+	s := fmt.Sprintf(format+" commitment updates per payment over %s", u.UpdatesPerPayment, u.channelsText())
 	if l := u.busiest(); l.MaxAccepted > 0 {
 		s += fmt.Sprintf(", at most %d HTLCs in flight of %d", l.MaxPending, l.MaxAccepted)
 	}

@@ -350,13 +350,9 @@ func credit(a *acc, p, s usage.Sample, payments, hostCores int, c *Case) {
 		a.gapSeconds += dt.Seconds()
 		return
 	}
-	reset := false
 	// A changed source means different counters: treat as a reset.
 	sameSource := p.Source == s.Source
-	dCPU := s.CPUSeconds() - p.CPUSeconds()
-	if !sameSource || dCPU < -1e-9 {
-		dCPU, reset = s.CPUSeconds(), true
-	}
+	dCPU, reset := cpuDelta(p, s)
 	// Written bytes count where both ends read the same block-I/O source:
 	// "none" is no reading, and a switch (cgroup ↔ processes) changes
 	// what is counted, so that interval's writes are left out.

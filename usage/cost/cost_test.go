@@ -224,7 +224,16 @@ func TestVerdicts(t *testing.T) {
 		{"disk", unlimited(0.2, 0.3), 55, probe, "disk-sync",
 			"bob CPU 15% of the host's 2 cores (no limit); disk at 86% of its sync ceiling: disk-sync-bound (bob's syncs)"},
 		{"both: the fuller wins", realistic(), 64, probe, "disk-sync",
-			"bob CPU 98% of its 0.5-CPU limit; disk at 100% of its sync ceiling: disk-sync-bound (bob's syncs)"},
+			"bob CPU 98% of its 0.5-CPU limit; disk at 100% of its sync ceiling: disk-sync-bound (bob's syncs) (also saturated: CPU-bound at bob)"},
+		// CI's case: bob held to 0.2 CPU on a slow disk. A quota that
+		// throttled is work seen waiting; the disk's figure is a ratio to
+		// the probe's estimate, so the CPU wins though the disk reads fuller.
+		{"throttled outranks a fuller disk", func() run {
+			r := realistic()
+			r.actors[1].cpus, r.actors[1].throttled = 0.48, 0.88
+			return r
+		}(), 64, probe, "cpu",
+			"bob CPU 96% of its 0.5-CPU limit, throttled in 88% of its periods; disk at 100% of its sync ceiling: CPU-bound at bob (also saturated: disk-sync-bound (bob's syncs))"},
 		{"throttled below 90%: saturated all the same", func() run {
 			r := realistic()
 			r.actors[1].cpus, r.actors[1].throttled = 0.37, 0.4

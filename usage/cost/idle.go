@@ -23,10 +23,7 @@ func idleNote(caseID string, series map[seriesKey][]usage.Sample) string {
 			if s.Case != caseID || s.Phase != usage.PhaseIdle {
 				continue
 			}
-			d := s.CPUSeconds() - p.CPUSeconds()
-			if d < 0 { // a restarted actor's counter: its new value is the delta
-				d = s.CPUSeconds()
-			}
+			d, _ := cpuDelta(p, s) // after a restart, the new counter's value
 			cpu += d
 			secs += s.Time.Sub(p.Time).Seconds()
 		}

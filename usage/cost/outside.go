@@ -140,10 +140,7 @@ func cpuBetween(ss []usage.Sample, from, to time.Time) float64 {
 		if span <= 0 || !hi.After(lo) {
 			continue
 		}
-		d := b.CPUSeconds() - a.CPUSeconds()
-		if d < 0 || a.Source != b.Source {
-			d = b.CPUSeconds()
-		}
+		d, _ := cpuDelta(a, b)
 		total += d * hi.Sub(lo).Seconds() / span.Seconds()
 	}
 	return total

@@ -46,6 +46,11 @@ type Verdict struct {
 type saturation struct {
 	bound, actor, conclusion string
 	level                    float64
+	// waited: the samples saw work wait on this resource (a CPU quota
+	// that throttled in ThrottleSaturated of its periods), not only its
+	// utilisation near a ceiling that is itself an estimate (the disk
+	// probe's one writer at queue depth 1).
+	waited bool
 }
 
 // verdict applies the USE method's utilisation test to every resource the
@@ -67,7 +72,7 @@ func verdict(c Case, hostCores int) Verdict {
 	if top != nil {
 		evidence = append(evidence, cpuEvidence(*top))
 		if p := cpuPressure(*top); p >= CPUSaturated {
-			sat = append(sat, saturation{boundCPU, top.Name, "CPU-bound at " + top.Name, p})
+			sat = append(sat, saturation{boundCPU, top.Name, "CPU-bound at " + top.Name, p, throttledOften(*top)})
 		}
 	}
 	// Every actor together against the host: actors without a quota share
@@ -80,7 +85,7 @@ func verdict(c Case, hostCores int) Verdict {
 		}
 		if u := total / float64(hostCores); u >= HostSaturated {
 			evidence = append(evidence, fmt.Sprintf("all actors %.2f of the host's %d cores (%.0f%%)", total, hostCores, 100*u))
-			sat = append(sat, saturation{boundHostCPU, "", "CPU-bound: the host's cores are full", u})
+			sat = append(sat, saturation{boundHostCPU, "", "CPU-bound: the host's cores are full", u, false})
 		}
 	}
 	// Memory against a limit, only when close (else it is no evidence).
@@ -88,7 +93,7 @@ func verdict(c Case, hostCores int) Verdict {
 		if a.MemLimitBytes > 0 {
 			if u := float64(a.RSSPeakBytes) / float64(a.MemLimitBytes); u >= MemSaturated {
 				evidence = append(evidence, fmt.Sprintf("%s RSS %.0f%% of its %s limit", a.Name, 100*u, mib(a.MemLimitBytes)))
-				sat = append(sat, saturation{boundMemory, a.Name, "memory-bound at " + a.Name, u})
+				sat = append(sat, saturation{boundMemory, a.Name, "memory-bound at " + a.Name, u, false})
 			}
 		}
 	}
@@ -96,7 +101,7 @@ func verdict(c Case, hostCores int) Verdict {
 	if cl := c.Ceiling; cl != nil {
 		evidence = append(evidence, fmt.Sprintf("%s at %.0f%% of its sync ceiling", cl.Storage, 100*cl.Utilisation))
 		if cl.Utilisation >= DiskSaturated {
-			sat = append(sat, saturation{boundDisk, cl.Node, "disk-sync-bound (" + cl.Node + "'s syncs)", cl.Utilisation})
+			sat = append(sat, saturation{boundDisk, cl.Node, "disk-sync-bound (" + cl.Node + "'s syncs)", cl.Utilisation, false})
 		}
 	} else {
 		evidence = append(evidence, "disk sync ceiling unknown ("+c.NoCeiling+")")
@@ -105,8 +110,23 @@ func verdict(c Case, hostCores int) Verdict {
 	if len(sat) == 0 {
 		return Verdict{Bound: boundNone, Text: text + ": no sampled resource saturated"}
 	}
-	sort.SliceStable(sat, func(i, j int) bool { return sat[i].level > sat[j].level })
-	v := Verdict{Bound: sat[0].bound, Text: text + ": " + sat[0].conclusion}
+	// Seen waiting outranks near a ceiling; among equals the fuller wins.
+	// The runners-up are named: lifting the bound moves it to them.
+	sort.SliceStable(sat, func(i, j int) bool {
+		if sat[i].waited != sat[j].waited {
+			return sat[i].waited
+		}
+		return sat[i].level > sat[j].level
+	})
+	conclusion := sat[0].conclusion
+	if len(sat) > 1 {
+		var also []string
+		for _, s := range sat[1:] {
+			also = append(also, s.conclusion)
+		}
+		conclusion += " (also saturated: " + strings.Join(also, "; ") + ")"
+	}
+	v := Verdict{Bound: sat[0].bound, Text: text + ": " + conclusion}
 	if sat[0].bound == boundCPU || sat[0].bound == boundMemory {
 		v.Actor = sat[0].actor
 	}
@@ -118,10 +138,16 @@ func verdict(c Case, hostCores int) Verdict {
 // ThrottleSaturated of its periods.
 func cpuPressure(a Actor) float64 {
 	p := a.Utilisation
-	if !a.LimitIsHost && a.ThrottleKnown && a.Throttled >= ThrottleSaturated {
+	if throttledOften(a) {
 		p = max(p, CPUSaturated)
 	}
 	return p
+}
+
+// throttledOften: the actor's quota ran out in ThrottleSaturated of its
+// periods, so its work waited for CPU.
+func throttledOften(a Actor) bool {
+	return !a.LimitIsHost && a.ThrottleKnown && a.Throttled >= ThrottleSaturated
 }
 
 func cpuEvidence(a Actor) string {
