@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -280,7 +281,9 @@ type bisectInputs struct {
 // bisectSettings are how every run of a bisect is measured and decided.
 // A resumed bisect must ask the same: steps measured at another metric,
 // effect, design, order, cap, first launch count (which sets the looks,
-// hence each look's alpha) or threshold would be mixed with the journal's.
+// hence each look's alpha), threshold, duet CPU sharing or freezing would
+// be mixed with the journal's (shared and split duets, frozen and running
+// twins read a CPU-bound change at different sizes: docs/measured.md).
 type bisectSettings struct {
 	Metric      string  `json:"metric"`
 	Threshold   float64 `json:"threshold"` // 0: none
@@ -289,13 +292,27 @@ type bisectSettings struct {
 	Order       string  `json:"order"`
 	MaxLaunches int     `json:"max_launches"`
 	Launches    int     `json:"launches"` // launch rounds a run starts with (job.LaunchCount)
+	// CPUs is compare.cpus (--duet-cpus), "auto" when unset; Freeze is
+	// "true" or "false" (--freeze-idle). "" in a journal older than them
+	// matches what is asked.
+	CPUs   string `json:"cpus,omitempty"`
+	Freeze string `json:"freeze_idle,omitempty"`
 }
 
 // settingsOf are the settings a planned bisect runs at.
 func settingsOf(b bisectSetup) bisectSettings {
 	s := b.scenario
 	return bisectSettings{Metric: b.metric, Threshold: b.threshold, Effect: s.Compare.EffectOrDefault(), Design: s.Design(),
-		Order: s.Compare.OrderOrDefault(), MaxLaunches: b.maxLaunches, Launches: s.Job.LaunchCount}
+		Order: s.Compare.OrderOrDefault(), MaxLaunches: b.maxLaunches, Launches: s.Job.LaunchCount,
+		CPUs: cmp.Or(s.Compare.CPUs, "auto"), Freeze: strconv.FormatBool(bisectFreezes(s))}
+}
+
+// bisectFreezes is Scenario.Freezes for the runs of a bisect, which
+// always compare two builds (the plan's scenario holds one spec).
+func bisectFreezes(s scenario.Scenario) bool {
+	two := s
+	two.Nodes = []nodespec.Spec{{Label: "a"}, {Label: "b"}}
+	return two.Freezes()
 }
 
 // flags are the settings as the flags that give them ("" for no
@@ -307,7 +324,8 @@ func (s bisectSettings) flags() []string {
 		threshold = "--threshold " + pct(s.Threshold)
 	}
 	return []string{"--metric " + s.Metric, threshold, "--effect " + pct(s.Effect), "--design " + s.Design,
-		"--order " + s.Order, "--max-launches " + strconv.Itoa(s.MaxLaunches), "--job LaunchCount=" + strconv.Itoa(s.Launches)}
+		"--order " + s.Order, "--max-launches " + strconv.Itoa(s.MaxLaunches), "--job LaunchCount=" + strconv.Itoa(s.Launches),
+		"--duet-cpus " + s.CPUs, "--freeze-idle=" + s.Freeze}
 }
 
 // settingMismatch is the one line refusing a resume at other settings.
@@ -346,7 +364,9 @@ func loadJournal(out string, in bisectInputs, set bisectSettings) (bisect.Journa
 	if st.Settings == nil {
 		return bisect.Journal{}, fmt.Errorf("the journal in %s records no settings (an older lnbench made it), so its steps cannot be told to match this command's; give a new --out, or remove %s to start over", out, path)
 	}
-	was, asks := st.Settings.flags(), set.flags()
+	old := *st.Settings
+	old.CPUs, old.Freeze = cmp.Or(old.CPUs, set.CPUs), cmp.Or(old.Freeze, set.Freeze)
+	was, asks := old.flags(), set.flags()
 	for i := range was {
 		if was[i] != asks[i] {
 			return bisect.Journal{}, settingMismatch(out, was[i], asks[i])

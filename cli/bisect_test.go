@@ -161,7 +161,7 @@ func TestBisectJournalBelongsToItsInputs(t *testing.T) {
 // fix: one case per setting.
 func TestBisectResumeRefusesOtherSettings(t *testing.T) {
 	in := bisectInputs{Spec: "lnd@src:/x", Good: "aaa", Bad: "bbb", Case: "Concurrency=20", Scenario: "S"}
-	base := bisectSettings{Metric: "time", Threshold: 0, Effect: 0.05, Design: "duet", Order: "abba", MaxLaunches: 12, Launches: 4}
+	base := bisectSettings{Metric: "time", Threshold: 0, Effect: 0.05, Design: "duet", Order: "abba", MaxLaunches: 12, Launches: 4, CPUs: "auto", Freeze: "false"}
 	for _, tc := range []struct {
 		name   string
 		change func(*bisectSettings)
@@ -174,6 +174,8 @@ func TestBisectResumeRefusesOtherSettings(t *testing.T) {
 		{"order", func(s *bisectSettings) { s.Order = "shuffled" }, "was made with --order abba; this command asks --order shuffled: rerun with --order abba, or give a new --out"},
 		{"cap", func(s *bisectSettings) { s.MaxLaunches = 20 }, "was made with --max-launches 12; this command asks --max-launches 20: rerun with --max-launches 12, or give a new --out"},
 		{"launches", func(s *bisectSettings) { s.Launches = 6 }, "was made with --job LaunchCount=4; this command asks --job LaunchCount=6: rerun with --job LaunchCount=4, or give a new --out"},
+		{"duet cpus", func(s *bisectSettings) { s.CPUs = "shared" }, "was made with --duet-cpus auto; this command asks --duet-cpus shared: rerun with --duet-cpus auto, or give a new --out"},
+		{"freeze", func(s *bisectSettings) { s.Freeze = "true" }, "was made with --freeze-idle=false; this command asks --freeze-idle=true: rerun with --freeze-idle=false, or give a new --out"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out := t.TempDir()
@@ -198,6 +200,15 @@ func TestBisectResumeRefusesOtherSettings(t *testing.T) {
 	if _, err := loadJournal(out, in, base); err == nil || !strings.Contains(err.Error(), "was made with --threshold 10%; this command asks no --threshold: rerun with --threshold 10%") {
 		t.Fatalf("threshold dropped: %v", err)
 	}
+	// A journal older than the CPU and freeze settings matches what is asked.
+	older := base
+	older.CPUs, older.Freeze = "", ""
+	if err := saveJournal(out, in, older, bisect.Journal{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := loadJournal(out, in, base); err != nil {
+		t.Fatalf("a journal without cpus and freeze_idle: %v", err)
+	}
 	// A journal without settings (an older lnbench) cannot be matched.
 	os.WriteFile(filepath.Join(out, bisectJournalFile), []byte(`{"inputs":{"spec":"lnd@src:/x","good":"aaa","bad":"bbb","case":"Concurrency=20","scenario":"S","metric":"time"},"journal":{"builds":1}}`), 0o644)
 	if _, err := loadJournal(out, in, base); err == nil || !strings.Contains(err.Error(), "records no settings") {
@@ -218,7 +229,8 @@ func TestBisectSettingsOfThePlan(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := bisectSettings{Metric: "time", Threshold: 0.08, Effect: 0.03, Design: "interleaved", Order: "shuffled", MaxLaunches: 10, Launches: bisectStartLaunches}
+	want := bisectSettings{Metric: "time", Threshold: 0.08, Effect: 0.03, Design: "interleaved", Order: "shuffled", MaxLaunches: 10, Launches: bisectStartLaunches,
+		CPUs: "auto", Freeze: "true"}
 	if got := settingsOf(setup); got != want {
 		t.Errorf("settings %+v, want %+v", got, want)
 	}
