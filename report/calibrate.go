@@ -135,7 +135,9 @@ func Calibrate(r Report, window int) (Calibration, error) {
 		// An interrupted run's last round may be cut short or missing on
 		// one side: only rounds both sides finished are read.
 		b.Launches, c.Launches = wholeRounds(b.Launches, c.Launches)
-		bv, cv, paired := launchValues(b.Launches, c.Launches)
+		// The spread of the metric the verdicts test: an open loop's
+		// iteration time is its schedule's, whatever the node does.
+		bv, cv, paired, _ := launchValuesOf(b.Launches, c.Launches, launchValue(primaryMetric(b)))
 		if !paired {
 			return Calibration{}, fmt.Errorf("case %s: its launches do not pair with the baseline's (%d and %d launches): calibration needs whole launch rounds", c.ID, len(c.Launches), len(b.Launches))
 		}

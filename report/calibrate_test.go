@@ -171,3 +171,29 @@ func TestCalibrateSkipsUnfinishedRounds(t *testing.T) {
 		t.Errorf("%+v, %v", cal, err)
 	}
 }
+
+// An open loop's A/A is read on p50 latency, as its verdicts are: its
+// iteration time is the schedule's. Here the time is flat and the p50s of
+// one side are 30% higher, so every window says slower and the spread is
+// p50's.
+func TestCalibrateOpenLoopReadsP50(t *testing.T) {
+	r := aaReport(12, 1)
+	for i := range r.Cases {
+		r.Cases[i].OfferedPerSec = 50
+		for l := range r.Cases[i].Launches {
+			r.Cases[i].Launches[l].MeanSeconds = 2 // TotalPayments / Rate
+			p50 := 100 * (1 + 0.1*math.Sin(float64(l)))
+			if r.Cases[i].Node == "b" {
+				p50 *= 1.3
+			}
+			r.Cases[i].Launches[l].P50Ms = p50
+		}
+	}
+	cal, err := Calibrate(r, 6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cal.False != 2 || cal.Verdicts[0].Verdict != VerdictSlower || math.Abs(cal.RMSLogRatio-math.Log(1.3)) > 1e-9 {
+		t.Errorf("open loop: %d false, verdict %q, RMS log ratio %.4f (want %.4f, p50's)", cal.False, cal.Verdicts[0].Verdict, cal.RMSLogRatio, math.Log(1.3))
+	}
+}

@@ -343,12 +343,17 @@ func unchangedText(vs []CostVerdict, named bool) string {
 	return s
 }
 
-// ratioText is "1.36×, 95% CI 1.30–1.42", or the ratio alone without an interval.
+// ratioText is "1.36×, 95% CI 1.30–1.42, MDE 4.1%", or the ratio alone
+// without an interval.
 func ratioText(v CostVerdict) string {
 	if v.Low <= 0 {
 		return fmt.Sprintf("%.2f×", v.Ratio)
 	}
-	return fmt.Sprintf("%.2f×, %s %.2f–%.2f", v.Ratio, ciLabel(v.Alpha), v.Low, v.High)
+	s := fmt.Sprintf("%.2f×, %s %.2f–%.2f", v.Ratio, ciLabel(v.Alpha), v.Low, v.High)
+	if v.MDE > 0 {
+		s += fmt.Sprintf(", MDE %.1f%%", 100*v.MDE)
+	}
+	return s
 }
 
 // signed prints a difference with its sign and three significant digits

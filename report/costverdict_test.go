@@ -137,6 +137,8 @@ func TestCostLine(t *testing.T) {
 			"bob +2.50 ms CPU per payment (1.36×, 95% CI 1.30–1.42), more; alice same; bob syncs same"},
 		{"syncs less", []CostVerdict{v("carol", CostSyncs, CostLess, -3.2, 0.78, 0.7, 0.85)},
 			"carol -3.20 syncs per payment (0.78×, 95% CI 0.70–0.85), less"},
+		{"with its MDE", []CostVerdict{func() CostVerdict { c := v("bob", CostCPU, CostMore, 2.5, 1.36, 1.30, 1.42); c.MDE = 0.041; return c }()},
+			"bob +2.50 ms CPU per payment (1.36×, 95% CI 1.30–1.42, MDE 4.1%), more"},
 		{"figures that disagree, a ratio without interval", []CostVerdict{v("alice", CostCPU, VerdictSame, 0, 1, 0.99, 1.01), v("alice", CostSyncs, VerdictUnknown, 1, 1.07, 0, 0)},
 			"alice CPU same, syncs not yet known (syncs 1.07×)"},
 		{"all not yet known", []CostVerdict{v("bob", CostCPU, VerdictUnknown, 3, 1.36, 0, 0), v("bob", CostSyncs, VerdictUnknown, 0.2, 1.01, 0, 0)},

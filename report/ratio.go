@@ -534,12 +534,6 @@ func oppositeNote(r Ratio, cfg verdictConfig) []string {
 	return []string{fmt.Sprintf("the test is significant toward %s (%s) but by %.1f%%, within the %g%% noise threshold", dir, pText(r.P), 100*math.Abs(r.Of-1), 100*cfg.noise)}
 }
 
-// launchValues lines up two cases' launch means (see launchValuesOf).
-func launchValues(b, c []analysis.Launch) (bv, cv []float64, paired bool) {
-	bv, cv, paired, _ = launchValuesOf(b, c, launchValue(MetricTime))
-	return bv, cv, paired
-}
-
 // launchValuesOf lines up two cases' per-launch values by launch round.
 // When both ran rounds with the same numbers (the runner numbers a
 // comparison's rounds alike for every spec), the rounds both ran are

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -50,6 +51,12 @@ func TestRatioHandComputed(t *testing.T) {
 	if got.Level != LevelIterations || got.NBase != 2 || math.Abs(got.Change-2) > 1e-12 || got.Verdict != VerdictUnknown ||
 		!slices.ContainsFunc(got.Notes, func(n string) bool { return strings.Contains(n, "ignore launch-to-launch variance") }) {
 		t.Errorf("one launch a side must be marked as iteration-level: %+v", got)
+	}
+	// Even a threefold change is not called from one launch a side; the
+	// note names the launch count that would tell.
+	tell := fmt.Sprintf("%d launches per spec (LaunchCount=%d) would detect", got.LaunchesForEffect, got.LaunchesForEffect)
+	if got.LaunchesForEffect < 2 || !slices.ContainsFunc(got.Notes, func(n string) bool { return strings.Contains(n, tell) }) {
+		t.Errorf("one launch a side: %d launches for the effect, notes %q; want %q", got.LaunchesForEffect, got.Notes, tell)
 	}
 	if one := ratioOf(specRow("new", "1", 4), specRow("base", "1", 1), cfg); one.Verdict != VerdictTooFew {
 		t.Errorf("one iteration a side: %+v", one)

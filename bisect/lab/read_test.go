@@ -131,7 +131,7 @@ func TestBisectLabReadsTheCostBesideTheRatio(t *testing.T) {
 		}
 		want := "alice same; bob same; btcd same"
 		if p[0] == mid { // bob: 7 ms × 1.36 against 7 ms, × the rounds' mean drift
-			want = "bob +2.55 ms CPU per payment (1.36×, 95% CI 1.33–1.39), more; alice same; btcd same"
+			want = "bob +2.55 ms CPU per payment (1.36×, 95% CI 1.33–1.39, MDE 3.3%), more; alice same; btcd same"
 		}
 		if c.Cost != want {
 			t.Errorf("%s vs %s: cost %q, want %q", p[0].Short, p[1].Short, c.Cost, want)
