@@ -32,6 +32,13 @@ bin/lnbench build --version lnd@v0.21.0-beta --version lnd@v0.20.2-beta
 if [ -f "$cln_src" ]; then LNBENCH_CLN_BIN=$(lnbench_cln_build "$cln_src"); export LNBENCH_CLN_BIN; fi
 # `docker compose` for this run only (DOCKER_CONFIG); auto selection prefers it.
 if $docker; then lnbench_compose_v2; fi
+# The node images the compose tests run, built once here: the two test
+# streams below both start compose runs, and two builds of one image at
+# once would each debootstrap and tag it.
+if $docker; then
+  bin/lnbench images --version lnd@v0.21.0-beta --version lnd@v0.20.2-beta
+  if [ -f "$cln_src" ]; then bin/lnbench images --node "cln@src:$(realpath "$cln_src")"; fi
+fi
 go vet -tags e2e ./...
 # Pinned: staticcheck 2026.2.2 builds with Go 1.26.
 go run honnef.co/go/tools/cmd/staticcheck@v0.8.2 -tags e2e ./...
@@ -46,10 +53,11 @@ else
   # The e2e tests wait on nodes more than they compute (a cold CI run used
   # 105% of 2 cores over 73 minutes), so two streams run side by side:
   # every package with the e2e package's Docker tests one at a time, and
-  # beside them the e2e local-process tests (those whose first statement is
-  # t.Parallel: free ports, own work and artifacts folders) one at a time.
-  # Never more than two tests on nodes at once, as before, in about 60%
-  # of the wall time.
+  # beside them the e2e tests whose first statement is t.Parallel (free
+  # ports, own work and artifacts folders, unique compose projects: the
+  # local-process tests and a few compose ones that balance the streams)
+  # one at a time. Never more than two tests on nodes at once, as before,
+  # in about 60% of the wall time.
   local_tests=$(awk '/^func Test[A-Za-z0-9_]*\(t \*testing\.T\) \{/ {name=$2; sub(/\(.*/, "", name); next}
     /^\tt\.Parallel\(\)/ && name != "" {print name; name=""} /^}/ {name=""}' e2e/*.go | paste -sd'|')
   go test -json -tags e2e -count=1 -timeout 75m -parallel 1 -run "^(${local_tests})\$" ./e2e/ >"$local_json" &

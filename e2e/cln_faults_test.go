@@ -194,6 +194,9 @@ func (w *stateWatch) describe(status string) string {
 // LND's reason, the report counts the outcomes by reason, and the run
 // completes with nothing left.
 func TestCLNCarolKilledBetweenLNDNodes(t *testing.T) {
+	// In the stream beside the Docker tests (test.sh): its runs are
+	// unique compose projects.
+	t.Parallel()
 	bin := composeSetup(t)
 	scen := carolRunFiles(t, "LNDViaCLNCarol", "", fmt.Sprintf(", node: %q", clnSpec(t)),
 		fmt.Sprintf("name: %s\ntopology: topology.yml\nparams: {Rate: [10], TotalPayments: [150]}\njob: {WarmupCount: 0, IterationCount: 1}\nfaults: [\"kill carol at 5s\"]\n", composeUniqueName("CLNCarolKilled")))
