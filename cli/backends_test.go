@@ -39,12 +39,6 @@ func TestBackendCapabilitiesRefuse(t *testing.T) {
 	if err := refuseCLNBackend(cln, local); err != nil {
 		t.Errorf("CLN on local: %v", err)
 	}
-	if err := refuseSnapshots(true, swarm); err == nil || !strings.Contains(err.Error(), "--snapshots: the swarm backend") || !strings.Contains(err.Error(), "use --backend compose or local") {
-		t.Errorf("snapshots on swarm: %v", err)
-	}
-	if err := refuseSnapshots(true, local); err != nil {
-		t.Errorf("snapshots on local: %v", err)
-	}
 	pg := scenario.Default()
 	pg.Nodes, _ = scenario.ParseNodeFlags([]string{"lnd@v0.21.0-beta+db=postgres"})
 	if _, err := refuseDatabases(pg, swarm); err == nil || !strings.Contains(err.Error(), "db=postgres nodes do not run on the swarm backend yet; use --backend compose or local") {
@@ -77,5 +71,57 @@ func TestSnapshotsForNamesASpec(t *testing.T) {
 	}
 	if err := checkSnapshotsFor(s, []string{"c"}); err == nil || err.Error() != `--snapshots-for "c": name one of the node specs' labels (a, b)` {
 		t.Errorf("c: %v", err)
+	}
+}
+
+// Restoring is the default where the backend can; a flag, the scenario's
+// key or the environment builds; asking for both is refused in one line.
+func TestRestoresNetworks(t *testing.T) {
+	local, swarm := lookupBackend("local"), lookupBackend("swarm")
+	fresh := scenario.Default()
+	fresh.FreshNetwork = true
+	cases := []struct {
+		name    string
+		s       scenario.Scenario
+		f       runFlags
+		env     string
+		backend string
+		restore bool
+		note    string // a part of the note, "" for none
+		err     string // a part of the error, "" for none
+	}{
+		{name: "default on local", s: scenario.Default(), backend: "local", restore: true},
+		{name: "default on swarm builds, saying why", s: scenario.Default(), backend: "swarm", note: "the swarm backend keeps its actors' data"},
+		{name: "--fresh-network", s: scenario.Default(), f: runFlags{fresh: true, freshSet: true}, backend: "local"},
+		{name: "fresh_network in the scenario", s: fresh, backend: "local"},
+		{name: "the environment", s: scenario.Default(), env: "1", backend: "local"},
+		{name: "--snapshots over the environment", s: scenario.Default(), f: runFlags{snapshots: true}, env: "true", backend: "local", restore: true},
+		{name: "--fresh-network=false over the environment", s: scenario.Default(), f: runFlags{freshSet: true}, env: "1", backend: "local", restore: true},
+		{name: "--snapshots-for", s: scenario.Default(), f: runFlags{snapshotsFor: []string{"a"}}, backend: "local", restore: true},
+		{name: "--snapshots on swarm", s: scenario.Default(), f: runFlags{snapshots: true}, backend: "swarm", err: "--snapshots: the swarm backend"},
+		{name: "both flags", s: scenario.Default(), f: runFlags{snapshots: true, fresh: true, freshSet: true}, backend: "local", err: "--fresh-network and --snapshots: keep one"},
+		{name: "--snapshots against the scenario", s: fresh, f: runFlags{snapshots: true}, backend: "local", err: "fresh_network: true"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Setenv(FreshNetworkEnv, c.env)
+			be := local
+			if c.backend == "swarm" {
+				be = swarm
+			}
+			restore, note, err := restoresNetworks(c.s, c.f, be)
+			if c.err != "" {
+				if err == nil || !strings.Contains(err.Error(), c.err) || strings.Contains(err.Error(), "\n") {
+					t.Fatalf("err %v, want one line with %q", err, c.err)
+				}
+				return
+			}
+			if err != nil || restore != c.restore {
+				t.Fatalf("restore %v, %v; want %v", restore, err, c.restore)
+			}
+			if (c.note == "") != (note == "") || !strings.Contains(note, c.note) {
+				t.Errorf("note %q, want %q", note, c.note)
+			}
+		})
 	}
 }

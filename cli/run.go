@@ -60,6 +60,8 @@ type runFlags struct {
 	snapshotDir string
 	// snapshotsFor restores only these node specs' networks (implies snapshots).
 	snapshotsFor []string
+	// fresh: --fresh-network, builds every network; freshSet: given at all.
+	fresh, freshSet bool
 }
 
 // wantsSnapshots: --snapshots, or --snapshots-for (which implies it).
@@ -75,6 +77,7 @@ func runCmd(stdout, stderr io.Writer) *cobra.Command {
 			"<artifacts>/<UTC timestamp>-<scenario>/.\n\n" + nodeSpecHelp,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			f.freshSet = cmd.Flags().Changed("fresh-network")
 			return runScenario(cmd, stdout, stderr, args, f)
 		},
 	}
@@ -94,8 +97,9 @@ func runCmd(stdout, stderr io.Writer) *cobra.Command {
 	fl.StringVar(&f.memory, "memory", "", "compose: memory limit per node container, not btcd's or the sampler's (e.g. 512m; ≥ 320m for LND, its start peak; empty = none)")
 	addCompareFlags(fl, &f.compare)
 	fl.BoolVar(&f.harnessProfile, "harness-profile", false, "write lnbench's own CPU profile for the run into the artifacts folder ("+runner.HarnessProfileName+", top functions in "+runner.HarnessProfileTopName+")")
-	fl.BoolVar(&f.snapshots, "snapshots", false, "restore each network from a snapshot of the same network ready (chain, funded wallets, open channels, routes), made once in CACHE/snapshots; `lnbench snapshots` lists, exports and prunes them")
-	fl.StringVar(&f.snapshotDir, "snapshot-dir", "", "with --snapshots: the folder of snapshots (default CACHE/snapshots)")
+	fl.BoolVar(&f.snapshots, "snapshots", false, "restore each network from a snapshot of the same network ready (chain, funded wallets, open channels, routes), made once in CACHE/snapshots: the default on the local and compose backends; given, a backend that cannot is refused. `lnbench snapshots` lists, exports and prunes them")
+	fl.BoolVar(&f.fresh, "fresh-network", false, "build every network from nothing instead of restoring it from a snapshot (the scenario's fresh_network: true; $"+FreshNetworkEnv+"=1 makes it the default)")
+	fl.StringVar(&f.snapshotDir, "snapshot-dir", "", "the folder of snapshots (default CACHE/snapshots)")
 	fl.StringArrayVar(&f.snapshotsFor, "snapshots-for", nil, "restore only this node spec's networks (label; repeatable) and build the others: a built and a restored network in one comparison show what restoring changes")
 	fl.StringArrayVar(&f.faults, "fault", nil, "inject a fault during measurement, added to the scenario's (repeatable), e.g. \"restart bob at 10s\", \"pause bob at 5s for 5s\"")
 	return cmd
@@ -168,6 +172,9 @@ func loadScenario(args []string, f runFlags) (scenario.Scenario, error) {
 	}
 	if f.reuse {
 		s.ReuseNetwork = true
+	}
+	if f.freshSet {
+		s.FreshNetwork = f.fresh
 	}
 	if f.cpus != 0 {
 		s.Node.CPUs = f.cpus
@@ -248,8 +255,12 @@ func executeScenario(cmd *cobra.Command, stdout, stderr io.Writer, s scenario.Sc
 	if err := checkSnapshotsFor(s, f.snapshotsFor); err != nil {
 		return runner.Run{}, err
 	}
-	if err := refuseSnapshots(f.wantsSnapshots(), be); err != nil {
+	restore, snapNote, err := restoresNetworks(s, f, be)
+	if err != nil {
 		return runner.Run{}, err
+	}
+	if snapNote != "" {
+		fmt.Fprintln(stderr, snapNote)
 	}
 	withPostgres, err := refuseDatabases(s, be)
 	if err != nil {
@@ -283,7 +294,7 @@ func executeScenario(cmd *cobra.Command, stdout, stderr io.Writer, s scenario.Sc
 		return runner.Run{}, err
 	}
 	var snaps *runner.SnapshotOptions
-	if f.wantsSnapshots() {
+	if restore {
 		snaps = &runner.SnapshotOptions{Cache: snapshotCache(f.cache, f.snapshotDir), Chain: bins.Chain(), Specs: f.snapshotsFor}
 		d, cached, restored, err := runner.EstimateRestored(runner.Options{Scenario: s, BackendName: backendName, Builds: bins.ForReport(), Snapshots: snaps})
 		if err != nil {

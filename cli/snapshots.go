@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -153,14 +154,43 @@ func exportSnapshot(c snapshot.Cache, key, path string, stdout io.Writer) error 
 	return nil
 }
 
-// refuseSnapshots refuses --snapshots on a backend whose actors' data is
-// not in this host's folders, before anything is built.
-func refuseSnapshots(snapshots bool, be driver.Driver) error {
-	if !snapshots || be.Caps().Snapshots {
-		return nil
+// FreshNetworkEnv, set to true, builds every network by default, as
+// --fresh-network does (a flag or --snapshots given overrides it): for a
+// machine or a test suite that must not restore from, or fill, the cache.
+const FreshNetworkEnv = "LNBENCH_FRESH_NETWORK"
+
+// restoresNetworks says whether the run restores its networks from
+// snapshots. Restoring is the default wherever the backend keeps its
+// actors' data on this host: restored networks measure as built ones do
+// (docs/measured.md, Snapshots). The scenario's fresh_network, or
+// --fresh-network, builds every network; --snapshots (or --snapshots-for)
+// asks for restores and is refused where the backend cannot. note, when
+// not "", says why a default restore does not happen.
+func restoresNetworks(s scenario.Scenario, f runFlags, be driver.Driver) (restore bool, note string, err error) {
+	asked := f.wantsSnapshots()
+	switch {
+	case asked && f.freshSet && f.fresh:
+		return false, "", fmt.Errorf("--fresh-network and --snapshots: keep one (--fresh-network builds every network, --snapshots restores them)")
+	case asked && s.FreshNetwork && !f.freshSet:
+		return false, "", fmt.Errorf("--snapshots: the scenario says fresh_network: true; drop one, or add --fresh-network=false")
+	case asked:
+		if !be.Caps().Snapshots {
+			return false, "", fmt.Errorf("--snapshots: the %s backend keeps its actors' data on its engines' hosts, where lnbench cannot save it; %s, or run without --snapshots",
+				be.Name(), driver.UseOneOf(func(c driver.Caps) bool { return c.Snapshots }))
+		}
+		return true, "", nil
+	case f.freshSet && f.fresh, !f.freshSet && (s.FreshNetwork || envFresh()):
+		return false, "", nil
+	case !be.Caps().Snapshots:
+		return false, fmt.Sprintf("snapshots: every network is built (the %s backend keeps its actors' data on its engines' hosts)", be.Name()), nil
 	}
-	return fmt.Errorf("--snapshots: the %s backend keeps its actors' data on its engines' hosts, where lnbench cannot save it; %s, or run without --snapshots",
-		be.Name(), driver.UseOneOf(func(c driver.Caps) bool { return c.Snapshots }))
+	return true, "", nil
+}
+
+// envFresh reads FreshNetworkEnv (any value strconv.ParseBool takes as true).
+func envFresh() bool {
+	v, err := strconv.ParseBool(os.Getenv(FreshNetworkEnv))
+	return err == nil && v
 }
 
 // checkSnapshotsFor refuses a --snapshots-for label that names no node spec.

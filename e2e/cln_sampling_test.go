@@ -10,9 +10,11 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lnbench/lnbench/flamegraph"
 	"github.com/lnbench/lnbench/record/traces"
+	"github.com/lnbench/lnbench/usage"
 )
 
 // TestCLNIterationSampling runs AlicePaysBob on two CLN nodes with every
@@ -42,8 +44,13 @@ sampling: {mode: iteration}
 		t.Fatalf("%d windows, want 4: %+v", len(ws), ws)
 	}
 	cpu := cpuSeconds(t, run)
+	samples, err := usage.Load(filepath.Join(run, usage.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, actor := range []string{"alice", "bob"} {
-		checkCLNProfiles(t, run, ws, actor, cpu[actor])
+		t.Logf("%s: %.1f CPU s over the measured iterations (resources.csv)", actor, cpu[actor])
+		checkCLNProfiles(t, run, ws, actor, cpuOverWindows(samples, ws, actor))
 	}
 	for _, f := range []string{"flamegraphs.html", "flamegraphs-timeline.svg", "Alice_traces/diff-first-last.svg"} {
 		if _, err := os.Stat(filepath.Join(run, f)); err != nil {
@@ -78,6 +85,49 @@ func cpuSeconds(t *testing.T, run string) map[string]float64 {
 		out[r[col["Actor"]]] = v
 	}
 	return out
+}
+
+// cpuOverWindows is the actor's CPU time, read by the resource sampler,
+// over its profile windows' own spans: a window is cut from whole slices
+// and lies up to half a slice off its iteration at each end, so on short
+// iterations the iterations' CPU (resources.csv) is not the profiled time's.
+// The cumulative counter is interpolated between the samples around each
+// end; 0 when the stream cannot bracket a window.
+func cpuOverWindows(samples []usage.Sample, ws []traces.Window, actor string) float64 {
+	var own []usage.Sample
+	for _, s := range samples {
+		if s.Actor == actor {
+			own = append(own, s)
+		}
+	}
+	at := func(t time.Time) (float64, bool) {
+		for i := 1; i < len(own); i++ {
+			a, b := own[i-1], own[i]
+			if t.Before(a.Time) || t.After(b.Time) {
+				continue
+			}
+			span := b.Time.Sub(a.Time).Seconds()
+			if span <= 0 {
+				return a.CPUSeconds(), true
+			}
+			f := t.Sub(a.Time).Seconds() / span
+			return a.CPUSeconds() + f*(b.CPUSeconds()-a.CPUSeconds()), true
+		}
+		return 0, false
+	}
+	var sum float64
+	for _, w := range ws {
+		if w.Actor != actor {
+			continue
+		}
+		start, ok1 := at(w.Start)
+		end, ok2 := at(w.End)
+		if !ok1 || !ok2 {
+			return 0
+		}
+		sum += end - start
+	}
+	return sum
 }
 
 func first(s []string, n int) []string {
@@ -145,9 +195,14 @@ func checkCLNProfiles(t *testing.T, run string, ws []traces.Window, actor string
 		t.Errorf("%s: the profiler profiled itself as part of the node: %v", actor, roots)
 	}
 	profiled := float64(all.Total()) / 99
-	t.Logf("%s: %.1f CPU s in samples, %.1f CPU s read by the resource sampler", actor, profiled, cpuSec)
+	for _, w := range ws {
+		if a, ok := w.Alignment(); ok && w.Actor == actor {
+			t.Logf("%s %s: %s", actor, w.Label, a)
+		}
+	}
+	t.Logf("%s: %.1f CPU s in samples, %.1f CPU s read by the resource sampler over the windows", actor, profiled, cpuSec)
 	if cpuSec == 0 {
-		return // a container's cgroup counts perf's own CPU too
+		return // a container's cgroup counts perf's own CPU too, or the stream did not bracket a window
 	}
 	if r := profiled / cpuSec; !(r > 0.7 && r < 1.3) {
 		t.Errorf("%s: samples account for %.1f CPU s, the resource sampler read %.1f s", actor, profiled, cpuSec)

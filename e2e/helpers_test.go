@@ -57,6 +57,11 @@ func TestMain(m *testing.M) {
 			fmt.Fprintf(os.Stderr, "e2e: the standalone bitcoin-cli: %v\n%s", err, out)
 		}
 	}
+	// Every test builds its networks unless it asks for snapshots (or, as
+	// TestDefaultRunRestoresItsNetwork, runs lnbench without this): a
+	// default restore would make one test's network another's, from a
+	// cache that outlives the run.
+	os.Setenv(cli.FreshNetworkEnv, "1")
 	code := m.Run()
 	if cliDir != "" {
 		os.RemoveAll(cliDir)

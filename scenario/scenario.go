@@ -83,7 +83,10 @@ type Scenario struct {
 	BuildKeys map[string]string `json:"build_keys,omitempty"`
 	// ReuseNetwork runs every case that needs the same topology on one
 	// network instead of a fresh one per case (BenchmarkDotNet's GlobalSetup).
-	ReuseNetwork bool     `json:"reuse_network"`
+	ReuseNetwork bool `json:"reuse_network"`
+	// FreshNetwork builds every network from nothing, never restoring one
+	// from a snapshot (restoring is the default where the backend can).
+	FreshNetwork bool     `json:"fresh_network,omitempty"`
 	Source       string   `json:"source,omitempty"`
 	Sweep        *Sweep   `json:"sweep,omitempty"`
 	Sampling     Sampling `json:"sampling"`
@@ -116,6 +119,7 @@ type file struct {
 	Nodes        yaml.Node `yaml:"nodes"`
 	Baseline     string    `yaml:"baseline"`
 	ReuseNetwork bool      `yaml:"reuse_network"`
+	FreshNetwork bool      `yaml:"fresh_network"`
 	Sweep        *Sweep    `yaml:"sweep"`
 	Sampling     Sampling  `yaml:"sampling"`
 	Faults       yaml.Node `yaml:"faults"`
@@ -193,7 +197,7 @@ func parseIn(data []byte, dir string) (Scenario, error) {
 	} else if err != nil {
 		return Scenario{}, err
 	}
-	s := Scenario{Name: f.Name, Method: f.Method, Topology: f.Topology, Job: f.Job, Node: f.Node, ReuseNetwork: f.ReuseNetwork, Sweep: f.Sweep, Sampling: f.Sampling, Compare: f.Compare}
+	s := Scenario{Name: f.Name, Method: f.Method, Topology: f.Topology, Job: f.Job, Node: f.Node, ReuseNetwork: f.ReuseNetwork, FreshNetwork: f.FreshNetwork, Sweep: f.Sweep, Sampling: f.Sampling, Compare: f.Compare}
 	s.LaunchCountSet = s.Job.LaunchCount != unsetLaunches
 	if !s.LaunchCountSet {
 		s.Job.LaunchCount = DefaultJob.LaunchCount
@@ -502,6 +506,9 @@ func (s Scenario) YAML() []byte {
 		fmt.Fprintf(&b, "baseline: %s\n", s.Baseline)
 	}
 	fmt.Fprintf(&b, "reuse_network: %v\n", s.ReuseNetwork)
+	if s.FreshNetwork {
+		b.WriteString("fresh_network: true\n")
+	}
 	if sm := s.Sampling; sm.On() {
 		fmt.Fprintf(&b, "sampling:\n  mode: %s\n  every: %s\n  window: %s\n  stagger: %v\n  slice: %s\n", sm.Mode, sm.Every, sm.Window, sm.Stagger, sm.Slice)
 	}

@@ -44,7 +44,7 @@ func TestParseErrors(t *testing.T) {
 	tests := []struct{ doc, want string }{
 		{"name: X\ntopology: AlicePaysBob\nparams:\n  Concurrency: [0]\n", "Concurrency=\"0\": must be a positive integer"},
 		{"name: X\ntopology: Nowhere\n", `topology "Nowhere"`},
-		{"name: X\ntopology: AlicePaysBob\nbogus: 1\n", `line 3: unknown key "bogus"; valid keys here: baseline, compare, faults, job, method, name, node, nodes, params, reuse_network, sampling, sweep, topology`},
+		{"name: X\ntopology: AlicePaysBob\nbogus: 1\n", `line 3: unknown key "bogus"; valid keys here: baseline, compare, faults, fresh_network, job, method, name, node, nodes, params, reuse_network, sampling, sweep, topology`},
 		{"name: X\ntopology: AlicePaysBob\njob:\n  Iterations: 3\n", `line 4: unknown key "Iterations"; valid keys here: Duration, InvocationCount, IterationCount, LaunchCount, WarmupCount`},
 		{"name: X\ntopology: AlicePaysBob\nnode:\n  mem: 1g\n", `unknown key "mem"; valid keys here: cpus, db_backend, flags, implementation, memory, profile, version`},
 		{"name: X\ntopology: AlicePaysBob\nsweep:\n  params: Rate\n", `unknown key "params"; valid keys here: max_error_rate, max_p99_ms, param`},
