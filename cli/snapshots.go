@@ -35,9 +35,9 @@ func snapshotsCmd(stdout, stderr io.Writer) *cobra.Command {
 	var all bool
 	cmd := &cobra.Command{
 		Use:   "snapshots [list | rm KEY… | prune | export KEY FILE | import FILE]",
-		Short: "List, remove, prune, export and import snapshots of ready networks (lnbench run --snapshots)",
+		Short: "List, remove, prune, export and import snapshots of ready networks (lnbench run restores from them by default)",
 		Long: "A snapshot is a network ready to measure (chain mined, wallets funded, channels open, every\n" +
-			"route known) saved by `lnbench run --snapshots`, keyed by what determines it (topology, each\n" +
+			"route known) saved by `lnbench run` (on local and compose, unless --fresh-network), keyed by what determines it (topology, each\n" +
 			"node's build and settings, the chain). list shows each with its size; prune removes those set\n" +
 			"aside (they did not restore), and with --older-than D or --all the usable ones too; export\n" +
 			"writes one to a file another machine imports.",
