@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lnbench/lnbench/faults"
 	"github.com/lnbench/lnbench/scenario"
@@ -100,7 +102,7 @@ func TestRestoresNetworks(t *testing.T) {
 		{name: "--snapshots-for", s: scenario.Default(), f: runFlags{snapshotsFor: []string{"a"}}, backend: "local", restore: true},
 		{name: "--snapshots on swarm", s: scenario.Default(), f: runFlags{snapshots: true}, backend: "swarm", err: "--snapshots: the swarm backend"},
 		{name: "both flags", s: scenario.Default(), f: runFlags{snapshots: true, fresh: true, freshSet: true}, backend: "local", err: "--fresh-network and --snapshots: keep one"},
-		{name: "--snapshots against the scenario", s: fresh, f: runFlags{snapshots: true}, backend: "local", err: "fresh_network: true"},
+
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -123,5 +125,27 @@ func TestRestoresNetworks(t *testing.T) {
 				t.Errorf("note %q, want %q", note, c.note)
 			}
 		})
+	}
+}
+
+// --snapshots overrides the scenario's fresh_network, as flags override the file.
+func TestSnapshotsFlagOverridesTheScenario(t *testing.T) {
+	dir := t.TempDir()
+	file := dir + "/s.yml"
+	if err := os.WriteFile(file, []byte("topology: AlicePaysBob\nfresh_network: true\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		f    runFlags
+		want bool
+	}{{runFlags{}, true}, {runFlags{snapshots: true}, false}, {runFlags{freshSet: true}, false}} {
+		c.f.startTimeout = time.Minute
+		s, err := loadScenario([]string{file}, c.f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.FreshNetwork != c.want {
+			t.Errorf("flags %+v: fresh_network %v, want %v", c.f, s.FreshNetwork, c.want)
+		}
 	}
 }

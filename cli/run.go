@@ -175,6 +175,8 @@ func loadScenario(args []string, f runFlags) (scenario.Scenario, error) {
 	}
 	if f.freshSet {
 		s.FreshNetwork = f.fresh
+	} else if f.wantsSnapshots() {
+		s.FreshNetwork = false // the flag over the file's key
 	}
 	if f.cpus != 0 {
 		s.Node.CPUs = f.cpus

@@ -164,15 +164,14 @@ const FreshNetworkEnv = "LNBENCH_FRESH_NETWORK"
 // actors' data on this host: restored networks measure as built ones do
 // (docs/measured.md, Snapshots). The scenario's fresh_network, or
 // --fresh-network, builds every network; --snapshots (or --snapshots-for)
-// asks for restores and is refused where the backend cannot. note, when
+// asks for restores, over the scenario's key as flags override a file
+// (loadScenario clears it), and is refused where the backend cannot. note, when
 // not "", says why a default restore does not happen.
 func restoresNetworks(s scenario.Scenario, f runFlags, be driver.Driver) (restore bool, note string, err error) {
 	asked := f.wantsSnapshots()
 	switch {
 	case asked && f.freshSet && f.fresh:
 		return false, "", fmt.Errorf("--fresh-network and --snapshots: keep one (--fresh-network builds every network, --snapshots restores them)")
-	case asked && s.FreshNetwork && !f.freshSet:
-		return false, "", fmt.Errorf("--snapshots: the scenario says fresh_network: true; drop one, or add --fresh-network=false")
 	case asked:
 		if !be.Caps().Snapshots {
 			return false, "", fmt.Errorf("--snapshots: the %s backend keeps its actors' data on its engines' hosts, where lnbench cannot save it; %s, or run without --snapshots",
