@@ -102,7 +102,6 @@ func TestRestoresNetworks(t *testing.T) {
 		{name: "--snapshots-for", s: scenario.Default(), f: runFlags{snapshotsFor: []string{"a"}}, backend: "local", restore: true},
 		{name: "--snapshots on swarm", s: scenario.Default(), f: runFlags{snapshots: true}, backend: "swarm", err: "--snapshots: the swarm backend"},
 		{name: "both flags", s: scenario.Default(), f: runFlags{snapshots: true, fresh: true, freshSet: true}, backend: "local", err: "--fresh-network and --snapshots: keep one"},
-
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
