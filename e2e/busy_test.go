@@ -223,22 +223,32 @@ func procCPU(pid int) float64 {
 // coresOver is the process's mean cores over the intervals, its counter
 // interpolated linearly between reads.
 func (r *cpuReads) coresOver(iv [][2]time.Time) float64 {
-	at := func(t time.Time) float64 {
-		for i := 1; i < len(r.at); i++ {
-			if !r.at[i].Before(t) {
-				f := t.Sub(r.at[i-1]).Seconds() / r.at[i].Sub(r.at[i-1]).Seconds()
-				return r.secs[i-1] + f*(r.secs[i]-r.secs[i-1])
-			}
-		}
-		return r.secs[len(r.secs)-1]
-	}
-	cpu, secs := 0.0, 0.0
+	secs := 0.0
 	for _, v := range iv {
-		cpu += at(v[1]) - at(v[0])
 		secs += v[1].Sub(v[0]).Seconds()
 	}
 	if secs == 0 {
 		return 0
 	}
-	return cpu / secs
+	return cpuOver(r.at, r.secs, iv) / secs
+}
+
+// cpuOver is a cumulative CPU counter's growth over the intervals, read at
+// times at (ascending) and interpolated linearly between reads (held at
+// the last read past it).
+func cpuOver(at []time.Time, secs []float64, iv [][2]time.Time) float64 {
+	value := func(t time.Time) float64 {
+		for i := 1; i < len(at); i++ {
+			if !at[i].Before(t) {
+				f := t.Sub(at[i-1]).Seconds() / at[i].Sub(at[i-1]).Seconds()
+				return secs[i-1] + f*(secs[i]-secs[i-1])
+			}
+		}
+		return secs[len(secs)-1]
+	}
+	cpu := 0.0
+	for _, v := range iv {
+		cpu += value(v[1]) - value(v[0])
+	}
+	return cpu
 }

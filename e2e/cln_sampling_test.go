@@ -94,40 +94,24 @@ func cpuSeconds(t *testing.T, run string) map[string]float64 {
 // The cumulative counter is interpolated between the samples around each
 // end; 0 when the stream cannot bracket a window.
 func cpuOverWindows(samples []usage.Sample, ws []traces.Window, actor string) float64 {
-	var own []usage.Sample
+	var at []time.Time
+	var secs []float64
 	for _, s := range samples {
 		if s.Actor == actor {
-			own = append(own, s)
+			at, secs = append(at, s.Time), append(secs, s.CPUSeconds())
 		}
 	}
-	at := func(t time.Time) (float64, bool) {
-		for i := 1; i < len(own); i++ {
-			a, b := own[i-1], own[i]
-			if t.Before(a.Time) || t.After(b.Time) {
-				continue
-			}
-			span := b.Time.Sub(a.Time).Seconds()
-			if span <= 0 {
-				return a.CPUSeconds(), true
-			}
-			f := t.Sub(a.Time).Seconds() / span
-			return a.CPUSeconds() + f*(b.CPUSeconds()-a.CPUSeconds()), true
-		}
-		return 0, false
-	}
-	var sum float64
+	var iv [][2]time.Time
 	for _, w := range ws {
 		if w.Actor != actor {
 			continue
 		}
-		start, ok1 := at(w.Start)
-		end, ok2 := at(w.End)
-		if !ok1 || !ok2 {
+		if len(at) < 2 || w.Start.Before(at[0]) || w.End.After(at[len(at)-1]) {
 			return 0
 		}
-		sum += end - start
+		iv = append(iv, [2]time.Time{w.Start, w.End})
 	}
-	return sum
+	return cpuOver(at, secs, iv)
 }
 
 func first(s []string, n int) []string {
