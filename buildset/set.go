@@ -8,6 +8,7 @@ package buildset
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -73,6 +74,38 @@ func BuildSpec(imagesDir, cache string, sp nodespec.Spec) (nodebuild.Spec, error
 // distinct build once, and records the keys in the scenario so that every
 // topology node carries its build's key.
 func Ensure(ctx context.Context, imagesDir, cache string, s *scenario.Scenario, log io.Writer) (Set, error) {
+	build := func(spec nodebuild.Spec) (nodebuild.Result, error) { return EnsureBuild(ctx, cache, spec, log) }
+	return resolve(ctx, imagesDir, cache, s, finder{nodebuild.Locate, build}, log)
+}
+
+// Cached is Ensure without building: the builds the cache holds, for a
+// plan (--plan) that must build nothing. missing names the specs (and
+// "btcd") the cache lacks; the set then lacks their keys.
+func Cached(ctx context.Context, imagesDir, cache string, s *scenario.Scenario) (set Set, missing []string, err error) {
+	build := func(spec nodebuild.Spec) (nodebuild.Result, error) {
+		missing = append(missing, spec.String())
+		return nodebuild.Result{}, errNotCached
+	}
+	// Peek: a plan is no use of a build (pruning goes by last use).
+	set, err = resolve(ctx, imagesDir, cache, s, finder{nodebuild.Peek, build}, io.Discard)
+	if errors.Is(err, errNotCached) {
+		err = nil
+	}
+	return set, missing, err
+}
+
+// errNotCached is Cached's build: it builds nothing.
+var errNotCached = errors.New("not in the cache")
+
+// finder finds a build in the cache (locate), else makes it (build).
+type finder struct {
+	locate func(cache string, spec nodebuild.Spec) (nodebuild.Result, error)
+	build  func(nodebuild.Spec) (nodebuild.Result, error)
+}
+
+// resolve finds each distinct build in the cache, and those it lacks by
+// build; Cached's build refuses, and resolve then goes on without them.
+func resolve(ctx context.Context, imagesDir, cache string, s *scenario.Scenario, find finder, log io.Writer) (Set, error) {
 	out := Set{byLabel: map[string]nodebuild.Result{}, byKey: map[string]nodebuild.Result{}}
 	specs, err := s.AllSpecs()
 	if err != nil {
@@ -93,14 +126,19 @@ func Ensure(ctx context.Context, imagesDir, cache string, s *scenario.Scenario, 
 		}
 	}
 	s.BuildKeys = map[string]string{}
+	var notCached error
 	for i, sp := range specs {
 		start := time.Now()
-		r, err := nodebuild.Locate(cache, bspecs[i])
+		r, err := find.locate(cache, bspecs[i])
 		if err != nil && brokenCache(err) {
 			return out, fmt.Errorf("node spec %s: %w", sp.Label, err)
 		}
 		if err != nil {
-			r, err = EnsureBuild(ctx, cache, bspecs[i], log)
+			r, err = find.build(bspecs[i])
+		}
+		if errors.Is(err, errNotCached) {
+			notCached = err
+			continue
 		}
 		if err != nil {
 			return out, fmt.Errorf("node spec %s: %w", sp.Label, err)
@@ -118,9 +156,12 @@ func Ensure(ctx context.Context, imagesDir, cache string, s *scenario.Scenario, 
 		out.byLabel[sp.Label] = r
 		s.BuildKeys[sp.Label] = key
 	}
+	if notCached != nil {
+		return out, notCached
+	}
 	out.chain = s.BuildKeys[s.BaselineSpec().Label]
 	if out.byKey[out.chain].Manifest.Implementation != "lnd" {
-		return out, out.ensureChainBuild(ctx, imagesDir, cache, log)
+		return out, out.ensureChainBuild(imagesDir, cache, find, log)
 	}
 	return out, nil
 }
@@ -128,7 +169,7 @@ func Ensure(ctx context.Context, imagesDir, cache string, s *scenario.Scenario, 
 // ensureChainBuild picks the build btcd comes from when the baseline is
 // not LND (a CLN build has no btcd): the first LND build of the run, else
 // the default LND release, built like any other and imaged with them.
-func (s *Set) ensureChainBuild(ctx context.Context, imagesDir, cache string, log io.Writer) error {
+func (s *Set) ensureChainBuild(imagesDir, cache string, find finder, log io.Writer) error {
 	for _, key := range s.keys {
 		if s.byKey[key].Manifest.Implementation == "lnd" {
 			s.chain = key
@@ -140,9 +181,9 @@ func (s *Set) ensureChainBuild(ctx context.Context, imagesDir, cache string, log
 	if err != nil {
 		return fmt.Errorf("btcd for a network without LND nodes comes from %s: %v", text, err)
 	}
-	r, err := nodebuild.Locate(cache, spec)
+	r, err := find.locate(cache, spec)
 	if err != nil {
-		if r, err = EnsureBuild(ctx, cache, spec, log); err != nil {
+		if r, err = find.build(spec); err != nil {
 			return fmt.Errorf("btcd (from %s): %w", text, err)
 		}
 	}

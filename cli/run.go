@@ -269,6 +269,13 @@ func executeScenario(cmd *cobra.Command, stdout, stderr io.Writer, s scenario.Sc
 		return runner.Run{}, err
 	}
 	if f.plan {
+		if restore {
+			// The snapshots' keys name the builds: those the cache holds
+			// give the restored estimate without building anything.
+			if est, warn, err = plannedRestores(ctx, s, f, backendName, networks, est, warn); err != nil {
+				return runner.Run{}, err
+			}
+		}
 		printPlan(stderr, s, networks, est, warn, backendName)
 		fmt.Fprintln(stderr, "plan only (--plan): nothing built or started")
 		return runner.Run{}, nil
@@ -298,12 +305,9 @@ func executeScenario(cmd *cobra.Command, stdout, stderr io.Writer, s scenario.Sc
 	var snaps *runner.SnapshotOptions
 	if restore {
 		snaps = &runner.SnapshotOptions{Cache: snapshotCache(f.cache, f.snapshotDir), Chain: bins.Chain(), Specs: f.snapshotsFor}
-		d, cached, restored, err := runner.EstimateRestored(runner.Options{Scenario: s, BackendName: backendName, Builds: bins.ForReport(), Snapshots: snaps})
-		if err != nil {
+		if est, warn, err = restoredEstimate(s, bins, snaps, backendName, networks, warn); err != nil {
 			return runner.Run{}, err
 		}
-		est = d
-		warn = strings.TrimPrefix(warn+"\n"+fmt.Sprintf("snapshots: %d of %d network(s) restored, %d of them from the cache; each other one is built once to make its snapshot", restored, networks, cached), "\n")
 	}
 	printPlan(stderr, s, networks, est, warn, backendName)
 	// Images are built once per run, before its folder exists: a failed

@@ -16,6 +16,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -41,7 +42,7 @@ job: {WarmupCount: 0, IterationCount: 1}
 	start := time.Now()
 	r := startCompose(t, bin, scen, "--fault", fault)
 	if !r.wait(3 * time.Minute) {
-		t.Fatalf("run did not finish in 3 min:\n%s", r.out.String())
+		t.Fatalf("run did not finish in 3 min:\n%s\n%s", r.out.String(), stuckFaultRun(r))
 	}
 	if r.err != nil {
 		if strings.Contains(r.out.String(), "sch_netem") {
@@ -65,6 +66,33 @@ job: {WarmupCount: 0, IterationCount: 1}
 	}
 	t.Logf("applied by %q", fs[0].Mechanism)
 	return recs, fs[0]
+}
+
+// stuckFaultRun says where a run that outlived its time stands: the
+// payments recorded so far and when the last ended, the faults file, and
+// what each delayer of the run wrote.
+func stuckFaultRun(r *composeRun) string {
+	dir := r.dir()
+	if dir == "" {
+		return "no run folder yet"
+	}
+	var b strings.Builder
+	recs, err := result.ReadFile(filepath.Join(dir, "payments.jsonl"))
+	fmt.Fprintf(&b, "payments.jsonl: %d records (%v)", len(recs), err)
+	if len(recs) > 0 {
+		last := recs[len(recs)-1]
+		fmt.Fprintf(&b, ", the last %s, ended %v ago", last.Status, time.Since(last.End).Round(time.Second))
+	}
+	fs, _ := os.ReadFile(filepath.Join(dir, faults.FileName))
+	fmt.Fprintf(&b, "\nfaults.jsonl: %s", strings.TrimSpace(string(fs)))
+	if id := r.runID(); id != "" {
+		out, _ := exec.Command("docker", "ps", "-aq", "--filter", "label=lnbench.run="+id, "--filter", "label=lnbench.role=netdelay").Output()
+		for _, c := range strings.Fields(string(out)) {
+			logs, _ := exec.Command("docker", "logs", c).CombinedOutput()
+			fmt.Fprintf(&b, "\ndelayer %s: %s", c, strings.TrimSpace(string(logs)))
+		}
+	}
+	return b.String()
 }
 
 func lineWith(out, s string) string {
