@@ -41,8 +41,14 @@ job: {WarmupCount: 0, IterationCount: 1}
 `, composeUniqueName(name), payments))
 	start := time.Now()
 	r := startCompose(t, bin, scen, "--fault", fault)
+	// About 100 s on CI's busy machine; once one stopped saying anything
+	// after its fault began and outlived 3 min. Past 3 min it says where
+	// it stands, and fails at 5.
 	if !r.wait(3 * time.Minute) {
-		t.Fatalf("run did not finish in 3 min:\n%s\n%s", r.out.String(), stuckFaultRun(r))
+		t.Logf("run not finished in 3 min: %s", stuckFaultRun(r))
+		if !r.wait(2 * time.Minute) {
+			t.Fatalf("run did not finish in 5 min:\n%s\n%s", r.out.String(), stuckFaultRun(r))
+		}
 	}
 	if r.err != nil {
 		if strings.Contains(r.out.String(), "sch_netem") {
