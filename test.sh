@@ -48,7 +48,7 @@ local_json=$(mktemp)
 trap 'rm -f "$counts" "$local_json"' EXIT
 if [ $# -gt 0 ]; then
   # Arguments (e.g. -run TestX) pick the tests: one command, as asked.
-  go test -json -tags e2e -count=1 -timeout 75m -parallel 2 "$@" ./... | bin/testsum -counts "$counts"
+  go test -json -tags e2e -count=1 -timeout 85m -parallel 2 "$@" ./... | bin/testsum -counts "$counts"
 else
   # The e2e tests wait on nodes more than they compute (a cold CI run used
   # 105% of 2 cores over 73 minutes), so two streams run side by side:
@@ -60,10 +60,10 @@ else
   # in about 60% of the wall time.
   local_tests=$(awk '/^func Test[A-Za-z0-9_]*\(t \*testing\.T\) \{/ {name=$2; sub(/\(.*/, "", name); next}
     /^\tt\.Parallel\(\)/ && name != "" {print name; name=""} /^}/ {name=""}' e2e/*.go | paste -sd'|')
-  go test -json -tags e2e -count=1 -timeout 75m -parallel 1 -run "^(${local_tests})\$" ./e2e/ >"$local_json" &
+  go test -json -tags e2e -count=1 -timeout 85m -parallel 1 -run "^(${local_tests})\$" ./e2e/ >"$local_json" &
   local_pid=$!
   status=0
-  go test -json -tags e2e -count=1 -timeout 75m -parallel 2 -skip "^(${local_tests})\$" ./... | bin/testsum -counts "$counts" || status=1
+  go test -json -tags e2e -count=1 -timeout 85m -parallel 2 -skip "^(${local_tests})\$" ./... | bin/testsum -counts "$counts" || status=1
   wait "$local_pid" || true
   echo "the e2e local-process tests (run beside the above, one at a time)"
   bin/testsum -counts "$counts" <"$local_json" || status=1

@@ -209,7 +209,6 @@ func TestComposeFaultLossOnCarolsLink(t *testing.T) {
 // every Linux host: 16 kbit on carol→bob makes each payment's messages
 // queue, and payments slow down while it lasts.
 func TestComposeFaultRateOnCarolsLink(t *testing.T) {
-	t.Parallel() // test.sh's second stream: its own compose project, and it balances the two (CI: 3,845 s against 3,403)
 	recs, f := faultRun(t, "CmpFaultRate", 150, "rate carol1~bob 16kbit after 40 payments for 6s")
 	checkRateSlowdown(t, recs, f, "carol1~bob")
 }
