@@ -79,8 +79,9 @@ func Ensure(ctx context.Context, imagesDir, cache string, s *scenario.Scenario, 
 }
 
 // Cached is Ensure without building: the builds the cache holds, for a
-// plan (--plan) that must build nothing. missing names the specs (and
-// "btcd") the cache lacks; the set then lacks their keys.
+// plan (--plan) that must build nothing. missing names the builds the
+// cache lacks (btcd's LND release among them when no spec is LND's); with
+// any missing, the set is incomplete and only good for saying so.
 func Cached(ctx context.Context, imagesDir, cache string, s *scenario.Scenario) (set Set, missing []string, err error) {
 	build := func(spec nodebuild.Spec) (nodebuild.Result, error) {
 		missing = append(missing, spec.String())

@@ -39,8 +39,12 @@ func plannedRestores(ctx context.Context, s scenario.Scenario, f runFlags, backe
 	if len(missing) > 0 {
 		return est, joinLines(warn, fmt.Sprintf("snapshots: estimated as built: the cache has no build of %s yet, so no snapshot of its networks", strings.Join(missing, ", "))), nil
 	}
-	snaps := &runner.SnapshotOptions{Cache: snapshotCache(f.cache, f.snapshotDir), Chain: bins.Chain(), Specs: f.snapshotsFor}
-	return restoredEstimate(s, bins, snaps, backendName, networks, warn)
+	return restoredEstimate(s, bins, snapshotOptions(f, bins), backendName, networks, warn)
+}
+
+// snapshotOptions are the runner's snapshot settings for a run that restores.
+func snapshotOptions(f runFlags, bins buildset.Set) *runner.SnapshotOptions {
+	return &runner.SnapshotOptions{Cache: snapshotCache(f.cache, f.snapshotDir), Chain: bins.Chain(), Specs: f.snapshotsFor}
 }
 
 func joinLines(a, b string) string { return strings.TrimPrefix(a+"\n"+b, "\n") }

@@ -304,7 +304,7 @@ func executeScenario(cmd *cobra.Command, stdout, stderr io.Writer, s scenario.Sc
 	}
 	var snaps *runner.SnapshotOptions
 	if restore {
-		snaps = &runner.SnapshotOptions{Cache: snapshotCache(f.cache, f.snapshotDir), Chain: bins.Chain(), Specs: f.snapshotsFor}
+		snaps = snapshotOptions(f, bins)
 		if est, warn, err = restoredEstimate(s, bins, snaps, backendName, networks, warn); err != nil {
 			return runner.Run{}, err
 		}

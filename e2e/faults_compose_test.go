@@ -23,8 +23,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lnbench/lnbench/backend/compose"
 	"github.com/lnbench/lnbench/faults"
 	"github.com/lnbench/lnbench/internal/testsupport"
+	"github.com/lnbench/lnbench/record"
 	"github.com/lnbench/lnbench/record/result"
 )
 
@@ -83,8 +85,8 @@ func stuckFaultRun(r *composeRun) string {
 		return "no run folder yet"
 	}
 	var b strings.Builder
-	recs, err := result.ReadFile(filepath.Join(dir, "payments.jsonl"))
-	fmt.Fprintf(&b, "payments.jsonl: %d records (%v)", len(recs), err)
+	recs, err := result.ReadFile(filepath.Join(dir, record.PaymentsFile))
+	fmt.Fprintf(&b, "%s: %d records (%v)", record.PaymentsFile, len(recs), err)
 	if len(recs) > 0 {
 		last := recs[len(recs)-1]
 		fmt.Fprintf(&b, ", the last %s, ended %v ago", last.Status, time.Since(last.End).Round(time.Second))
@@ -92,7 +94,7 @@ func stuckFaultRun(r *composeRun) string {
 	fs, _ := os.ReadFile(filepath.Join(dir, faults.FileName))
 	fmt.Fprintf(&b, "\nfaults.jsonl: %s", strings.TrimSpace(string(fs)))
 	if id := r.runID(); id != "" {
-		out, _ := exec.Command("docker", "ps", "-aq", "--filter", "label=lnbench.run="+id, "--filter", "label=lnbench.role=netdelay").Output()
+		out, _ := exec.Command("docker", "ps", "-aq", "--filter", "label=lnbench.run="+id, "--filter", "label=lnbench.role="+compose.DelayerRole).Output()
 		for _, c := range strings.Fields(string(out)) {
 			logs, _ := exec.Command("docker", "logs", c).CombinedOutput()
 			fmt.Fprintf(&b, "\ndelayer %s: %s", c, strings.TrimSpace(string(logs)))
