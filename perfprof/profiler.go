@@ -61,9 +61,10 @@ func (p *Profiler) Profile(ctx context.Context, root int, d time.Duration) (*pro
 	// The profile starts where the previous one ended when the client came
 	// straight back for it, else at the request, or when a new perf began
 	// sampling.
-	from := s.lastCut
+	from, reapedFrom := s.lastCut, s.reaped
 	if t0-s.served > tile {
 		from = t0 // perf ran idle since the last profile: not this one's time
+		reapedFrom = readReaped(p.procRoot(), tree)
 	}
 	wait := time.Duration((max(t0, from)+d.Seconds()-bootClock())*1e9) * time.Nanosecond
 	select {
@@ -79,22 +80,33 @@ func (p *Profiler) Profile(ctx context.Context, root int, d time.Duration) (*pro
 	}
 	defer os.Remove(path)
 	s.lastCut = at
+	// The tree at the cut, and what its processes' waited-for children
+	// used by then, read before perf script takes its time.
+	treeAt, treeErr := Tree(p.procRoot(), root)
+	s.reaped = readReaped(p.procRoot(), treeAt)
 	perf, err := p.perf()
 	if err != nil {
 		return nil, err
 	}
-	samples, err := p.script(ctx, perf, path, s.kallsyms)
+	sc, err := p.script(ctx, perf, path, s.kallsyms)
 	if err != nil {
 		return nil, err
 	}
-	kept := samples[:0]
-	for _, x := range samples {
+	kept := sc.Samples[:0]
+	for _, x := range sc.Samples {
 		if x.Time >= from {
 			kept = append(kept, x)
 		}
 	}
-	if tree, err := Tree(p.procRoot(), root); err == nil {
-		names = p.names(tree, names) // processes started meanwhile
+	if treeErr == nil {
+		names = p.names(treeAt, names) // processes started meanwhile
+		alive := make(map[int]bool, len(treeAt))
+		for _, pid := range treeAt {
+			alive[pid] = true
+		}
+		sc.Samples = kept
+		kept = append(kept, unsampledChildren(sc, alive, reapedFrom, s.reaped, int64(time.Second)/int64(p.freq()), at,
+			func(pid int) string { return names[pid] })...)
 	}
 	name := func(pid int, comm string) string {
 		if n := names[pid]; n != "" {
@@ -136,6 +148,9 @@ func (p *Profiler) start(root int) (*session, error) {
 			return nil, err
 		}
 		s, err := startSession(p.Recorder, perf, mode, root, OlderThan(p.procRoot(), tree, minAge))
+		if err == nil {
+			s.reaped = readReaped(p.procRoot(), tree) // as sampling began (lastCut)
+		}
 		if !errors.Is(err, errGone) {
 			return s, err
 		}

@@ -84,11 +84,12 @@ func firstLine(s string) string {
 	return "(no message)"
 }
 
-// script converts perf.data to samples with perf script.
+// script converts perf.data to samples with perf script, with the task
+// events that say which process forked which.
 // kallsyms, when not "", is a copy of /proc/kallsyms: the kernel builds
 // that file anew at each read, a third of perf script's CPU for a 1 s file.
-func (r Recorder) script(ctx context.Context, perf, data, kallsyms string) ([]Sample, error) {
-	args := []string{"script", "-i", data, "-F", ScriptFields}
+func (r Recorder) script(ctx context.Context, perf, data, kallsyms string) (Script, error) {
+	args := []string{"script", "-i", data, "-F", ScriptFields, "--show-task-events"}
 	if kallsyms != "" {
 		args = append(args, "--kallsyms", kallsyms)
 	}
@@ -99,13 +100,13 @@ func (r Recorder) script(ctx context.Context, perf, data, kallsyms string) ([]Sa
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("perf script: %v", err)
+		return Script{}, fmt.Errorf("perf script: %v", err)
 	}
 	// Reading can wait; the profiled nodes should not (perf record is left
 	// at its priority: starved, it would lose samples).
 	_ = syscall.Setpriority(syscall.PRIO_PROCESS, cmd.Process.Pid, 10)
 	if err := cmd.Wait(); err != nil {
-		return nil, fmt.Errorf("perf script: %v: %s", err, firstLine(stderr.String()))
+		return Script{}, fmt.Errorf("perf script: %v: %s", err, firstLine(stderr.String()))
 	}
 	return Parse(&stdout)
 }

@@ -37,13 +37,22 @@ func (f Frame) Kernel() bool {
 	return strings.HasPrefix(f.DSO, "[kernel.") || (f.Addr >= 0xffff800000000000 && strings.HasPrefix(f.DSO, "["))
 }
 
-// Parse reads `perf script -F ScriptFields` output. Lines it cannot read
-// are errors with their line number: a silently dropped frame would
-// misattribute time.
-func Parse(r io.Reader) ([]Sample, error) {
+// Script is what `perf script -F ScriptFields --show-task-events` says:
+// the samples, and which process forked each process that started while
+// perf recorded (threads are not listed).
+type Script struct {
+	Samples []Sample
+	Parents map[int]int // child PID → parent PID, from PERF_RECORD_FORK
+}
+
+// Parse reads `perf script -F ScriptFields` output, with or without
+// --show-task-events. Lines it cannot read are errors with their line
+// number: a silently dropped frame would misattribute time.
+func Parse(r io.Reader) (Script, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<16), 1<<24)
 	var out []Sample
+	parents := map[int]int{}
 	var cur *Sample
 	n := 0
 	for sc.Scan() {
@@ -53,27 +62,52 @@ func Parse(r io.Reader) ([]Sample, error) {
 		switch {
 		case trimmed == "":
 			cur = nil
+		case strings.Contains(trimmed, ": PERF_RECORD_"):
+			// A task event: "comm pid/tid time: PERF_RECORD_FORK(child:ctid):(parent:ptid)";
+			// COMM and EXIT lines say nothing the samples do not.
+			cur = nil
+			if child, parent, ok, err := parseFork(trimmed); err != nil {
+				return Script{}, fmt.Errorf("perf script line %d: %v", n, err)
+			} else if ok && child != parent {
+				parents[child] = parent
+			}
 		case strings.HasSuffix(trimmed, ":"):
 			// Only headers end in ':' ("event:"); perf pads the comm
 			// when a sample has no call chain, so indentation does not tell.
 			s, err := parseHeader(trimmed)
 			if err != nil {
-				return nil, fmt.Errorf("perf script line %d: %v", n, err)
+				return Script{}, fmt.Errorf("perf script line %d: %v", n, err)
 			}
 			out = append(out, s)
 			cur = &out[len(out)-1]
 		default:
 			if cur == nil {
-				return nil, fmt.Errorf("perf script line %d: frame outside a sample: %q", n, line)
+				return Script{}, fmt.Errorf("perf script line %d: frame outside a sample: %q", n, line)
 			}
 			f, err := parseFrame(trimmed)
 			if err != nil {
-				return nil, fmt.Errorf("perf script line %d: %v", n, err)
+				return Script{}, fmt.Errorf("perf script line %d: %v", n, err)
 			}
 			cur.Frames = append(cur.Frames, f)
 		}
 	}
-	return out, sc.Err()
+	return Script{Samples: out, Parents: parents}, sc.Err()
+}
+
+// parseFork reads a PERF_RECORD_FORK line's "(child:ctid):(parent:ptid)";
+// ok is false for the other task events. A thread's fork has child ==
+// parent (one process).
+func parseFork(s string) (child, parent int, ok bool, err error) {
+	_, rec, _ := strings.Cut(s, ": PERF_RECORD_")
+	ids, isFork := strings.CutPrefix(rec, "FORK")
+	if !isFork {
+		return 0, 0, false, nil
+	}
+	var ctid, ptid int
+	if _, err := fmt.Sscanf(ids, "(%d:%d):(%d:%d)", &child, &ctid, &parent, &ptid); err != nil {
+		return 0, 0, false, fmt.Errorf("fork event %q: want PERF_RECORD_FORK(child:tid):(parent:tid)", s)
+	}
+	return child, parent, true, nil
 }
 
 // parseHeader reads "comm pid/tid time: period event:" from the right,

@@ -2,6 +2,7 @@ package perfprof
 
 import (
 	"bytes"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -41,10 +42,11 @@ func TestGoldenCaptures(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer f.Close()
-			samples, err := Parse(f)
+			sc, err := Parse(f)
 			if err != nil {
 				t.Fatal(err)
 			}
+			samples := sc.Samples
 			p := Convert(samples, demoName, 99, time.Unix(0, 0), time.Second)
 			if err := p.CheckValid(); err != nil {
 				t.Fatal(err)
@@ -82,12 +84,12 @@ func TestGoldenCaptures(t *testing.T) {
 func TestDWARFCaptureHasInlinedFramesAndWholeStacks(t *testing.T) {
 	f, _ := os.Open("testdata/demo-dwarf.perf-script")
 	defer f.Close()
-	samples, err := Parse(f)
+	sc, err := Parse(f)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var inlined, tick int
-	for _, s := range samples {
+	for _, s := range sc.Samples {
 		for _, fr := range s.Frames {
 			if fr.Inlined {
 				inlined++
@@ -114,10 +116,11 @@ func TestParseHeaders(t *testing.T) {
 		"\t 0 [unknown] ([unknown])\n" +
 		"\t 1234 [unknown] (/usr/lib/libc.so.6)\n" +
 		"\t 1234 mix (inlined)\n"
-	s, err := Parse(strings.NewReader(in))
+	sc, err := Parse(strings.NewReader(in))
 	if err != nil {
 		t.Fatal(err)
 	}
+	s := sc.Samples
 	if len(s) != 2 || s[0].Comm != "Web Content" || s[0].PID != 12 || s[0].TID != 13 || s[0].Period != 10101010 || s[0].Time != 5.000001 || s[0].Event != "cpu-clock:ppp" {
 		t.Fatalf("%+v", s)
 	}
@@ -137,6 +140,33 @@ func TestParseHeaders(t *testing.T) {
 		if fr[i] != want[i] || FrameName(fr[i]) != names[i] {
 			t.Errorf("frame %d: %+v %q, want %+v %q", i, fr[i], FrameName(fr[i]), want[i], names[i])
 		}
+	}
+}
+
+// Task events (--show-task-events, lines as perf 6.1 prints them over
+// a CLN payer: askrene forks a child per route, Go's bitcoin-cli threads):
+// process forks give each child's parent, thread forks and COMM/EXIT
+// lines are skipped, and the samples around them are read as before.
+func TestParseTaskEvents(t *testing.T) {
+	in := "     cln-askrene  4027/4027   2456.487231: PERF_RECORD_FORK(7683:7683):(4027:4027)\n" +
+		"     cln-askrene  7683/7683   2456.491926: PERF_RECORD_EXIT(7683:7683):(4027:4027)\n" +
+		"     bitcoin-cli  7700/7700   2456.50: PERF_RECORD_COMM exec: bitcoin-cli:7700/7700\n" +
+		"     bitcoin-cli  7700/7701   2456.51: PERF_RECORD_FORK(7700:7701):(7700:7700)\n" +
+		"     bitcoin-cli  7700/7701   2456.52:   10101010 cpu-clock:ppp: \n" +
+		"\t 7f00 f+0x1 (/x)\n" +
+		"            bcli  4012/4012   2456.53: PERF_RECORD_FORK(7700:7700):(4012:4012)\n"
+	sc, err := Parse(strings.NewReader(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sc.Samples) != 1 || sc.Samples[0].PID != 7700 || len(sc.Samples[0].Frames) != 1 {
+		t.Errorf("samples %+v", sc.Samples)
+	}
+	if want := map[int]int{7683: 4027, 7700: 4012}; !maps.Equal(sc.Parents, want) {
+		t.Errorf("parents %v, want %v", sc.Parents, want)
+	}
+	if _, err := Parse(strings.NewReader("a 1/1 2.0: PERF_RECORD_FORK(x)\n")); err == nil || !strings.Contains(err.Error(), "line 1: fork event") {
+		t.Errorf("a torn fork event: %v", err)
 	}
 }
 

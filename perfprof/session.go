@@ -24,13 +24,14 @@ type session struct {
 	root     int
 	cmd      *exec.Cmd
 	dir      string
-	kallsyms string       // a copy of /proc/kallsyms for perf script; "" if none
-	started  float64      // boot-clock seconds when perf was started
-	attached map[int]bool // the -p list (children forked later are followed)
-	lastCut  float64      // boot-clock time of the last cut, or when sampling began
-	served   float64      // boot-clock time the last profile was handed back, or when sampling began
-	ctl, ack *os.File     // perf's control pipe (--control)
-	dumps    chan string  // files perf reports writing
+	kallsyms string          // a copy of /proc/kallsyms for perf script; "" if none
+	started  float64         // boot-clock seconds when perf was started
+	attached map[int]bool    // the -p list (children forked later are followed)
+	lastCut  float64         // boot-clock time of the last cut, or when sampling began
+	reaped   map[int]float64 // the tree's waited-for children's CPU seconds at lastCut (readReaped)
+	served   float64         // boot-clock time the last profile was handed back, or when sampling began
+	ctl, ack *os.File        // perf's control pipe (--control)
+	dumps    chan string     // files perf reports writing
 	exited   chan struct{}
 	err      error // why perf exited, once exited is closed
 
