@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/lnbench/lnbench/record"
+	"github.com/lnbench/lnbench/report"
 	"github.com/lnbench/lnbench/scenario"
 )
 
@@ -16,7 +17,7 @@ import (
 func TestRenderRunNeedsTheManifest(t *testing.T) {
 	t.Setenv("PATH", t.TempDir()) // no R: plots are not what this tests
 	dir := makeRun(t, 1, 1.2)
-	rep, err := renderRun(dir, io.Discard)
+	rep, err := renderRun(dir, io.Discard, report.RenderOptions{})
 	if err != nil || len(rep.Cases) != 0 {
 		t.Fatalf("without run.json: %d cases, %v; want nothing rendered", len(rep.Cases), err)
 	}
@@ -31,7 +32,7 @@ func TestRenderRunNeedsTheManifest(t *testing.T) {
 	if err := record.Write(dir, m); err != nil {
 		t.Fatal(err)
 	}
-	if rep, err = renderRun(dir, io.Discard); err != nil || len(rep.Cases) != 1 || rep.Warnings[0] != m.Warnings[0] {
+	if rep, err = renderRun(dir, io.Discard, report.RenderOptions{}); err != nil || len(rep.Cases) != 1 || rep.Warnings[0] != m.Warnings[0] {
 		t.Fatalf("with run.json: %d cases, warnings %q, %v", len(rep.Cases), rep.Warnings, err)
 	}
 	if _, err := os.Stat(filepath.Join(dir, record.SummaryFile)); err != nil {

@@ -11,6 +11,7 @@ import (
 
 func reportCmd(stdout, stderr io.Writer) *cobra.Command {
 	var history string
+	var plots plotsFlag
 	cmd := &cobra.Command{
 		Use:   "report DIR",
 		Short: "Regenerate every report of an artifacts folder from its payments.jsonl",
@@ -22,7 +23,8 @@ func reportCmd(stdout, stderr io.Writer) *cobra.Command {
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir := args[0]
-			rep, err := report.Render(dir, stderr)
+			plots.set = cmd.Flags().Changed("plots")
+			rep, err := report.RenderWith(dir, stderr, plots.options())
 			if err != nil {
 				return err
 			}
@@ -39,5 +41,6 @@ func reportCmd(stdout, stderr io.Writer) *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&history, "history", "", "also append one row per case to DIR/history.csv")
+	addPlotsFlag(cmd.Flags(), &plots)
 	return cmd
 }

@@ -62,6 +62,7 @@ type runFlags struct {
 	snapshotsFor []string
 	// fresh: --fresh-network, builds every network; freshSet: given at all.
 	fresh, freshSet bool
+	plots           plotsFlag
 }
 
 // wantsSnapshots: --snapshots, or --snapshots-for (which implies it).
@@ -78,6 +79,7 @@ func runCmd(stdout, stderr io.Writer) *cobra.Command {
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f.freshSet = cmd.Flags().Changed("fresh-network")
+			f.plots.set = cmd.Flags().Changed("plots")
 			return runScenario(cmd, stdout, stderr, args, f)
 		},
 	}
@@ -101,6 +103,7 @@ func runCmd(stdout, stderr io.Writer) *cobra.Command {
 	fl.BoolVar(&f.fresh, "fresh-network", false, "build every network from nothing instead of restoring it from a snapshot (the scenario's fresh_network: true; $"+FreshNetworkEnv+"=1 makes it the default)")
 	fl.StringVar(&f.snapshotDir, "snapshot-dir", "", "the folder of snapshots (default CACHE/snapshots)")
 	fl.StringArrayVar(&f.snapshotsFor, "snapshots-for", nil, "restore only this node spec's networks (label; repeatable) and build the others: a built and a restored network in one comparison show what restoring changes")
+	addPlotsFlag(fl, &f.plots)
 	fl.StringArrayVar(&f.faults, "fault", nil, "inject a fault during measurement, added to the scenario's (repeatable), e.g. \"restart bob at 10s\", \"pause bob at 5s for 5s\"")
 	return cmd
 }
@@ -343,7 +346,7 @@ func executeScenario(cmd *cobra.Command, stdout, stderr io.Writer, s scenario.Sc
 		tweak(&opts)
 	}
 	_, err = runner.Execute(ctx, opts, run)
-	rep, rerr := renderRun(run.Dir, stderr)
+	rep, rerr := renderRun(run.Dir, stderr, f.plots.options())
 	if rerr != nil && err == nil {
 		err = rerr
 	}
@@ -372,11 +375,11 @@ func executeScenario(cmd *cobra.Command, stdout, stderr io.Writer, s scenario.Sc
 // written its manifest, also after a failure part way, so what was measured
 // is reported either way. A run that failed before it had a manifest (a bad
 // scenario, a work folder in use) has nothing to report.
-func renderRun(dir string, log io.Writer) (report.Report, error) {
+func renderRun(dir string, log io.Writer, opts report.RenderOptions) (report.Report, error) {
 	if _, err := os.Stat(filepath.Join(dir, record.ManifestFile)); err != nil {
 		return report.Report{}, nil
 	}
-	return report.Render(dir, log)
+	return report.RenderWith(dir, log, opts)
 }
 
 // refuseLimits refuses container limits on a backend that sets none (local

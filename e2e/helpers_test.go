@@ -62,6 +62,10 @@ func TestMain(m *testing.M) {
 	// default restore would make one test's network another's, from a
 	// cache that outlives the run.
 	os.Setenv(cli.FreshNetworkEnv, "1")
+	// R's plots cost a run seconds and no test but TestLocalAlicePaysBob
+	// reads them (report's tests draw every plot): lnbench run and
+	// report skip them here, writing plots.R.
+	os.Setenv(cli.PlotsEnv, "0")
 	code := m.Run()
 	if cliDir != "" {
 		os.RemoveAll(cliDir)
@@ -109,8 +113,14 @@ func runLocal(t *testing.T, s scenario.Scenario) (report.Report, string) {
 }
 
 // runLocalIn is runLocal with the node data dirs under work, so a test can
-// check what is left there.
+// check what is left there. It draws no plots (TestMain).
 func runLocalIn(t *testing.T, s scenario.Scenario, work string) (report.Report, string) {
+	t.Helper()
+	return runLocalRender(t, s, work, report.RenderOptions{SkipPlots: true})
+}
+
+// runLocalRender is runLocalIn rendering the reports with render.
+func runLocalRender(t *testing.T, s scenario.Scenario, work string, render report.RenderOptions) (report.Report, string) {
 	t.Helper()
 	bins := binaries(t)
 	run, err := runner.NewRun(artifactsDir(t), s.Name)
@@ -133,7 +143,7 @@ func runLocalIn(t *testing.T, s scenario.Scenario, work string) (report.Report, 
 		t.Fatal(err)
 	}
 	// The reports, as `lnbench run` writes them once the runner returns.
-	rep, err := report.Render(run.Dir, logOut)
+	rep, err := report.RenderWith(run.Dir, logOut, render)
 	if err != nil {
 		t.Fatal(err)
 	}

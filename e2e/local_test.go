@@ -6,17 +6,20 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/lnbench/lnbench/record/result"
+	"github.com/lnbench/lnbench/report"
 	"github.com/lnbench/lnbench/runner"
 	"github.com/lnbench/lnbench/scenario"
 )
 
 // TestLocalAlicePaysBob runs real btcd and two real lnd through the local
 // backend: 2 concurrency levels × 2 iterations × 30 payments, then checks the
-// raw records, the summary arithmetic and that nothing is left running.
+// raw records, the summary arithmetic, that nothing is left running, and
+// that R drew the run's plots (the one e2e test that draws them).
 func TestLocalAlicePaysBob(t *testing.T) {
 	t.Parallel() // local processes on free ports, own work and artifacts folders
 	s := scenario.Default()
@@ -25,7 +28,7 @@ func TestLocalAlicePaysBob(t *testing.T) {
 	s.ReuseNetwork = true
 
 	work := t.TempDir()
-	rep, dir := runLocalIn(t, s, work)
+	rep, dir := runLocalRender(t, s, work, report.RenderOptions{})
 	run := runner.Run{ID: filepath.Base(dir), Dir: dir}
 
 	// Teardown: no process mentions the run's work folder, which is gone.
@@ -105,5 +108,11 @@ func TestLocalAlicePaysBob(t *testing.T) {
 	}
 	if len(rep.Setup) != 5 {
 		t.Errorf("setup phases %+v", rep.Setup)
+	}
+	plots := strings.Join(report.PlotFiles(run.Dir), " ")
+	for _, want := range []string{"plot-iteration-times.png", "plot-latency-cdf.png", "plot-throughput-timeline.png"} {
+		if !strings.Contains(plots, want) {
+			t.Errorf("plot %s not drawn; the folder has %q", want, plots)
+		}
 	}
 }

@@ -48,11 +48,16 @@ func Load(dir string) (Report, []result.Record, error) {
 // Render loads dir and writes every report into it: what `lnbench run`
 // does once the runner has left its record, and `lnbench report` again.
 func Render(dir string, log io.Writer) (Report, error) {
+	return RenderWith(dir, log, RenderOptions{})
+}
+
+// RenderWith is Render leaving out what opts says.
+func RenderWith(dir string, log io.Writer, opts RenderOptions) (Report, error) {
 	rep, recs, err := Load(dir)
 	if err != nil {
 		return rep, err
 	}
-	return rep, WriteAll(dir, rep, recs, log)
+	return rep, WriteAllWith(dir, rep, recs, log, opts)
 }
 
 // Summarize recomputes rep.Cases (with their Node and, against a baseline

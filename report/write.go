@@ -30,6 +30,17 @@ type exportRun struct {
 	rep  Report
 	recs []result.Record
 	log  io.Writer
+	opts RenderOptions
+}
+
+// RenderOptions are what a render may leave out.
+type RenderOptions struct {
+	// SkipPlots writes plots.R but does not run R: Rscript's start and
+	// ggplot2's load take several seconds a run (13 s of a compose
+	// --quick run's 113 s on a busy 2-core VM), which a test suite or a
+	// loop of runs that reads the numbers only need not pay.
+	// `Rscript plots.R DIR` draws them later.
+	SkipPlots bool
 }
 
 // exporters run in this order: the R plots read the CSVs, the HTML page
@@ -58,7 +69,12 @@ func hasCostCurves(r Report) bool { return len(r.CostCurves) > 0 }
 // files of those that do not. A missing or failing R is one line on log,
 // never an error: every other report is still written.
 func WriteAll(dir string, rep Report, recs []result.Record, log io.Writer) error {
-	return runExporters(exportRun{dir: dir, rep: rep, recs: recs, log: log}, exporters)
+	return WriteAllWith(dir, rep, recs, log, RenderOptions{})
+}
+
+// WriteAllWith is WriteAll leaving out what opts says.
+func WriteAllWith(dir string, rep Report, recs []result.Record, log io.Writer, opts RenderOptions) error {
+	return runExporters(exportRun{dir: dir, rep: rep, recs: recs, log: log, opts: opts}, exporters)
 }
 
 func runExporters(e exportRun, xs []exporter) error {
@@ -89,6 +105,13 @@ func fileExporter(name string, wants func(Report) bool, render func(io.Writer, e
 func exportPlots(e exportRun) error {
 	if err := WriteRScript(e.dir); err != nil {
 		return err
+	}
+	if e.opts.SkipPlots {
+		for _, old := range PlotFiles(e.dir) { // none left from an earlier render, as RunR does
+			_ = os.Remove(filepath.Join(e.dir, old))
+		}
+		fmt.Fprintf(e.log, "plots: not drawn (asked to skip them); Rscript %s %s draws them\n", RScriptName, e.dir)
+		return nil
 	}
 	// Not a run's context: plots are still wanted after Ctrl-C.
 	if _, err := RunR(context.Background(), e.dir); err != nil {
