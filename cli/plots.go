@@ -1,9 +1,6 @@
 package cli
 
 import (
-	"os"
-	"strconv"
-
 	"github.com/spf13/pflag"
 
 	"github.com/lnbench/lnbench/report"
@@ -23,13 +20,11 @@ func addPlotsFlag(fl *pflag.FlagSet, p *plotsFlag) {
 	fl.BoolVar(&p.on, "plots", true, "draw the PNG plots with R after the reports (plots.R is written either way; `Rscript plots.R DIR` draws them later; $"+PlotsEnv+"=0 makes false the default)")
 }
 
-// options reads the flag, else PlotsEnv (any value strconv.ParseBool takes).
+// options reads the flag, else PlotsEnv (envBool).
 func (p plotsFlag) options() report.RenderOptions {
 	on := p.on
-	if !p.set {
-		if v, err := strconv.ParseBool(os.Getenv(PlotsEnv)); err == nil {
-			on = v
-		}
+	if v, ok := envBool(PlotsEnv); ok && !p.set {
+		on = v
 	}
 	return report.RenderOptions{SkipPlots: !on}
 }

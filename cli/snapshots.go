@@ -188,8 +188,15 @@ func restoresNetworks(s scenario.Scenario, f runFlags, be driver.Driver) (restor
 
 // envFresh reads FreshNetworkEnv (any value strconv.ParseBool takes as true).
 func envFresh() bool {
-	v, err := strconv.ParseBool(os.Getenv(FreshNetworkEnv))
-	return err == nil && v
+	v, ok := envBool(FreshNetworkEnv)
+	return ok && v
+}
+
+// envBool reads a boolean variable; ok is false when it is unset or not
+// a value strconv.ParseBool takes.
+func envBool(name string) (v, ok bool) {
+	v, err := strconv.ParseBool(os.Getenv(name))
+	return v, err == nil
 }
 
 // checkSnapshotsFor refuses a --snapshots-for label that names no node spec.

@@ -79,13 +79,8 @@ func OlderThan(procRoot string, pids []int, age time.Duration) []int {
 // startTime is when a process started, in boot-clock seconds; +Inf when
 // it is gone.
 func startTime(procRoot string, pid int) float64 {
-	data, err := os.ReadFile(filepath.Join(procRoot, strconv.Itoa(pid), "stat"))
-	if err != nil {
-		return math.Inf(1)
-	}
-	s := string(data)
-	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
-	if len(f) < 20 {
+	_, f, ok := statFields(procRoot, pid)
+	if !ok || len(f) < 20 {
 		return math.Inf(1)
 	}
 	// Field 22, starttime, counts clock ticks since boot: 100 a second on
@@ -107,25 +102,31 @@ func bootClock() float64 {
 	return float64(ts.Sec) + float64(ts.Nsec)/1e9
 }
 
-// readStat returns comm, state and ppid from /proc/PID/stat ("pid (comm) S
-// ppid …"; the comm may hold spaces and parentheses, so split at the last
-// ')').
-func readStat(procRoot string, pid int) (comm, state string, ppid int, ok bool) {
+// statFields reads /proc/PID/stat ("pid (comm) S ppid …"): the comm and
+// the fields after it, state first (field 3). The comm may hold spaces
+// and parentheses, so the split is at the last ')'. ok is false when the
+// process is gone or the file is torn.
+func statFields(procRoot string, pid int) (comm string, fields []string, ok bool) {
 	data, err := os.ReadFile(filepath.Join(procRoot, strconv.Itoa(pid), "stat"))
 	if err != nil {
-		return "", "", 0, false // gone meanwhile
+		return "", nil, false // gone meanwhile
 	}
 	s := string(data)
 	open, end := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
 	if open < 0 || end < open {
+		return "", nil, false
+	}
+	return s[open+1 : end], strings.Fields(s[end+1:]), true
+}
+
+// readStat returns comm, state and ppid from /proc/PID/stat.
+func readStat(procRoot string, pid int) (comm, state string, ppid int, ok bool) {
+	comm, f, ok := statFields(procRoot, pid)
+	if !ok || len(f) < 2 {
 		return "", "", 0, false
 	}
-	f := strings.Fields(s[end+1:])
-	if len(f) < 2 {
-		return "", "", 0, false
-	}
-	ppid, err = strconv.Atoi(f[1])
-	return s[open+1 : end], f[0], ppid, err == nil
+	ppid, err := strconv.Atoi(f[1])
+	return comm, f[0], ppid, err == nil
 }
 
 // ProcessName is what a process is called in profiles: its argv[0]'s base

@@ -104,8 +104,7 @@ func (p *Profiler) Profile(ctx context.Context, root int, d time.Duration) (*pro
 		for _, pid := range treeAt {
 			alive[pid] = true
 		}
-		sc.Samples = kept
-		kept = append(kept, unsampledChildren(sc, alive, reapedFrom, s.reaped, int64(time.Second)/int64(p.freq()), at,
+		kept = append(kept, unsampledChildren(kept, sc.Parents, alive, reapedFrom, s.reaped, int64(time.Second)/int64(p.freq()), at,
 			func(pid int) string { return names[pid] })...)
 	}
 	name := func(pid int, comm string) string {

@@ -1,11 +1,6 @@
 package perfprof
 
-import (
-	"os"
-	"path/filepath"
-	"strconv"
-	"strings"
-)
+import "strconv"
 
 // UnsampledChildren is the frame standing for CPU that a tree's
 // short-lived children used and perf could not sample: each new thread
@@ -24,13 +19,8 @@ const UnsampledChildren = "[short-lived children, not sampled]"
 func readReaped(procRoot string, pids []int) map[int]float64 {
 	out := make(map[int]float64, len(pids))
 	for _, pid := range pids {
-		data, err := os.ReadFile(filepath.Join(procRoot, strconv.Itoa(pid), "stat"))
-		if err != nil {
-			continue
-		}
-		s := string(data)
-		f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
-		if len(f) < 15 {
+		_, f, ok := statFields(procRoot, pid)
+		if !ok || len(f) < 15 {
 			continue
 		}
 		cu, err1 := strconv.ParseFloat(f[13], 64)
@@ -44,16 +34,16 @@ func readReaped(procRoot string, pids []int) map[int]float64 {
 
 // unsampledChildren returns samples (UnsampledChildren frames, one
 // period each) for the CPU that each process in alive spent in the
-// children it reaped over a profile, reaped[pid] being its cutime+cstime
-// seconds at the start and end, less what perf did sample of those
-// children. A child is the process's through sc.Parents (its parent, or
-// the parent's parent…, exited); samples of children still alive are
-// theirs, not yet in the parent's counter. period is one sample's
-// nanoseconds; at is the samples' time; name gives a pid's comm.
-func unsampledChildren(sc Script, alive map[int]bool, before, after map[int]float64, period int64, at float64, name func(int) string) []Sample {
+// children it reaped over a profile (before and after: readReaped at its
+// start and end), less what perf did sample of those children. A child is
+// the process's through parents (its parent, or the parent's parent…,
+// exited); samples of children still alive are theirs, not yet in the
+// parent's counter. period is one sample's nanoseconds; at is the
+// samples' time; name gives a pid's comm.
+func unsampledChildren(samples []Sample, parents map[int]int, alive map[int]bool, before, after map[int]float64, period int64, at float64, name func(int) string) []Sample {
 	ancestor := func(pid int) int {
 		for range 64 { // a chain this long is a loop in bad input
-			p, ok := sc.Parents[pid]
+			p, ok := parents[pid]
 			if !ok {
 				return 0
 			}
@@ -65,7 +55,7 @@ func unsampledChildren(sc Script, alive map[int]bool, before, after map[int]floa
 		return 0
 	}
 	sampled := map[int]int64{} // ns of exited children's samples, by living ancestor
-	for _, s := range sc.Samples {
+	for _, s := range samples {
 		if alive[s.PID] {
 			continue
 		}

@@ -12,17 +12,15 @@ func TestUnsampledChildren(t *testing.T) {
 	sample := func(pid int) Sample {
 		return Sample{Comm: "x", PID: pid, TID: pid, Period: uint64(period), Event: "cpu-clock:ppp", Frames: []Frame{{Sym: "f"}}}
 	}
-	sc := Script{
-		Samples: []Sample{sample(10), sample(11), sample(2), sample(99)},
-		// 10 is askrene's child; 11 bcli's grandchild through 12; 99 nobody's.
-		Parents: map[int]int{10: 2, 11: 12, 12: 3, 13: 4},
-	}
+	samples := []Sample{sample(10), sample(11), sample(2), sample(99)}
+	// 10 is askrene's child; 11 bcli's grandchild through 12; 99 nobody's.
+	parents := map[int]int{10: 2, 11: 12, 12: 3, 13: 4}
 	alive := map[int]bool{1: true, 2: true, 3: true, 4: true, 6: true}
 	before := map[int]float64{1: 0, 2: 1.00, 3: 0.50, 5: 0, 6: 0.30}
 	after := map[int]float64{1: 0, 2: 1.60, 3: 0.70, 4: 0.40, 5: 0.90, 6: 0.305}
 	names := map[int]string{2: "cln-askrene", 3: "bcli"}
 	got := map[int]int{}
-	for _, s := range unsampledChildren(sc, alive, before, after, period, 7.5, func(pid int) string { return names[pid] }) {
+	for _, s := range unsampledChildren(samples, parents, alive, before, after, period, 7.5, func(pid int) string { return names[pid] }) {
 		if len(s.Frames) != 1 || s.Frames[0].Sym != UnsampledChildren || s.Comm != names[s.PID] || s.Time != 7.5 || s.Period != uint64(period) {
 			t.Errorf("sample %+v", s)
 		}
@@ -37,8 +35,8 @@ func TestUnsampledChildren(t *testing.T) {
 		t.Errorf("unsampled samples by pid %v, want %v", got, want)
 	}
 	// More sampled than reaped (a child still a zombie): nothing, not negative.
-	sc.Samples = []Sample{sample(10), sample(10), sample(10)}
-	if s := unsampledChildren(sc, alive, map[int]float64{2: 1}, map[int]float64{2: 1.01}, period, 0, func(int) string { return "" }); len(s) != 0 {
+	samples = []Sample{sample(10), sample(10), sample(10)}
+	if s := unsampledChildren(samples, parents, alive, map[int]float64{2: 1}, map[int]float64{2: 1.01}, period, 0, func(int) string { return "" }); len(s) != 0 {
 		t.Errorf("%d samples where perf saw more than was reaped", len(s))
 	}
 }
