@@ -35,6 +35,11 @@ type Manifest struct {
 	// then any a topology node pins (mixed networks).
 	Nodes []NodeInfo `json:"nodes"`
 	Setup []Setup    `json:"setup"`
+	// Teardown is the wall time of each network's close, in the same form:
+	// its samplers stopped ("samplers", a profile's flame graphs drawn),
+	// its logs and forwards collected ("logs"), then its removal
+	// ("teardown"). A run's wall time is setup, cases and these.
+	Teardown []Setup `json:"teardown,omitempty"`
 	// Costs are what each network cost this machine at ready (memory, CPU).
 	Costs []NetworkCost `json:"network_costs,omitempty"`
 	// Forwards counts the HTLCs each node forwarded, per network: proof that

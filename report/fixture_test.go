@@ -50,6 +50,7 @@ func fixtureReport() Report {
 		Env:               envinfo.Env{OS: "Debian GNU/Linux 12 (bookworm)", Kernel: "6.1.0", CPU: "AMD EPYC", Cores: 2, MemoryMiB: 4096, GoVersion: "go1.26.8"},
 		Nodes:             []record.NodeInfo{{Implementation: "lnd", Version: "v0.21.0-beta", Flags: []string{"--bitcoin.simnet", "--db.backend=bbolt"}}},
 		Setup:             []record.Setup{{Network: "launch1", Phase: "chain", Seconds: 0.25}, {Network: "launch1", Phase: "nodes", Seconds: 5}},
+		Teardown:          []record.Setup{{Network: "launch1", Phase: "samplers", Seconds: 0.5}, {Network: "launch1", Phase: "logs", Seconds: 0.25}, {Network: "launch1", Phase: "teardown", Seconds: 11}},
 		HarnessCPUSeconds: 1.5, WallSeconds: 60}}
 	Summarize(&r, fixtureRecords())
 	return r

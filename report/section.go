@@ -46,6 +46,7 @@ var sectionBuilders = []func(Report) Section{
 	forwardsSection,
 	enginesSection,
 	setupSection,
+	teardownSection,
 	costSection,
 	warningsSection,
 	footerSection,

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/lnbench/lnbench/record"
 	"github.com/lnbench/lnbench/record/result"
 )
 
@@ -125,17 +126,26 @@ func enginesSection(r Report) Section {
 func setupSection(r Report) Section {
 	s := Section{Title: "Setup (wall time, s)"}
 	if len(r.Setup) > 0 {
-		s.Blocks = []Block{tableBlock(setupTable(r))}
+		s.Blocks = []Block{tableBlock(phaseTable(r.Setup))}
 	}
 	return s
 }
 
-func setupTable(r Report) Table {
+func teardownSection(r Report) Section {
+	s := Section{Title: "Teardown (wall time, s)"}
+	if len(r.Teardown) > 0 {
+		s.Blocks = []Block{tableBlock(phaseTable(r.Teardown))}
+	}
+	return s
+}
+
+// phaseTable is a row per network, a column per phase, and their total.
+func phaseTable(phasesRun []record.Setup) Table {
 	var phases []string
 	seen := map[string]bool{}
 	var nets []string
 	byNet := map[string]map[string]float64{}
-	for _, s := range r.Setup {
+	for _, s := range phasesRun {
 		if !seen[s.Phase] {
 			seen[s.Phase] = true
 			phases = append(phases, s.Phase)

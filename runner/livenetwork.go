@@ -140,12 +140,14 @@ func openNetworkFrom(ctx context.Context, opts Options, run Run, p networkPlan, 
 // removal. A teardown that leaves something is recorded in the manifest's
 // warnings and returned: the run's error carries it, and it exits non-zero.
 func (ln *liveNetwork) close(opts Options, run Run, rec *record.Manifest) (err error) {
+	phase := phaseClock(rec, ln.plan.name)
 	ln.watch.stop() // teardown stops every actor: no death to report
 	if ln.rs != nil {
 		ln.rs.stop()
 	}
 	ln.cw.close()
 	ln.prof.Stop()
+	phase("samplers")
 	lctx, cancel := context.WithTimeout(context.Background(), teardownTimeout)
 	defer cancel()
 	dir := filepath.Join(run.Dir, "nodes", sanitize(ln.plan.name))
@@ -157,14 +159,27 @@ func (ln *liveNetwork) close(opts Options, run Run, rec *record.Manifest) (err e
 	if lerr := ln.be.CollectLogs(lctx, dir); lerr != nil {
 		fmt.Fprintf(opts.Log, "collecting logs: %v\n", lerr)
 	}
+	phase("logs")
 	tctx, tcancel := context.WithTimeout(context.Background(), teardownTimeout)
 	defer tcancel()
 	if err = ln.be.Teardown(tctx); err != nil {
 		err = &teardownError{network: ln.plan.name, err: err}
 		rec.Warnings = append(rec.Warnings, err.Error())
 	}
+	phase("teardown")
 	os.RemoveAll(ln.spec.WorkDir) // holds keys and macaroons: never left behind
 	return err
+}
+
+// phaseClock records in rec.Teardown, at each call, the wall time since
+// the previous one (or since phaseClock) under the phase's name.
+func phaseClock(rec *record.Manifest, network string) func(phase string) {
+	last := time.Now()
+	return func(phase string) {
+		now := time.Now()
+		rec.Teardown = append(rec.Teardown, record.Setup{Network: network, Phase: phase, Seconds: now.Sub(last).Seconds()})
+		last = now
+	}
 }
 
 // teardownTimeout bounds a network's log collection, and its teardown.
