@@ -245,6 +245,16 @@ func TestExecuteRunsAScenarioOnFakeNodes(t *testing.T) {
 	if len(m.Nodes) != 1 || m.Finished.Before(m.Started) || len(m.Setup) == 0 {
 		t.Fatalf("manifest %+v", m)
 	}
+	// Each of the two networks' close is timed, phase by phase.
+	var phases, nets []string
+	for _, ph := range m.Teardown {
+		phases = append(phases, ph.Phase)
+		nets = append(nets, ph.Network)
+	}
+	if !slices.Equal(phases, []string{"samplers", "logs", "teardown", "samplers", "logs", "teardown"}) ||
+		nets[0] != nets[2] || nets[3] != nets[5] || nets[0] == nets[3] {
+		t.Errorf("teardown phases %q of networks %q, want samplers, logs and teardown of each network", phases, nets)
+	}
 	// The manifest records the driver's flags, then the scenario's.
 	if f := m.Nodes[0].Flags; !slices.Equal(f, []string{"--fake", "--db=bbolt", "--profile=default", "--extra"}) {
 		t.Errorf("recorded flags %q", f)
