@@ -7,6 +7,7 @@ import (
 	"hash/fnv"
 	"slices"
 	"strings"
+	"sync"
 
 	"golang.org/x/sync/errgroup"
 
@@ -211,18 +212,17 @@ func alternate(ctx context.Context, s scenario.Scenario, execs []*caseExec, seed
 
 // freezeOthers pauses every actor (nodes and chain) of the networks but
 // execs[k] when the scenario asks (compare.freeze_idle); thaw resumes them.
+// The actors are paused, and thawed, all at once: one by one, the six
+// pauses and resumes of an AlicePaysBob twin cost 0.6 s at every
+// iteration of an interleaved comparison on compose.
 func freezeOthers(ctx context.Context, s scenario.Scenario, execs []*caseExec, k int) (thaw func() error, err error) {
 	var frozen []func() error
-	thaw = func() error {
-		var errs []error
-		for _, f := range frozen {
-			errs = append(errs, f())
-		}
-		return errors.Join(errs...)
-	}
+	thaw = func() error { return all(frozen) }
 	if !s.Freezes() {
 		return thaw, nil
 	}
+	var pauses []func() error
+	var mu sync.Mutex
 	for j, other := range execs {
 		if j == k {
 			continue
@@ -236,13 +236,32 @@ func freezeOthers(ctx context.Context, s scenario.Scenario, execs []*caseExec, k
 			names = append(names, n.Name)
 		}
 		for _, name := range names {
-			if err := inj.Pause(ctx, name); err != nil {
-				return thaw, errors.Join(fmt.Errorf("freezing %s of the waiting network: %w", name, err), thaw())
-			}
-			frozen = append(frozen, func() error { return inj.Resume(context.Background(), name) })
+			pauses = append(pauses, func() error {
+				if err := inj.Pause(ctx, name); err != nil {
+					return fmt.Errorf("freezing %s of the waiting network: %w", name, err)
+				}
+				mu.Lock()
+				frozen = append(frozen, func() error { return inj.Resume(context.Background(), name) })
+				mu.Unlock()
+				return nil
+			})
 		}
 	}
+	if err := all(pauses); err != nil {
+		return thaw, errors.Join(err, thaw())
+	}
 	return thaw, nil
+}
+
+// all runs fs at once and joins their errors.
+func all(fs []func() error) error {
+	errs := make([]error, len(fs))
+	var wg sync.WaitGroup
+	for i, f := range fs {
+		wg.Go(func() { errs[i] = f() })
+	}
+	wg.Wait()
+	return errors.Join(errs...)
 }
 
 // chainActor is the chain's actor name on every backend.

@@ -12,7 +12,7 @@ import (
 
 // engine is what the compose backend asks the Docker engine beyond the
 // compose command line: which containers, their state, addresses, ports
-// and labels as typed values, and their logs: *dockerapi.Engine, the
+// and labels as typed values, their logs, and pause and unpause: *dockerapi.Engine, the
 // engine's API asked in-process as the swarm backend asks it (over the
 // CLI's dial-stdio for an engine reached by tcp or ssh). Tests use a fake.
 type engine interface {
@@ -22,6 +22,9 @@ type engine interface {
 	Inspect(ctx context.Context, ids ...string) ([]container.InspectResponse, error)
 	// Logs returns the last tail lines of a container's stdout and stderr.
 	Logs(ctx context.Context, id string, tail int) (string, error)
+	// Pause freezes a container's processes; Unpause thaws them.
+	Pause(ctx context.Context, id string) error
+	Unpause(ctx context.Context, id string) error
 }
 
 // projectQuery is the containers of a compose project (and service, when

@@ -154,6 +154,8 @@ func (f fakeEngine) Inspect(_ context.Context, ids ...string) ([]container.Inspe
 }
 
 func (f fakeEngine) Logs(context.Context, string, int) (string, error) { return "", nil }
+func (f fakeEngine) Pause(context.Context, string) error               { return nil }
+func (f fakeEngine) Unpause(context.Context, string) error             { return nil }
 
 func TestAddressesAndPortsFromDocuments(t *testing.T) {
 	doc := container.InspectResponse{

@@ -60,9 +60,20 @@ func (b *Backend) Kill(ctx context.Context, name string) error {
 	return nil
 }
 
-// Pause freezes every process of the actor (the cgroup freezer).
+// Pause freezes every process of the actor (the cgroup freezer), through
+// the engine's API: an interleaved comparison pauses each waiting actor at
+// every iteration.
 func (b *Backend) Pause(ctx context.Context, name string) error {
-	return retryFreeze(ctx, freezeRetryWait, func() error { return b.dockerOn(ctx, "pause", name, "pause") })
+	id, err := b.serviceContainer(ctx, "pause", name)
+	if err != nil {
+		return err
+	}
+	return retryFreeze(ctx, freezeRetryWait, func() error {
+		if err := b.engine(ctx).Pause(ctx, id); err != nil {
+			return fmt.Errorf("pause %s: %w", name, err)
+		}
+		return nil
+	})
 }
 
 // freezeAttempts and freezeRetryWait: runc gives up on a freeze ("unable
@@ -94,7 +105,14 @@ func retryFreeze(ctx context.Context, wait time.Duration, pause func() error) er
 
 // Resume thaws a paused actor.
 func (b *Backend) Resume(ctx context.Context, name string) error {
-	return b.dockerOn(ctx, "resume", name, "unpause")
+	id, err := b.serviceContainer(ctx, "resume", name)
+	if err != nil {
+		return err
+	}
+	if err := b.engine(ctx).Unpause(ctx, id); err != nil {
+		return fmt.Errorf("resume %s: %w", name, err)
+	}
+	return nil
 }
 
 // dockerOn runs `docker <command> <the actor's container>`.

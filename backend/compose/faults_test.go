@@ -146,6 +146,16 @@ func (e loggedEngine) Logs(_ context.Context, id string, tail int) (string, erro
 	return "", nil
 }
 
+func (e loggedEngine) Pause(_ context.Context, id string) error {
+	e.note("engine pause " + id)
+	return nil
+}
+
+func (e loggedEngine) Unpause(_ context.Context, id string) error {
+	e.note("engine unpause " + id)
+	return nil
+}
+
 func TestFaultsDockerCommandLines(t *testing.T) {
 	b, calls := fakeBackend(t)
 	ctx := t.Context()
@@ -155,8 +165,8 @@ func TestFaultsDockerCommandLines(t *testing.T) {
 		want string
 	}{
 		{"kill", func() error { return b.Kill(ctx, "bob") }, "kill cid-bob"},
-		{"pause", func() error { return b.Pause(ctx, "bob") }, "pause cid-bob"},
-		{"resume", func() error { return b.Resume(ctx, "bob") }, "unpause cid-bob"},
+		{"pause", func() error { return b.Pause(ctx, "bob") }, "engine pause cid-bob"},
+		{"resume", func() error { return b.Resume(ctx, "bob") }, "engine unpause cid-bob"},
 	} {
 		if err := c.do(); err != nil {
 			t.Fatalf("%s: %v", c.name, err)

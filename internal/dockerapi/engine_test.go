@@ -72,3 +72,40 @@ func TestEngineSwarmDocuments(t *testing.T) {
 		t.Errorf("a missing container: %v", err)
 	}
 }
+
+// Pause and unpause are POSTs answered 204; the engine's refusal (runc's
+// "unable to freeze", which the compose backend retries) keeps its message.
+func TestEnginePauseAndUnpause(t *testing.T) {
+	sock := filepath.Join(t.TempDir(), "e.sock")
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatalf("a unix socket: %v", err)
+	}
+	var asked []string
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		asked = append(asked, r.Method+" "+r.URL.Path)
+		if strings.HasPrefix(r.URL.Path, "/containers/busy/") {
+			w.WriteHeader(http.StatusInternalServerError)
+			w.Write([]byte(`{"message":"Cannot pause container busy: OCI runtime pause failed: unable to freeze: unknown"}`))
+			return
+		}
+		w.WriteHeader(http.StatusNoContent)
+	})}
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Close() })
+	e := NewEngine("unix://" + sock)
+	ctx := context.Background()
+	if err := e.Pause(ctx, "c1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Unpause(ctx, "c1"); err != nil {
+		t.Fatal(err)
+	}
+	err = e.Pause(ctx, "busy")
+	if err == nil || !strings.Contains(err.Error(), "unable to freeze") {
+		t.Errorf("a refused pause: %v, want the engine's message", err)
+	}
+	if got := strings.Join(asked, ", "); got != "POST /containers/c1/pause, POST /containers/c1/unpause, POST /containers/busy/pause" {
+		t.Errorf("asked %s", got)
+	}
+}
