@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"time"
 
 	"github.com/lnbench/lnbench/backend"
@@ -33,6 +34,9 @@ type liveNetwork struct {
 	// watch ends any phase of the network (setup included) when an
 	// actor dies; every phase runs under watch.ctx.
 	watch *watcher
+	// notes is the manifest the samplers' notes go to: the run's, or a
+	// network's own while it opens beside others (openTogether).
+	notes atomic.Pointer[record.Manifest]
 }
 
 // openNetwork starts p's backend and network, measures its cost at ready
@@ -51,12 +55,18 @@ func openNetwork(ctx context.Context, opts Options, run Run, p networkPlan, fw *
 	return ln, err
 }
 
+// networkStorage is the storage kind p's nodes keep their data on, and
+// p's work folder there.
+func networkStorage(opts Options, run Run, p networkPlan) (storage, workDir string) {
+	storage = p.cases[0].c.Storage()
+	return storage, filepath.Join(workRoot(opts, storage), run.ID, sanitize(p.name))
+}
+
 // openNetworkFrom is openNetwork, restoring from a snapshot or building.
 func openNetworkFrom(ctx context.Context, opts Options, run Run, p networkPlan, fw *faults.Writer, rec *record.Manifest,
 	configs map[string]backend.NodeConfig, fromSnapshot bool) (ln *liveNetwork, err error) {
 	s := opts.Scenario
-	storage := p.cases[0].c.Storage()
-	workDir := filepath.Join(workRoot(opts, storage), run.ID, sanitize(p.name))
+	storage, workDir := networkStorage(opts, run, p)
 	probeStorage(ctx, opts, storage, workDir, rec)
 	spec := NetworkSpec{RunID: run.ID, Name: p.name, WorkDir: workDir, ArtifactsDir: run.Dir, Topology: p.topo, Profiling: s.Sampling.On(), Origin: rec.Started, NodeConfigs: configs, CPUs: p.cpus}
 	be, err := opts.NewBackend(spec)
@@ -64,6 +74,7 @@ func openNetworkFrom(ctx context.Context, opts Options, run Run, p networkPlan, 
 		return nil, err
 	}
 	ln = &liveNetwork{plan: p, spec: spec, storage: storage, be: be, prof: noSampler{}}
+	ln.notes.Store(rec)
 	ln.watch = watchNetwork(ctx, p.name, be, opts.watchTicks, opts.Log)
 	parent := ctx
 	ctx = ln.watch.ctx
@@ -116,7 +127,7 @@ func openNetworkFrom(ctx context.Context, opts Options, run Run, p networkPlan, 
 			return ln, err
 		}
 	}
-	if ln.rs, err = newResourceSampler(filepath.Join(run.Dir, record.ResourcesFile), p.name, be, opts.Log, func(line string) { addNote(rec, line) }); err != nil {
+	if ln.rs, err = newResourceSampler(filepath.Join(run.Dir, record.ResourcesFile), p.name, be, opts.Log, func(line string) { addNote(ln.notes.Load(), line) }); err != nil {
 		return ln, err
 	}
 	if ln.cw, err = newChannelWatch(filepath.Join(run.Dir, record.ChannelsFile), p.name, ln.net.ChannelReaders(), ln.net.PubKeys, opts.Log); err != nil {

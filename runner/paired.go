@@ -64,16 +64,18 @@ func (e *execution) runPair(ctx context.Context, pair []networkPlan) (err error)
 	opts, run, w, rec, sw, configs := e.opts, e.run, e.w, e.rec, e.sw, e.configs
 	s := opts.Scenario
 	var live []*liveNetwork
+	release := func() {}
 	defer func() {
-		for _, ln := range live {
-			err = withTeardown(err, ln.close(opts, run, rec))
-		}
+		err = withTeardown(err, closeTogether(opts, run, live, rec))
+		release()
 	}()
 	var sets [][]int
 	if s.Design() == scenario.DesignDuet && opts.NoCPUSets == "" {
 		sets = cpuSets(s.Compare.CPUs, allowedCPUs(), len(pair), maxActors(pair))
 	}
-	for k, p := range pair {
+	pair = slices.Clone(pair) // CPU sets are this round's
+	for k := range pair {
+		p := &pair[k]
 		fmt.Fprintf(opts.Log, "network %s: %s\n", p.name, p.topo)
 		if sets != nil {
 			p.cpus = sets[k]
@@ -82,17 +84,14 @@ func (e *execution) runPair(ctx context.Context, pair []networkPlan) (err error)
 				rec.Design.CPUSets = append(rec.Design.CPUSets, record.CPUSet{Network: p.name, CPUs: backend.CPUList(p.cpus)})
 			}
 		}
-		// A network opens under the watch of those already up: a death
-		// in one of them ends this one's setup too.
-		parent := ctx
-		if len(live) > 0 {
-			parent = live[len(live)-1].watch.ctx
-		}
-		ln, err := openNetwork(parent, opts, run, p, nil, rec, configs)
-		if err != nil {
-			return err
-		}
-		live = append(live, ln)
+	}
+	live, release, err = openTogether(ctx, opts, run, pair, rec, configs)
+	if err != nil {
+		return err
+	}
+	watches := make([]context.Context, len(live))
+	for k, ln := range live {
+		watches[k] = ln.watch.ctx
 	}
 	for ci := range pair[0].cases {
 		crs := make([]caseRun, len(live))
@@ -110,10 +109,8 @@ func (e *execution) runPair(ctx context.Context, pair []networkPlan) (err error)
 			ids[k] = cr.c.ID()
 		}
 		opts.Progress.Case(caseIndex(rec, crs[0]), countCases(s), strings.Join(ids, " + "))
-		// The last network's watch is under every other's: a death in any
-		// of them ends the case.
-		last := live[len(live)-1].watch
-		caseCtx := last.ctx
+		// A death in any network of the round ends the case.
+		caseCtx, caseDone := anyDone(ctx, watches...)
 		execs := make([]*caseExec, len(live))
 		for k, ln := range live {
 			ln.rs.startCase(caseCtx, crs[k].c)
@@ -134,7 +131,8 @@ func (e *execution) runPair(ctx context.Context, pair []networkPlan) (err error)
 		for _, ln := range live {
 			ln.rs.endCase(caseCtx)
 		}
-		for k := len(live) - 1; k >= 0; k-- { // the last watch sees every death
+		caseDone()
+		for k := len(live) - 1; k >= 0; k-- {
 			err = live[k].watch.explain(err)
 		}
 		if err != nil {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sync"
 
 	"github.com/lnbench/lnbench/internal/runs"
 	"github.com/lnbench/lnbench/record"
@@ -53,8 +54,13 @@ func probeStorage(ctx context.Context, opts Options, storage, workDir string, re
 	_ = os.Remove(workDir) // created by the probe; the backend makes it again
 }
 
-// addNote records one line in the manifest's warnings, once.
+var notesMu sync.Mutex
+
+// addNote records one line in the manifest's warnings, once. The
+// networks' samplers note from their own goroutines.
 func addNote(rec *record.Manifest, line string) {
+	notesMu.Lock()
+	defer notesMu.Unlock()
 	if !slices.Contains(rec.Warnings, line) {
 		rec.Warnings = append(rec.Warnings, line)
 	}

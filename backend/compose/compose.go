@@ -59,8 +59,10 @@ type Backend struct {
 	file    string
 
 	mu sync.Mutex // guards spec and the file
-	// upMu serialises `up`: docker-compose v1 races with itself when two
-	// `up --no-deps` of one project run at once ("No such container").
+	// upMu serialises `up` on docker-compose v1, which races with itself
+	// when two `up --no-deps` of one project run at once ("No such
+	// container"). Compose v2 does not; serialised, a network's second
+	// LND container started 2.5 s after its first.
 	upMu    sync.Mutex
 	spec    composefile.Spec
 	started map[string]bool
@@ -181,7 +183,7 @@ func (b *Backend) writeFile() error {
 
 // compose runs the compose tool on this project's file.
 func (b *Backend) compose(ctx context.Context, args ...string) (string, error) {
-	if len(args) > 0 && args[0] == "up" {
+	if len(args) > 0 && args[0] == "up" && b.tool.V1() {
 		b.upMu.Lock()
 		defer b.upMu.Unlock()
 	}

@@ -24,6 +24,9 @@ type Tool struct {
 
 func (t Tool) String() string { return strings.Join(t.Argv, " ") + " " + t.Version }
 
+// V1 tells whether t is docker-compose v1 (the Python tool).
+func (t Tool) V1() bool { return len(t.Argv) == 1 && t.Argv[0] == "docker-compose" }
+
 // ToolEnv forces one compose command line: "v1" (docker-compose) or "v2"
 // (docker compose); unset or empty tries v2, then v1.
 const ToolEnv = "LNBENCH_COMPOSE"
