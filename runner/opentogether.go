@@ -19,8 +19,9 @@ import (
 // they had opened one by one. The first failure cancels the others' setup
 // and is the error returned; the networks that did open are returned too,
 // for the caller to close. Their watches live under a context that only
-// a failure here ends: release, once they are closed, frees it. The disks are probed first, one at a time: a
-// probe beside another network's setup would read a lower ceiling.
+// a failure here ends: release, once they are closed, frees it. The disks
+// are probed first, one at a time: a probe beside another network's setup
+// would read a lower ceiling.
 func openTogether(ctx context.Context, opts Options, run Run, pair []networkPlan, rec *record.Manifest, configs map[string]backend.NodeConfig) (live []*liveNetwork, release func(), err error) {
 	for _, p := range pair {
 		storage, workDir := networkStorage(opts, run, p)
@@ -61,17 +62,16 @@ func openTogether(ctx context.Context, opts Options, run Run, pair []networkPlan
 // manifest of its own, merged into rec in the round's order.
 func closeTogether(opts Options, run Run, live []*liveNetwork, rec *record.Manifest) error {
 	own := make([]*record.Manifest, len(live))
-	errs := make([]error, len(live))
-	var wg sync.WaitGroup
+	closes := make([]func() error, len(live))
 	for k, ln := range live {
 		own[k] = &record.Manifest{}
-		wg.Go(func() { errs[k] = ln.close(opts, run, own[k]) })
+		closes[k] = func() error { return ln.close(opts, run, own[k]) }
 	}
-	wg.Wait()
+	err := all(closes)
 	for k := range live {
 		mergeRecord(rec, own[k])
 	}
-	return errors.Join(errs...)
+	return err
 }
 
 // mergeRecord adds what a network recorded while it opened (src) to the

@@ -64,15 +64,8 @@ func (b *Backend) Kill(ctx context.Context, name string) error {
 // the engine's API: an interleaved comparison pauses each waiting actor at
 // every iteration.
 func (b *Backend) Pause(ctx context.Context, name string) error {
-	id, err := b.serviceContainer(ctx, "pause", name)
-	if err != nil {
-		return err
-	}
-	return retryFreeze(ctx, freezeRetryWait, func() error {
-		if err := b.engine(ctx).Pause(ctx, id); err != nil {
-			return fmt.Errorf("pause %s: %w", name, err)
-		}
-		return nil
+	return b.onContainer(ctx, "pause", name, func(id string) error {
+		return retryFreeze(ctx, freezeRetryWait, func() error { return b.engine(ctx).Pause(ctx, id) })
 	})
 }
 
@@ -105,12 +98,18 @@ func retryFreeze(ctx context.Context, wait time.Duration, pause func() error) er
 
 // Resume thaws a paused actor.
 func (b *Backend) Resume(ctx context.Context, name string) error {
-	id, err := b.serviceContainer(ctx, "resume", name)
+	return b.onContainer(ctx, "resume", name, func(id string) error { return b.engine(ctx).Unpause(ctx, id) })
+}
+
+// onContainer calls do with the actor's container, its error named by
+// the verb and the actor.
+func (b *Backend) onContainer(ctx context.Context, verb, name string, do func(id string) error) error {
+	id, err := b.serviceContainer(ctx, verb, name)
 	if err != nil {
 		return err
 	}
-	if err := b.engine(ctx).Unpause(ctx, id); err != nil {
-		return fmt.Errorf("resume %s: %w", name, err)
+	if err := do(id); err != nil {
+		return fmt.Errorf("%s %s: %w", verb, name, err)
 	}
 	return nil
 }
