@@ -215,7 +215,10 @@ func runScenario(cmd *cobra.Command, stdout, stderr io.Writer, args []string, f 
 func executeScenario(cmd *cobra.Command, stdout, stderr io.Writer, s scenario.Scenario, f runFlags, tweak func(*runner.Options)) (runner.Run, error) {
 	ctx := cmd.Context()
 	// Refusals first: nothing is built or started for a run that will not go.
-	networks, est, warn, err := runner.Estimate(s)
+	// The estimate that asks before a long run takes the backend asked for
+	// (auto is estimated as compose, the slower); once the backend is
+	// chosen, its own.
+	networks, est, warn, err := runner.Estimate(s, f.backend)
 	if err != nil {
 		return runner.Run{}, err
 	}
@@ -235,6 +238,9 @@ func executeScenario(cmd *cobra.Command, stdout, stderr io.Writer, s scenario.Sc
 		return runner.Run{}, err
 	}
 	kind, backendName := be.Caps(), be.Name()
+	if _, est, warn, err = runner.Estimate(s, backendName); err != nil {
+		return runner.Run{}, err
+	}
 	if note != "" {
 		fmt.Fprintln(stderr, note)
 	}

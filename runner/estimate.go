@@ -10,28 +10,55 @@ import (
 	"github.com/lnbench/lnbench/scenario"
 )
 
-// Rough figures measured on a 2-core machine (docs/verdicts.md quotes the estimates they give): used only to warn
-// before a long run, never reported as results.
+// Rough figures measured on a 2-core machine (docs/verdicts.md quotes the
+// estimates they give): used only to warn before a long run, never
+// reported as results.
 const (
 	setupPerNetwork     = 10 * time.Second
 	setupPerExtraNode   = 2 * time.Second
 	typicalPaymentsPerS = 60.0
-	restorePerNetwork   = 3 * time.Second
 	restorePerExtraNode = time.Second
 )
 
-// Estimate guesses a scenario's wall time: setup of each network plus its
-// cases' iterations (a timed job: its warm-up plus its Duration). It
+// overhead is what a backend spends around a network's iterations:
+// restoring it from a snapshot, closing it, and the gap between two
+// iterations (the waiting network frozen and thawed, the next started).
+// Measured on the 2-core VM (docs/measured.md, "Where a default
+// comparison's wall time goes"); only the estimate uses them.
+type overhead struct {
+	restore, close, betweenIterations time.Duration
+}
+
+// overheads by backend; a backend not named here (swarm) is estimated as
+// compose, whose containers it runs.
+var overheads = map[string]overhead{
+	// A round of two restored AlicePaysBob networks, opened and closed
+	// together: 25.2 s between rounds (median), 12.6 s a network; 0.20 s
+	// between iterations.
+	"compose": {restore: 10 * time.Second, close: 2600 * time.Millisecond, betweenIterations: 200 * time.Millisecond},
+	"local":   {restore: 2400 * time.Millisecond, close: 300 * time.Millisecond, betweenIterations: 50 * time.Millisecond},
+}
+
+func overheadOn(backendName string) overhead {
+	if o, ok := overheads[backendName]; ok {
+		return o
+	}
+	return overheads["compose"]
+}
+
+// Estimate guesses a scenario's wall time on a backend: setup and close
+// of each network plus its cases' iterations and the gaps between them
+// (a timed job: its warm-up plus its Duration). It
 // returns a warning when the params' product explodes (and what an imported
 // graph file left out), and the error of a case whose network cannot be
 // planned.
-func Estimate(s scenario.Scenario) (networks int, d time.Duration, warning string, err error) {
+func Estimate(s scenario.Scenario, backendName string) (networks int, d time.Duration, warning string, err error) {
 	plans, err := plan(s)
 	if err != nil {
 		return 0, 0, "", err
 	}
 	builtin := drivers.Builtin()
-	d = planTime(s, plans, func(p networkPlan) time.Duration { return buildTime(p, builtin) })
+	d = planTime(s, overheadOn(backendName), plans, func(p networkPlan) time.Duration { return buildTime(p, builtin) })
 	runs := len(s.Cases()) * s.Job.LaunchCount
 	if runs > 32 || d > time.Hour {
 		what := fmt.Sprintf("%d cases", runs)
@@ -59,19 +86,20 @@ func buildTime(p networkPlan, drv node.Drivers) time.Duration {
 }
 
 // restoreTime is a network's setup from a snapshot: mostly its nodes'
-// start on their data (docs/measured.md, Snapshots: 2 LND nodes 2.4 s,
-// 12 in 10.4 s).
-func restoreTime(p networkPlan) time.Duration {
-	return restorePerNetwork + time.Duration(len(p.topo.Nodes)-2)*restorePerExtraNode
+// start on their data (docs/measured.md, Snapshots: on local 2 LND nodes
+// 2.4 s, 12 in 10.4 s).
+func restoreTime(o overhead, p networkPlan) time.Duration {
+	return o.restore + time.Duration(len(p.topo.Nodes)-2)*restorePerExtraNode
 }
 
-// planTime is the plans' setup (setup says each network's) and cases.
-func planTime(s scenario.Scenario, plans []networkPlan, setup func(networkPlan) time.Duration) time.Duration {
+// planTime is the plans' setup (setup says each network's), cases and
+// close.
+func planTime(s scenario.Scenario, o overhead, plans []networkPlan, setup func(networkPlan) time.Duration) time.Duration {
 	var d time.Duration
 	for _, p := range plans {
-		d += setup(p)
+		d += setup(p) + o.close
 		for _, c := range p.cases {
-			d += caseTime(s.Job, c.c.Workload)
+			d += caseTime(s.Job, c.c.Workload, o.betweenIterations)
 		}
 	}
 	return d
@@ -95,7 +123,8 @@ func EstimateRestored(opts Options) (d time.Duration, cached, restored int, err 
 		return 0, 0, 0, err
 	}
 	made := map[string]bool{}
-	d = planTime(s, plans, func(p networkPlan) time.Duration {
+	o := overheadOn(opts.BackendName)
+	d = planTime(s, o, plans, func(p networkPlan) time.Duration {
 		if !opts.Snapshots.restores(p) {
 			return buildTime(p, opts.Drivers)
 		}
@@ -105,20 +134,21 @@ func EstimateRestored(opts Options) (d time.Duration, cached, restored int, err 
 			cached++
 		} else if !made[key] {
 			made[key] = true
-			return buildTime(p, opts.Drivers) + restoreTime(p)
+			return buildTime(p, opts.Drivers) + restoreTime(o, p)
 		}
-		return restoreTime(p)
+		return restoreTime(o, p)
 	})
 	return d, cached, restored, nil
 }
 
-// caseTime is one case's warm-up and measured iterations.
-func caseTime(job scenario.Job, w scenario.Workload) time.Duration {
+// caseTime is one case's warm-up and measured iterations, each followed
+// by the backend's gap.
+func caseTime(job scenario.Job, w scenario.Workload, gap time.Duration) time.Duration {
 	perSecond := typicalPaymentsPerS
 	if w.OpenLoop() {
 		perSecond = w.PerSecond(1) // a lower bound when set per pair
 	}
-	iteration := time.Duration(float64(w.TotalPayments*job.InvocationCount) / perSecond * float64(time.Second))
+	iteration := time.Duration(float64(w.TotalPayments*job.InvocationCount)/perSecond*float64(time.Second)) + gap
 	if job.Timed() {
 		return time.Duration(job.WarmupCount)*iteration + job.Duration
 	}
