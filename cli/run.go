@@ -218,7 +218,7 @@ func executeScenario(cmd *cobra.Command, stdout, stderr io.Writer, s scenario.Sc
 	// The estimate that asks before a long run takes the backend asked for
 	// (auto is estimated as compose, the slower); once the backend is
 	// chosen, its own.
-	networks, est, warn, err := runner.Estimate(s, f.backend)
+	networks, est, _, err := runner.Estimate(s, f.backend)
 	if err != nil {
 		return runner.Run{}, err
 	}
@@ -238,7 +238,8 @@ func executeScenario(cmd *cobra.Command, stdout, stderr io.Writer, s scenario.Sc
 		return runner.Run{}, err
 	}
 	kind, backendName := be.Caps(), be.Name()
-	if _, est, warn, err = runner.Estimate(s, backendName); err != nil {
+	_, est, warn, err := runner.Estimate(s, backendName)
+	if err != nil {
 		return runner.Run{}, err
 	}
 	if note != "" {
