@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/lnbench/lnbench/backend"
 	_ "github.com/lnbench/lnbench/backend/all" // every backend registers
 	"github.com/lnbench/lnbench/backend/driver"
 )
@@ -44,4 +45,16 @@ func autoNames() []string {
 		names = append(names, d.Name())
 	}
 	return names
+}
+
+// askedOverhead is the overhead of the backend --backend names, before it
+// is probed; auto's is the first backend auto tries, the slower.
+func askedOverhead(name string) backend.Overhead {
+	if d := lookupBackend(name); d != nil {
+		return d.Caps().Overhead
+	}
+	if order := driver.AutoOrder(); len(order) > 0 {
+		return order[0].Caps().Overhead
+	}
+	return backend.Overhead{}
 }

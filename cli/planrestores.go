@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lnbench/lnbench/backend/driver"
 	"github.com/lnbench/lnbench/buildset"
 	"github.com/lnbench/lnbench/runner"
 	"github.com/lnbench/lnbench/scenario"
@@ -14,8 +15,8 @@ import (
 // restoredEstimate is the plan's estimate when networks restore: each
 // network the cache holds a snapshot of restored, each other one built once
 // to make its snapshot; the plan line says how many of each.
-func restoredEstimate(s scenario.Scenario, bins buildset.Set, snaps *runner.SnapshotOptions, backendName string, networks int, warn string) (time.Duration, string, error) {
-	d, cached, restored, err := runner.EstimateRestored(runner.Options{Scenario: s, BackendName: backendName, Builds: bins.ForReport(), Snapshots: snaps})
+func restoredEstimate(s scenario.Scenario, bins buildset.Set, snaps *runner.SnapshotOptions, be driver.Driver, networks int, warn string) (time.Duration, string, error) {
+	d, cached, restored, err := runner.EstimateRestored(runner.Options{Scenario: s, BackendName: be.Name(), Builds: bins.ForReport(), Snapshots: snaps}, be.Caps().Overhead)
 	if err != nil {
 		return 0, warn, err
 	}
@@ -27,7 +28,7 @@ func restoredEstimate(s scenario.Scenario, bins buildset.Set, snaps *runner.Snap
 // a snapshot's key names its builds, so only builds the cache already
 // holds can find one. With a build missing, the estimate stays a build's
 // and the plan line says why.
-func plannedRestores(ctx context.Context, s scenario.Scenario, f runFlags, backendName string, networks int, est time.Duration, warn string) (time.Duration, string, error) {
+func plannedRestores(ctx context.Context, s scenario.Scenario, f runFlags, be driver.Driver, networks int, est time.Duration, warn string) (time.Duration, string, error) {
 	imagesDir, err := findImages(f.images)
 	if err != nil {
 		return est, joinLines(warn, "snapshots: estimated as built: "+err.Error()), nil
@@ -39,7 +40,7 @@ func plannedRestores(ctx context.Context, s scenario.Scenario, f runFlags, backe
 	if len(missing) > 0 {
 		return est, joinLines(warn, fmt.Sprintf("snapshots: estimated as built: the cache has no build of %s yet, so no snapshot of its networks", strings.Join(missing, ", "))), nil
 	}
-	return restoredEstimate(s, bins, snapshotOptions(f, bins), backendName, networks, warn)
+	return restoredEstimate(s, bins, snapshotOptions(f, bins), be, networks, warn)
 }
 
 // snapshotOptions are the runner's snapshot settings for a run that restores.

@@ -218,7 +218,7 @@ func executeScenario(cmd *cobra.Command, stdout, stderr io.Writer, s scenario.Sc
 	// The estimate that asks before a long run takes the backend asked for
 	// (auto is estimated as compose, the slower); once the backend is
 	// chosen, its own.
-	networks, est, _, err := runner.Estimate(s, f.backend)
+	networks, est, _, err := runner.Estimate(s, askedOverhead(f.backend))
 	if err != nil {
 		return runner.Run{}, err
 	}
@@ -238,7 +238,7 @@ func executeScenario(cmd *cobra.Command, stdout, stderr io.Writer, s scenario.Sc
 		return runner.Run{}, err
 	}
 	kind, backendName := be.Caps(), be.Name()
-	_, est, warn, err := runner.Estimate(s, backendName)
+	_, est, warn, err := runner.Estimate(s, kind.Overhead)
 	if err != nil {
 		return runner.Run{}, err
 	}
@@ -282,7 +282,7 @@ func executeScenario(cmd *cobra.Command, stdout, stderr io.Writer, s scenario.Sc
 		if restore {
 			// The snapshots' keys name the builds: those the cache holds
 			// give the restored estimate without building anything.
-			if est, warn, err = plannedRestores(ctx, s, f, backendName, networks, est, warn); err != nil {
+			if est, warn, err = plannedRestores(ctx, s, f, be, networks, est, warn); err != nil {
 				return runner.Run{}, err
 			}
 		}
@@ -315,7 +315,7 @@ func executeScenario(cmd *cobra.Command, stdout, stderr io.Writer, s scenario.Sc
 	var snaps *runner.SnapshotOptions
 	if restore {
 		snaps = snapshotOptions(f, bins)
-		if est, warn, err = restoredEstimate(s, bins, snaps, backendName, networks, warn); err != nil {
+		if est, warn, err = restoredEstimate(s, bins, snaps, be, networks, warn); err != nil {
 			return runner.Run{}, err
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lnbench/lnbench/backend"
 	"github.com/lnbench/lnbench/node"
 	"github.com/lnbench/lnbench/node/drivers"
 	"github.com/lnbench/lnbench/scenario"
@@ -20,47 +21,19 @@ const (
 	restorePerExtraNode = time.Second
 )
 
-// overhead is what a backend spends around a network's iterations:
-// restoring it from a snapshot, closing it, and the gap between two
-// iterations (the waiting network frozen and thawed, the next started).
-// Measured on the 2-core VM (docs/measured.md, "Where a default
-// comparison's wall time goes"); only the estimate uses them.
-type overhead struct {
-	restore, close, betweenIterations time.Duration
-}
-
-// overheads by backend; a backend not named here (swarm) is estimated as
-// compose, whose containers it runs.
-var overheads = map[string]overhead{
-	// A round of two restored AlicePaysBob networks, opened and closed
-	// together: 25.2 s between rounds (median), 12.6 s a network; 0.20 s
-	// between iterations.
-	"compose": {restore: 10 * time.Second, close: 2600 * time.Millisecond, betweenIterations: 200 * time.Millisecond},
-	// Restored AlicePaysBob: 2.4 s (quiet); close 0.25 s and 25 ms
-	// between iterations (medians of a 2-launch comparison).
-	"local": {restore: 2400 * time.Millisecond, close: 250 * time.Millisecond, betweenIterations: 25 * time.Millisecond},
-}
-
-func overheadOn(backendName string) overhead {
-	if o, ok := overheads[backendName]; ok {
-		return o
-	}
-	return overheads["compose"]
-}
-
 // Estimate guesses a scenario's wall time on a backend: setup and close
 // of each network plus its cases' iterations and the gaps between them
 // (a timed job: its warm-up plus its Duration). It
 // returns a warning when the params' product explodes (and what an imported
 // graph file left out), and the error of a case whose network cannot be
 // planned.
-func Estimate(s scenario.Scenario, backendName string) (networks int, d time.Duration, warning string, err error) {
+func Estimate(s scenario.Scenario, o backend.Overhead) (networks int, d time.Duration, warning string, err error) {
 	plans, err := plan(s)
 	if err != nil {
 		return 0, 0, "", err
 	}
 	builtin := drivers.Builtin()
-	d = planTime(s, overheadOn(backendName), plans, func(p networkPlan) time.Duration { return buildTime(p, builtin) })
+	d = planTime(s, o, plans, func(p networkPlan) time.Duration { return buildTime(p, builtin) })
 	runs := len(s.Cases()) * s.Job.LaunchCount
 	if runs > 32 || d > time.Hour {
 		what := fmt.Sprintf("%d cases", runs)
@@ -90,18 +63,18 @@ func buildTime(p networkPlan, drv node.Drivers) time.Duration {
 // restoreTime is a network's setup from a snapshot: mostly its nodes'
 // start on their data (docs/measured.md, Snapshots: on local 2 LND nodes
 // 2.4 s, 12 in 10.4 s).
-func restoreTime(o overhead, p networkPlan) time.Duration {
-	return o.restore + time.Duration(len(p.topo.Nodes)-2)*restorePerExtraNode
+func restoreTime(o backend.Overhead, p networkPlan) time.Duration {
+	return o.Restore + time.Duration(len(p.topo.Nodes)-2)*restorePerExtraNode
 }
 
 // planTime is the plans' setup (setup says each network's), cases and
 // close.
-func planTime(s scenario.Scenario, o overhead, plans []networkPlan, setup func(networkPlan) time.Duration) time.Duration {
+func planTime(s scenario.Scenario, o backend.Overhead, plans []networkPlan, setup func(networkPlan) time.Duration) time.Duration {
 	var d time.Duration
 	for _, p := range plans {
-		d += setup(p) + o.close
+		d += setup(p) + o.Close
 		for _, c := range p.cases {
-			d += caseTime(s.Job, c.c.Workload, o.betweenIterations)
+			d += caseTime(s.Job, c.c.Workload, o.BetweenIterations)
 		}
 	}
 	return d
@@ -111,7 +84,7 @@ func planTime(s scenario.Scenario, o overhead, plans []networkPlan, setup func(n
 // network restored (those of opts.Snapshots.Specs when set), and a
 // snapshot the cache lacks made once first (a build). It says how many
 // networks restore and how many of their snapshots the cache holds.
-func EstimateRestored(opts Options) (d time.Duration, cached, restored int, err error) {
+func EstimateRestored(opts Options, o backend.Overhead) (d time.Duration, cached, restored int, err error) {
 	s := opts.Scenario
 	plans, err := plan(s)
 	if err != nil {
@@ -125,7 +98,6 @@ func EstimateRestored(opts Options) (d time.Duration, cached, restored int, err 
 		return 0, 0, 0, err
 	}
 	made := map[string]bool{}
-	o := overheadOn(opts.BackendName)
 	d = planTime(s, o, plans, func(p networkPlan) time.Duration {
 		if !opts.Snapshots.restores(p) {
 			return buildTime(p, opts.Drivers)

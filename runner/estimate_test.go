@@ -7,6 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lnbench/lnbench/backend/compose"
+	"github.com/lnbench/lnbench/backend/local"
+	"github.com/lnbench/lnbench/backend/swarm"
 	"github.com/lnbench/lnbench/node/cln"
 	"github.com/lnbench/lnbench/node/drivers"
 	"github.com/lnbench/lnbench/nodespec"
@@ -17,12 +20,12 @@ import (
 // around is what the local backend adds to a plan of networks and
 // iterations: each network's close and each iteration's gap.
 func around(networks, iterations int) time.Duration {
-	o := overheads["local"]
-	return time.Duration(networks)*o.close + time.Duration(iterations)*o.betweenIterations
+	o := local.Driver{}.Caps().Overhead
+	return time.Duration(networks)*o.Close + time.Duration(iterations)*o.BetweenIterations
 }
 
 // restore is a 2-node network's restore on the local backend.
-var restore = overheads["local"].restore
+var restore = local.Driver{}.Caps().Overhead.Restore
 
 func TestEstimate(t *testing.T) {
 	job := scenario.Job{LaunchCount: 1, WarmupCount: 1, IterationCount: 9, InvocationCount: 1}
@@ -54,7 +57,7 @@ func TestEstimate(t *testing.T) {
 	for _, tt := range tests {
 		s := scenario.Default()
 		s.Topology, s.Params, s.Job = tt.topology, tt.params, tt.job
-		networks, d, _, err := Estimate(s, "local")
+		networks, d, _, err := Estimate(s, local.Driver{}.Caps().Overhead)
 		if tt.wantErr != "" {
 			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 				t.Errorf("%s: err %v, want containing %q", tt.name, err, tt.wantErr)
@@ -70,10 +73,10 @@ func TestEstimate(t *testing.T) {
 func TestEstimateWarnsOnExplosion(t *testing.T) {
 	s := scenario.Default()
 	s.Params = []scenario.Param{{Name: "Concurrency", Values: []string{"1", "2", "3", "4", "5", "6"}}, {Name: "AmountSat", Values: []string{"1", "2", "3", "4", "5", "6"}}}
-	if _, _, warn, err := Estimate(s, "local"); err != nil || !strings.Contains(warn, "36 cases") {
+	if _, _, warn, err := Estimate(s, local.Driver{}.Caps().Overhead); err != nil || !strings.Contains(warn, "36 cases") {
 		t.Errorf("warning %q, err %v", warn, err)
 	}
-	if _, _, warn, _ := Estimate(scenario.Default(), "local"); warn != "" {
+	if _, _, warn, _ := Estimate(scenario.Default(), local.Driver{}.Caps().Overhead); warn != "" {
 		t.Errorf("the default scenario warns: %q", warn)
 	}
 }
@@ -83,11 +86,11 @@ func TestEstimateNamesAGraphSample(t *testing.T) {
 	s := scenario.Default()
 	s.Topology = "../topology/testdata/describegraph12.json"
 	s.Params = []scenario.Param{{Name: "NodeCount", Values: []string{"8"}}}
-	if _, _, warn, err := Estimate(s, "local"); err != nil || warn != "topology describegraph-n8-seed1: sampled 8 of 12 nodes of describegraph12.json (NodeCount=8; leave NodeCount out to run the whole graph)" {
+	if _, _, warn, err := Estimate(s, local.Driver{}.Caps().Overhead); err != nil || warn != "topology describegraph-n8-seed1: sampled 8 of 12 nodes of describegraph12.json (NodeCount=8; leave NodeCount out to run the whole graph)" {
 		t.Errorf("warning %q, err %v", warn, err)
 	}
 	s.Params = nil
-	if _, _, warn, err := Estimate(s, "local"); err != nil || warn != "" {
+	if _, _, warn, err := Estimate(s, local.Driver{}.Caps().Overhead); err != nil || warn != "" {
 		t.Errorf("whole graph: warning %q, err %v", warn, err)
 	}
 }
@@ -101,7 +104,7 @@ func TestEstimateRestoredBuildsEachSnapshotOnce(t *testing.T) {
 	s.Topology, s.Params = "AlicePaysBob", []scenario.Param{{Name: "TotalPayments", Values: []string{"60"}}}
 	s.Job = scenario.Job{LaunchCount: 3, WarmupCount: 1, IterationCount: 9, InvocationCount: 1}
 	opts := Options{Scenario: s, BackendName: "local", Snapshots: &SnapshotOptions{Cache: snapshot.Cache{Dir: t.TempDir()}, Chain: "btcd-key"}}
-	d, cached, networks, err := EstimateRestored(opts)
+	d, cached, networks, err := EstimateRestored(opts, local.Driver{}.Caps().Overhead)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +124,7 @@ func TestEstimateRestoredBuildsEachSnapshotOnce(t *testing.T) {
 	if _, err := opts.Snapshots.Cache.Save(snapshot.Manifest{Key: snapshot.Key(facts), Facts: facts}, map[string]string{"alice": dir}); err != nil {
 		t.Fatal(err)
 	}
-	d, cached, _, err = EstimateRestored(opts)
+	d, cached, _, err = EstimateRestored(opts, local.Driver{}.Caps().Overhead)
 	if want := 3*(restore+10*time.Second) + around(3, 30); err != nil || d != want || cached != 3 {
 		t.Errorf("cached: %v, %d of 3 cached (%v); want %v, 3", d, cached, err, want)
 	}
@@ -137,7 +140,7 @@ func TestEstimateRestoredOnlyForItsSpecs(t *testing.T) {
 	s.Nodes, _ = scenario.ParseNodeFlags([]string{"a=lnd@v0.21.0-beta", "b=lnd@v0.21.0-beta"})
 	s.Baseline = "a"
 	opts := Options{Scenario: s, BackendName: "local", Snapshots: &SnapshotOptions{Cache: snapshot.Cache{Dir: t.TempDir()}, Chain: "btcd-key", Specs: []string{"b"}}}
-	d, cached, restored, err := EstimateRestored(opts)
+	d, cached, restored, err := EstimateRestored(opts, local.Driver{}.Caps().Overhead)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,12 +156,12 @@ func TestEstimateCountsCLNsBlockWaits(t *testing.T) {
 	s.Topology = "AlicePaysBob"
 	s.Params = []scenario.Param{{Name: "TotalPayments", Values: []string{"60"}}}
 	s.Job = scenario.Job{LaunchCount: 1, WarmupCount: 1, IterationCount: 9, InvocationCount: 1}
-	_, lnd, _, err := Estimate(s, "local")
+	_, lnd, _, err := Estimate(s, local.Driver{}.Caps().Overhead)
 	if err != nil {
 		t.Fatal(err)
 	}
 	s.Nodes = []nodespec.Spec{{Label: "cln", Build: "cln@src:/tmp/lightning"}}
-	_, clnEst, _, err := Estimate(s, "local")
+	_, clnEst, _, err := Estimate(s, local.Driver{}.Caps().Overhead)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,13 +186,13 @@ func TestEstimateOfTheDefaultComparisonOnCompose(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := overheadOn("compose")
+	o := compose.Driver{}.Caps().Overhead
 	d := planTime(s, o, plans, func(p networkPlan) time.Duration { return restoreTime(o, p) })
 	measured := 922*time.Second + 528*202*time.Millisecond + 24*25200*time.Millisecond
 	if len(plans) != 48 || d < measured*9/10 || d > measured*11/10 {
 		t.Errorf("%d networks, %v; want 48 and %v ± 10%%", len(plans), d, measured)
 	}
-	if swarm := overheadOn("swarm"); swarm != o {
-		t.Errorf("swarm estimated as %+v, want compose's %+v", swarm, o)
+	if onSwarm := (swarm.Driver{}).Caps().Overhead; onSwarm != o {
+		t.Errorf("swarm estimated as %+v, want compose's %+v", onSwarm, o)
 	}
 }

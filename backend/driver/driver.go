@@ -49,6 +49,8 @@ type Caps struct {
 	// Auto is the backend's rank when --backend is auto: 1 is tried first;
 	// 0 is never chosen unasked.
 	Auto int
+	// Overhead is what the plan's estimate counts around iterations.
+	Overhead backend.Overhead
 }
 
 // Driver is one backend as the command layer sees it.

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"sync"
+	"time"
 
 	"github.com/lnbench/lnbench/backend"
 	"github.com/lnbench/lnbench/backend/driver"
@@ -23,7 +24,7 @@ type Driver struct{}
 
 func (Driver) Name() string { return "local" }
 func (Driver) Caps() driver.Caps {
-	return driver.Caps{Faults: true, CLN: true, Postgres: true, Snapshots: true, Auto: 2}
+	return driver.Caps{Faults: true, CLN: true, Postgres: true, Snapshots: true, Auto: 2, Overhead: overhead}
 }
 func (Driver) Probe(context.Context) error { return nil }
 func (Driver) Fix() string                 { return "" }
@@ -66,3 +67,8 @@ func (s *site) Sampler(_ context.Context, _ backend.Backend, cfg sampler.Config)
 func (s *site) Describe(_ context.Context, w io.Writer, _ backend.Backend, _ *network.Network, topo topology.Topology, _ string) {
 	fmt.Fprintf(w, "%s runs as local processes; they end with the command\n", topo)
 }
+
+// overhead: a restored AlicePaysBob in 2.4 s (quiet); close 0.25 s and
+// 25 ms between iterations, medians of a 2-launch comparison
+// (docs/measured.md).
+var overhead = backend.Overhead{Restore: 2400 * time.Millisecond, Close: 250 * time.Millisecond, BetweenIterations: 25 * time.Millisecond}
