@@ -23,10 +23,9 @@ const (
 
 // Estimate guesses a scenario's wall time on a backend: setup and close
 // of each network plus its cases' iterations and the gaps between them
-// (a timed job: its warm-up plus its Duration). It
-// returns a warning when the params' product explodes (and what an imported
-// graph file left out), and the error of a case whose network cannot be
-// planned.
+// (a timed job: its warm-up plus its Duration). It returns a warning when
+// the params' product explodes (and what an imported graph file left
+// out), and the error of a case whose network cannot be planned.
 func Estimate(s scenario.Scenario, o backend.Overhead) (networks int, d time.Duration, warning string, err error) {
 	plans, err := plan(s)
 	if err != nil {

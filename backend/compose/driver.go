@@ -28,7 +28,7 @@ type Driver struct{}
 
 func (Driver) Name() string { return "compose" }
 func (Driver) Caps() driver.Caps {
-	return driver.Caps{Images: true, Limits: true, Faults: true, Impairments: true, CLN: true, Postgres: true, Outlives: true, Snapshots: true, Auto: 1, Overhead: Overhead}
+	return driver.Caps{Images: true, Limits: true, Faults: true, Impairments: true, CLN: true, Postgres: true, Outlives: true, Snapshots: true, Auto: 1, Overhead: overhead}
 }
 func (Driver) Fix() string { return "start Docker or use --backend local" }
 
@@ -196,7 +196,7 @@ func onPostgres(o composefile.NetworkOptions) bool {
 	return false
 }
 
-// Overhead: a round of two restored AlicePaysBob networks, opened and
+// overhead: a round of two restored AlicePaysBob networks, opened and
 // closed together, took 25.2 s between rounds (median), 12.6 s a
 // network; 0.20 s between iterations (docs/measured.md).
-var Overhead = backend.Overhead{Restore: 10 * time.Second, Close: 2600 * time.Millisecond, BetweenIterations: 200 * time.Millisecond}
+var overhead = backend.Overhead{Restore: 10 * time.Second, Close: 2600 * time.Millisecond, BetweenIterations: 200 * time.Millisecond}
