@@ -19,6 +19,11 @@ const (
 	setupPerExtraNode   = 2 * time.Second
 	typicalPaymentsPerS = 60.0
 	restorePerExtraNode = time.Second
+	// A payment's time with nothing else in flight: LND AlicePaysBob at
+	// Concurrency 1 took 85 ms at the median (docs/measured.md, CLN's
+	// benchmark shapes, payment_speed), so a closed loop of c workers pays
+	// at most c/85 ms a second until the typical rate bounds it.
+	paymentAlone = 85 * time.Millisecond
 )
 
 // Estimate guesses a scenario's wall time on a backend: setup and close
@@ -117,7 +122,7 @@ func EstimateRestored(opts Options, o backend.Overhead) (d time.Duration, cached
 // caseTime is one case's warm-up and measured iterations, each followed
 // by the backend's gap.
 func caseTime(job scenario.Job, w scenario.Workload, gap time.Duration) time.Duration {
-	perSecond := typicalPaymentsPerS
+	perSecond := closedLoopRate(w.Concurrency)
 	if w.OpenLoop() {
 		perSecond = w.PerSecond(1) // a lower bound when set per pair
 	}
@@ -126,6 +131,12 @@ func caseTime(job scenario.Job, w scenario.Workload, gap time.Duration) time.Dur
 		return time.Duration(job.WarmupCount)*iteration + job.Duration
 	}
 	return time.Duration(job.WarmupCount+job.IterationCount) * iteration
+}
+
+// closedLoopRate is the payments a second of c workers: each one's
+// payments back to back, up to the typical rate where they saturate.
+func closedLoopRate(c int) float64 {
+	return min(typicalPaymentsPerS, float64(max(c, 1))/paymentAlone.Seconds())
 }
 
 // topologyNotes are the networks' topology notes (a sampled graph file),

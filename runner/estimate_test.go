@@ -39,18 +39,20 @@ func TestEstimate(t *testing.T) {
 		wantErr  string
 	}{
 		// 10 s setup + 10 iterations of 60 payments at the typical 60/s.
-		{"closed loop", "AlicePaysBob", []scenario.Param{{Name: "TotalPayments", Values: []string{"60"}}}, job, 1, 20*time.Second + around(1, 10), ""},
+		{"closed loop", "AlicePaysBob", []scenario.Param{{Name: "Concurrency", Values: []string{"20"}}, {Name: "TotalPayments", Values: []string{"60"}}}, job, 1, 20*time.Second + around(1, 10), ""},
+		// One worker pays one payment at a time, 85 ms each: 10 × 60 × 85 ms.
+		{"one worker", "AlicePaysBob", []scenario.Param{{Name: "TotalPayments", Values: []string{"60"}}}, job, 1, 10*time.Second + 51*time.Second + around(1, 10), ""},
 		// Open loop at 30/s: 2 s per iteration.
 		{"open loop", "AlicePaysBob", []scenario.Param{{Name: "TotalPayments", Values: []string{"60"}}, {Name: "Rate", Values: []string{"30"}}}, job, 1, 30*time.Second + around(1, 10), ""},
 		// TotalPayments defaults to 100 (2 s at 50/s); two carols add 4 s of setup.
 		{"defaults and extra nodes", "AlicePaysBobViaCarol", []scenario.Param{{Name: "CarolsCount", Values: []string{"2"}}, {Name: "Rate", Values: []string{"50"}}}, job, 1,
 			14*time.Second + 20*time.Second + around(1, 10), ""},
 		// A timed job: setup + one warm-up iteration + its duration, whatever IterationCount says.
-		{"timed", "AlicePaysBob", []scenario.Param{{Name: "TotalPayments", Values: []string{"60"}}},
+		{"timed", "AlicePaysBob", []scenario.Param{{Name: "Concurrency", Values: []string{"20"}}, {Name: "TotalPayments", Values: []string{"60"}}},
 			scenario.Job{LaunchCount: 1, WarmupCount: 1, IterationCount: 0, InvocationCount: 1, Duration: 10 * time.Minute}, 1,
 			10*time.Second + time.Second + 10*time.Minute + around(1, 1), ""},
 		// Two cases on fresh networks each.
-		{"two networks", "AlicePaysBob", []scenario.Param{{Name: "TotalPayments", Values: []string{"60", "120"}}}, job, 2,
+		{"two networks", "AlicePaysBob", []scenario.Param{{Name: "Concurrency", Values: []string{"20"}}, {Name: "TotalPayments", Values: []string{"60", "120"}}}, job, 2,
 			2*10*time.Second + 10*time.Second + 20*time.Second + around(2, 20), ""},
 		{"bad topology param", "AlicePaysBobViaCarol", []scenario.Param{{Name: "CarolsCount", Values: []string{"60"}}}, job, 0, 0, "CarolsCount=60"},
 	}
@@ -101,7 +103,7 @@ func TestEstimateNamesAGraphSample(t *testing.T) {
 // each); with the snapshot cached, only the restores.
 func TestEstimateRestoredBuildsEachSnapshotOnce(t *testing.T) {
 	s := scenario.Default()
-	s.Topology, s.Params = "AlicePaysBob", []scenario.Param{{Name: "TotalPayments", Values: []string{"60"}}}
+	s.Topology, s.Params = "AlicePaysBob", []scenario.Param{{Name: "Concurrency", Values: []string{"20"}}, {Name: "TotalPayments", Values: []string{"60"}}}
 	s.Job = scenario.Job{LaunchCount: 3, WarmupCount: 1, IterationCount: 9, InvocationCount: 1}
 	opts := Options{Scenario: s, BackendName: "local", Snapshots: &SnapshotOptions{Cache: snapshot.Cache{Dir: t.TempDir()}, Chain: "btcd-key"}}
 	d, cached, networks, err := EstimateRestored(opts, local.Driver{}.Caps().Overhead)
@@ -135,7 +137,7 @@ func TestEstimateRestoredBuildsEachSnapshotOnce(t *testing.T) {
 // two restores.
 func TestEstimateRestoredOnlyForItsSpecs(t *testing.T) {
 	s := scenario.Default()
-	s.Topology, s.Params = "AlicePaysBob", []scenario.Param{{Name: "TotalPayments", Values: []string{"60"}}}
+	s.Topology, s.Params = "AlicePaysBob", []scenario.Param{{Name: "Concurrency", Values: []string{"20"}}, {Name: "TotalPayments", Values: []string{"60"}}}
 	s.Job = scenario.Job{LaunchCount: 2, WarmupCount: 1, IterationCount: 9, InvocationCount: 1}
 	s.Nodes, _ = scenario.ParseNodeFlags([]string{"a=lnd@v0.21.0-beta", "b=lnd@v0.21.0-beta"})
 	s.Baseline = "a"
@@ -154,7 +156,7 @@ func TestEstimateRestoredOnlyForItsSpecs(t *testing.T) {
 func TestEstimateCountsCLNsBlockWaits(t *testing.T) {
 	s := scenario.Default()
 	s.Topology = "AlicePaysBob"
-	s.Params = []scenario.Param{{Name: "TotalPayments", Values: []string{"60"}}}
+	s.Params = []scenario.Param{{Name: "Concurrency", Values: []string{"20"}}, {Name: "TotalPayments", Values: []string{"60"}}}
 	s.Job = scenario.Job{LaunchCount: 1, WarmupCount: 1, IterationCount: 9, InvocationCount: 1}
 	_, lnd, _, err := Estimate(s, local.Driver{}.Caps().Overhead)
 	if err != nil {
