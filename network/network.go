@@ -3,6 +3,7 @@
 package network
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -61,8 +62,10 @@ type Options struct {
 	// PhaseTimeout bounds each setup phase; 0 is 3 min plus 5 s per node.
 	PhaseTimeout time.Duration
 	// StartParallel bounds the nodes starting at once; 0 sizes it from
-	// this machine's cores and available memory.
+	// this machine's cores and available memory, with nodes of NodeBytes
+	// each (0: footprint.NodeBytes).
 	StartParallel int
+	NodeBytes     int64
 
 	// ChainBlocks, for Restore, is a file of the chain's blocks
 	// (Chain.WriteBlocks) replayed once it starts: btcd erases a regtest
@@ -136,7 +139,7 @@ func bringUp(ctx context.Context, be backend.Backend, topo topology.Topology, op
 		if err != nil {
 			available = footprint.StartPeakBytes // unknown: start one at a time
 		}
-		opts.StartParallel = footprint.StartParallelism(runtime.NumCPU(), available)
+		opts.StartParallel = footprint.StartParallelism(runtime.NumCPU(), available, len(topo.Nodes), cmp.Or(opts.NodeBytes, footprint.NodeBytes))
 	}
 	// Every node's driver is known before anything starts.
 	for _, nd := range topo.Nodes {
@@ -240,7 +243,7 @@ func (n *Network) restartChain(ctx context.Context, be backend.Backend, start Ch
 // synced to the chain tip: only then may peers connect.
 func (n *Network) startNodes(ctx context.Context, be backend.Backend, opts Options) error {
 	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(opts.StartParallel) // a start peaks at ≈320 MiB and ≈4 s of CPU
+	g.SetLimit(opts.StartParallel) // a start peaks at ≈320 MiB
 	for _, nd := range n.Topology.Nodes {
 		g.Go(func() error {
 			drv, err := opts.Drivers.Lookup(nd.Implementation)

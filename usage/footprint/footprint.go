@@ -115,12 +115,33 @@ func human(b int64) string {
 	return fmt.Sprintf("%d MiB", b/mib)
 }
 
-// StartParallelism is how many nodes may start at once: two per core (a
-// start is ≈4 s, mostly CPU), and no more than half the available memory
-// holds at the start peak; at least 1.
-func StartParallelism(cores int, available int64) int {
+// StartParallelism is how many of a network's nodes may start at once:
+// eight per core, since a start mostly waits (100 restored lowscrypt LNDs
+// took 33.6 s to start four at a time on 2 cores, 24.3 s eight, 18.8 s
+// sixteen, the cores 95–100% busy only at sixteen; docs/measured.md,
+// Snapshots), no more than the network's nodes, and no more than memory
+// holds at the start peak beside the network's other nodes of perNode
+// bytes each and half the available memory; at least 1.
+func StartParallelism(cores int, available int64, nodes int, perNode int64) int {
 	byMemory := int(available / 2 / StartPeakBytes)
-	return max(1, min(2*cores, byMemory))
+	if perNode < StartPeakBytes {
+		room := available - ChainBytes - HarnessBytes - int64(nodes)*perNode
+		byMemory = min(byMemory, int(room/(StartPeakBytes-perNode)))
+	}
+	return max(1, min(8*cores, nodes, byMemory))
+}
+
+// LargestNodeBytes is the steady size of the largest of these footprints
+// (NodeBytesFor): what sizes every node of a network that mixes them.
+func LargestNodeBytes(footprints []string) int64 {
+	var b int64
+	for _, f := range footprints {
+		b = max(b, NodeBytesFor(f))
+	}
+	if b == 0 {
+		return NodeBytes
+	}
+	return b
 }
 
 // MemAvailable reads MemAvailable from /proc/meminfo, in bytes.

@@ -46,13 +46,36 @@ func TestSmallNetworksPassAndLimitsShrinkTheEstimate(t *testing.T) {
 
 func TestStartParallelism(t *testing.T) {
 	for _, tc := range []struct {
+		name      string
 		cores     int
 		available int64
+		nodes     int
+		perNode   int64
 		want      int
-	}{{2, 22 * gib, 4}, {16, 22 * gib, 32}, {64, 22 * gib, 35}, {2, 100 << 20, 1}} {
-		if got := StartParallelism(tc.cores, tc.available); got != tc.want {
-			t.Errorf("%d cores, %d bytes: %d, want %d", tc.cores, tc.available, got, tc.want)
+	}{
+		{"eight per core", 2, 22 * gib, 100, SmallNodeBytes, 16},
+		{"no more than the nodes", 2, 22 * gib, 2, NodeBytes, 2},
+		{"half the memory at the peak", 16, 22 * gib, 100, SmallNodeBytes, 35},
+		// 200 small nodes hold 20.5 GiB: 2.1 GiB is left for starts of 215 MiB over their steady size.
+		{"beside the network's other nodes", 2, 23 * gib, 200, SmallNodeBytes, 9},
+		{"little memory", 2, 100 << 20, 2, NodeBytes, 1},
+		{"a network that does not fit", 2, 4 * gib, 100, NodeBytes, 1},
+	} {
+		if got := StartParallelism(tc.cores, tc.available, tc.nodes, tc.perNode); got != tc.want {
+			t.Errorf("%s: %d cores, %d bytes, %d nodes: %d, want %d", tc.name, tc.cores, tc.available, tc.nodes, got, tc.want)
 		}
+	}
+}
+
+func TestLargestNodeBytes(t *testing.T) {
+	if got := LargestNodeBytes([]string{"small", ""}); got != NodeBytes {
+		t.Errorf("small and default: %d, want %d", got, NodeBytes)
+	}
+	if got := LargestNodeBytes([]string{"small"}); got != SmallNodeBytes {
+		t.Errorf("small: %d", got)
+	}
+	if got := LargestNodeBytes(nil); got != NodeBytes {
+		t.Errorf("none: %d", got)
 	}
 }
 

@@ -169,6 +169,16 @@ func FitDesign(s *scenario.Scenario) (string, error) {
 	return s.Compare.Fallback, nil
 }
 
+// NodeBytes is one node's steady size in the scenario's networks: the
+// largest footprint among its node specs sizes every node.
+func NodeBytes(s scenario.Scenario) int64 {
+	var footprints []string
+	for _, sp := range s.Specs() {
+		footprints = append(footprints, sp.Footprint)
+	}
+	return footprint.LargestNodeBytes(footprints)
+}
+
 // largestNetwork estimates the memory of the scenario's largest network.
 func largestNetwork(s scenario.Scenario) (footprint.Estimate, int64, error) {
 	largest := 0
@@ -192,14 +202,7 @@ func largestNetwork(s scenario.Scenario) (footprint.Estimate, int64, error) {
 	if err != nil {
 		return footprint.Estimate{}, 0, err
 	}
-	// The largest footprint among the node specs sizes every node.
-	var perNode int64
-	for _, sp := range s.Specs() {
-		perNode = max(perNode, footprint.NodeBytesFor(sp.Footprint))
-	}
-	if perNode == 0 {
-		perNode = footprint.NodeBytes
-	}
-	parallel := footprint.StartParallelism(runtime.NumCPU(), available)
+	perNode := NodeBytes(s)
+	parallel := footprint.StartParallelism(runtime.NumCPU(), available, largest, perNode)
 	return footprint.EstimateFor(largest, parallel, perNode, limit), available, nil
 }
