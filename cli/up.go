@@ -171,7 +171,7 @@ func up(ctx context.Context, stdout, stderr io.Writer, args []string, f runFlags
 	}()
 	// A node that dies while the network sets up ends the setup at once.
 	watch := runner.WatchSetup(ctx, run.ID, be, stderr)
-	net, err := network.Up(watch.Context(), be, topo, network.Options{Drivers: drivers.Builtin(), DBBackend: s.Node.DBBackend, NodeArgs: s.Node.Flags, Configs: configs, Log: stderr, NodeBytes: guard.NodeBytes(s),
+	net, err := network.Up(watch.Context(), be, topo, network.Options{Drivers: drivers.Builtin(), DBBackend: s.Node.DBBackend, NodeArgs: s.Node.Flags, Configs: configs, Log: stderr, NodeBytes: guard.NodeBytes(s), StartsPerCore: guard.StartsPerCore(s),
 		OnPhase: watch.OnPhase})
 	err = watch.Explain(err)
 	watch.Stop()

@@ -62,9 +62,11 @@ type Options struct {
 	// PhaseTimeout bounds each setup phase; 0 is 3 min plus 5 s per node.
 	PhaseTimeout time.Duration
 	// StartParallel bounds the nodes starting at once; 0 sizes it from
-	// this machine's cores and available memory, with nodes of NodeBytes
-	// each (0: footprint.NodeBytes).
+	// this machine's cores (StartsPerCore each, 0: footprint.StartsPerCore)
+	// and available memory, with nodes of NodeBytes each (0:
+	// footprint.NodeBytes).
 	StartParallel int
+	StartsPerCore int
 	NodeBytes     int64
 
 	// ChainBlocks, for Restore, is a file of the chain's blocks
@@ -139,7 +141,7 @@ func bringUp(ctx context.Context, be backend.Backend, topo topology.Topology, op
 		if err != nil {
 			available = footprint.StartPeakBytes // unknown: start one at a time
 		}
-		opts.StartParallel = footprint.StartParallelism(runtime.NumCPU(), available, len(topo.Nodes), cmp.Or(opts.NodeBytes, footprint.NodeBytes))
+		opts.StartParallel = footprint.StartParallelism(runtime.NumCPU(), cmp.Or(opts.StartsPerCore, footprint.StartsPerCore), available, len(topo.Nodes), cmp.Or(opts.NodeBytes, footprint.NodeBytes))
 	}
 	// Every node's driver is known before anything starts.
 	for _, nd := range topo.Nodes {

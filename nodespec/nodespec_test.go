@@ -140,3 +140,19 @@ func TestRevision(t *testing.T) {
 		t.Fatal("a release has a revision")
 	}
 }
+
+func TestLightStart(t *testing.T) {
+	for text, want := range map[string]bool{
+		"lnd@v0.21.0-beta": false,
+		"lnd@v0.21.0-beta+tags=lowscrypt+footprint=small":   true,
+		"cln@src:/tmp/lightning-v26.06.6-src.tar.xz+opt=O3": true,
+	} {
+		s, err := Parse(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := s.LightStart(); got != want {
+			t.Errorf("%s: light start %v, want %v", text, got, want)
+		}
+	}
+}

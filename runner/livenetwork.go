@@ -93,7 +93,7 @@ func openNetworkFrom(ctx context.Context, opts Options, run Run, p networkPlan, 
 	memBefore, _ := footprint.MemAvailable() // 0 when unknown: the cost curve says so
 	cpuBefore := cpuSeconds()
 	upOpts := network.Options{Drivers: opts.Drivers, StartChain: opts.StartChain,
-		DBBackend: s.Node.DBBackend, NodeArgs: s.Node.Flags, Configs: configs, Log: opts.Log, NodeBytes: guard.NodeBytes(s),
+		DBBackend: s.Node.DBBackend, NodeArgs: s.Node.Flags, Configs: configs, Log: opts.Log, NodeBytes: guard.NodeBytes(s), StartsPerCore: guard.StartsPerCore(s),
 		OnPhase: func(name string) { ln.watch.at("setup " + name) }}
 	if fromSnapshot {
 		ln.net, err = restoreNetwork(ctx, opts, run, p, spec, be, upOpts, configs, rec, &restoring)

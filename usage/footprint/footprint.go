@@ -115,20 +115,27 @@ func human(b int64) string {
 	return fmt.Sprintf("%d MiB", b/mib)
 }
 
+// Nodes starting at once per core: two where a start is mostly CPU (a
+// full-scrypt LND, ≈4 s), eight where it mostly waits (100 restored
+// lowscrypt LNDs took 33.6 s to start four at a time on 2 cores, 24.3 s
+// eight, 18.8 s sixteen, the cores 95–100% busy only at sixteen;
+// docs/measured.md, Snapshots).
+const (
+	StartsPerCore      = 2
+	LightStartsPerCore = 8
+)
+
 // StartParallelism is how many of a network's nodes may start at once:
-// eight per core, since a start mostly waits (100 restored lowscrypt LNDs
-// took 33.6 s to start four at a time on 2 cores, 24.3 s eight, 18.8 s
-// sixteen, the cores 95–100% busy only at sixteen; docs/measured.md,
-// Snapshots), no more than the network's nodes, and no more than memory
-// holds at the start peak beside the network's other nodes of perNode
-// bytes each and half the available memory; at least 1.
-func StartParallelism(cores int, available int64, nodes int, perNode int64) int {
+// perCore per core, no more than the network's nodes, and no more than
+// memory holds at the start peak beside the network's other nodes of
+// perNode bytes each, nor than half the available memory; at least 1.
+func StartParallelism(cores, perCore int, available int64, nodes int, perNode int64) int {
 	byMemory := int(available / 2 / StartPeakBytes)
 	if perNode < StartPeakBytes {
 		room := available - ChainBytes - HarnessBytes - int64(nodes)*perNode
 		byMemory = min(byMemory, int(room/(StartPeakBytes-perNode)))
 	}
-	return max(1, min(8*cores, nodes, byMemory))
+	return max(1, min(perCore*cores, nodes, byMemory))
 }
 
 // LargestNodeBytes is the steady size of the largest of these footprints

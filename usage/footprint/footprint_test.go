@@ -61,9 +61,15 @@ func TestStartParallelism(t *testing.T) {
 		{"little memory", 2, 100 << 20, 2, NodeBytes, 1},
 		{"a network that does not fit", 2, 4 * gib, 100, NodeBytes, 1},
 	} {
-		if got := StartParallelism(tc.cores, tc.available, tc.nodes, tc.perNode); got != tc.want {
+		if got := StartParallelism(tc.cores, LightStartsPerCore, tc.available, tc.nodes, tc.perNode); got != tc.want {
 			t.Errorf("%s: %d cores, %d bytes, %d nodes: %d, want %d", tc.name, tc.cores, tc.available, tc.nodes, got, tc.want)
 		}
+	}
+}
+
+func TestCPUBoundStartsTwoPerCore(t *testing.T) {
+	if got := StartParallelism(2, StartsPerCore, 22*gib, 25, NodeBytes); got != 4 {
+		t.Errorf("25 full-scrypt nodes on 2 cores: %d at once, want 4", got)
 	}
 }
 

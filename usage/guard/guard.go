@@ -179,6 +179,18 @@ func NodeBytes(s scenario.Scenario) int64 {
 	return footprint.LargestNodeBytes(footprints)
 }
 
+// StartsPerCore is how many of the scenario's nodes may start at once per
+// core: many where every spec's start mostly waits (nodespec.LightStart),
+// else the CPU-bound starts' two.
+func StartsPerCore(s scenario.Scenario) int {
+	for _, sp := range s.Specs() {
+		if !sp.LightStart() {
+			return footprint.StartsPerCore
+		}
+	}
+	return footprint.LightStartsPerCore
+}
+
 // largestNetwork estimates the memory of the scenario's largest network.
 func largestNetwork(s scenario.Scenario) (footprint.Estimate, int64, error) {
 	largest := 0
@@ -203,6 +215,6 @@ func largestNetwork(s scenario.Scenario) (footprint.Estimate, int64, error) {
 		return footprint.Estimate{}, 0, err
 	}
 	perNode := NodeBytes(s)
-	parallel := footprint.StartParallelism(runtime.NumCPU(), available, largest, perNode)
+	parallel := footprint.StartParallelism(runtime.NumCPU(), StartsPerCore(s), available, largest, perNode)
 	return footprint.EstimateFor(largest, parallel, perNode, limit), available, nil
 }
