@@ -145,7 +145,7 @@ func TestLightStart(t *testing.T) {
 	for text, want := range map[string]bool{
 		"lnd@v0.21.0-beta": false,
 		"lnd@v0.21.0-beta+tags=lowscrypt+footprint=small":   true,
-		"cln@src:/tmp/lightning-v26.06.6-src.tar.xz+opt=O3": true,
+		"cln@src:/tmp/lightning-v26.06.6-src.tar.xz+opt=O3": false,
 	} {
 		s, err := Parse(text)
 		if err != nil {

@@ -180,8 +180,8 @@ func NodeBytes(s scenario.Scenario) int64 {
 }
 
 // StartsPerCore is how many of the scenario's nodes may start at once per
-// core: many where every spec's start mostly waits (nodespec.LightStart),
-// else the CPU-bound starts' two.
+// core: many where every spec's start is measured to mostly wait
+// (nodespec.LightStart), else the CPU-bound starts' two.
 func StartsPerCore(s scenario.Scenario) int {
 	for _, sp := range s.Specs() {
 		if !sp.LightStart() {
