@@ -138,19 +138,6 @@ func StartParallelism(cores, perCore int, available int64, nodes int, perNode in
 	return max(1, min(perCore*cores, nodes, byMemory))
 }
 
-// LargestNodeBytes is the steady size of the largest of these footprints
-// (NodeBytesFor): what sizes every node of a network that mixes them.
-func LargestNodeBytes(footprints []string) int64 {
-	var b int64
-	for _, f := range footprints {
-		b = max(b, NodeBytesFor(f))
-	}
-	if b == 0 {
-		return NodeBytes
-	}
-	return b
-}
-
 // MemAvailable reads MemAvailable from /proc/meminfo, in bytes.
 func MemAvailable() (int64, error) {
 	f, err := os.Open("/proc/meminfo")

@@ -73,18 +73,6 @@ func TestCPUBoundStartsTwoPerCore(t *testing.T) {
 	}
 }
 
-func TestLargestNodeBytes(t *testing.T) {
-	if got := LargestNodeBytes([]string{"small", ""}); got != NodeBytes {
-		t.Errorf("small and default: %d, want %d", got, NodeBytes)
-	}
-	if got := LargestNodeBytes([]string{"small"}); got != SmallNodeBytes {
-		t.Errorf("small: %d", got)
-	}
-	if got := LargestNodeBytes(nil); got != NodeBytes {
-		t.Errorf("none: %d", got)
-	}
-}
-
 func TestParseMemAvailable(t *testing.T) {
 	got, err := parseMemAvailable(strings.NewReader("MemTotal:       24684000 kB\nMemFree:        15000000 kB\nMemAvailable:   23213000 kB\n"))
 	if err != nil || got != 23213000*1024 {

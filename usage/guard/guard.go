@@ -172,11 +172,14 @@ func FitDesign(s *scenario.Scenario) (string, error) {
 // NodeBytes is one node's steady size in the scenario's networks: the
 // largest footprint among its node specs sizes every node.
 func NodeBytes(s scenario.Scenario) int64 {
-	var footprints []string
+	var perNode int64
 	for _, sp := range s.Specs() {
-		footprints = append(footprints, sp.Footprint)
+		perNode = max(perNode, footprint.NodeBytesFor(sp.Footprint))
 	}
-	return footprint.LargestNodeBytes(footprints)
+	if perNode == 0 {
+		return footprint.NodeBytes
+	}
+	return perNode
 }
 
 // StartsPerCore is how many of the scenario's nodes may start at once per

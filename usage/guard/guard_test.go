@@ -98,3 +98,20 @@ func TestGuardLimitRules(t *testing.T) {
 		})
 	}
 }
+
+func TestNodeBytesIsTheLargestFootprint(t *testing.T) {
+	withSpecs := func(specs ...string) scenario.Scenario {
+		s := scenario.Default()
+		s.Nodes, _ = scenario.ParseNodeFlags(specs)
+		return s
+	}
+	if got := NodeBytes(withSpecs("a=lnd@v0.21.0-beta+footprint=small", "b=lnd@v0.21.0-beta")); got != footprint.NodeBytes {
+		t.Errorf("small and default: %d, want %d", got, footprint.NodeBytes)
+	}
+	if got := NodeBytes(withSpecs("a=lnd@v0.21.0-beta+footprint=small")); got != footprint.SmallNodeBytes {
+		t.Errorf("small: %d", got)
+	}
+	if got := NodeBytes(scenario.Default()); got != footprint.NodeBytes {
+		t.Errorf("none: %d", got)
+	}
+}
