@@ -253,15 +253,36 @@ func finishNodeFaultRun(t *testing.T, r *composeRun) ([]result.Record, faults.Re
 	return recs, f, sum.Faults[0]
 }
 
-// successesPerSec is the successful payments/s that ended in [from, to).
-func successesPerSec(recs []result.Record, from, to time.Time) float64 {
+// successesPerSec is the successful payments/s that ended in [from, to),
+// the window clipped to the span the payments ran (the first start to the
+// last end), so that a window reaching past the load is not read as a
+// slow one. A window under a second after clipping reads 0, ok false.
+func successesPerSec(recs []result.Record, from, to time.Time) (float64, bool) {
+	var first, last time.Time
+	for _, r := range recs {
+		if first.IsZero() || r.Start.Before(first) {
+			first = r.Start
+		}
+		if r.End.After(last) {
+			last = r.End
+		}
+	}
+	if from.Before(first) {
+		from = first
+	}
+	if to.After(last) {
+		to = last
+	}
+	if to.Sub(from) < time.Second {
+		return 0, false
+	}
 	n := 0
 	for _, r := range recs {
 		if r.Status == result.Succeeded && !r.End.Before(from) && r.End.Before(to) {
 			n++
 		}
 	}
-	return float64(n) / to.Sub(from).Seconds()
+	return float64(n) / to.Sub(from).Seconds(), true
 }
 
 // 20% loss on bob is loss to TCP on both of bob's directions: alice
@@ -281,13 +302,14 @@ func checkLossOnBob(t *testing.T, recs []result.Record, f faults.Record, w *tcpW
 		t.Errorf("mechanism %q direction %q, want bpf both", f.Mechanism, f.Direction)
 	}
 	span := f.End.Sub(f.Start)
-	before := successesPerSec(recs, f.Start.Add(-span), f.Start)
-	during := successesPerSec(recs, f.Start, f.End)
+	before, _ := successesPerSec(recs, f.Start.Add(-span), f.Start)
+	during, _ := successesPerSec(recs, f.Start, f.End)
+	after, afterOK := successesPerSec(recs, f.End, f.End.Add(span))
 	aDur, ok1 := w.delta("alice", f.Start, f.End)
 	bDur, ok2 := w.delta("bob", f.Start, f.End)
 	aBef, _ := w.delta("alice", f.Start.Add(-span), f.Start)
 	bBef, _ := w.delta("bob", f.Start.Add(-span), f.Start)
-	t.Logf("payments/s %.1f in the %.1f s before, %.1f during 20%% loss on bob", before, span.Seconds(), during)
+	t.Logf("payments/s %.1f in the %.1f s before, %.1f during 20%% loss on bob, %.1f after (window kept: %v)", before, span.Seconds(), during, after, afterOK)
 	sides := []struct {
 		actor       string
 		bef, during tcpCounts
@@ -303,8 +325,15 @@ func checkLossOnBob(t *testing.T, recs []result.Record, f faults.Record, w *tcpW
 	// it a retransmission timeout, which weighs less on a machine whose
 	// payments are slow already (quiet: CLN 44.5 → 11.3 payments/s; a busy
 	// CI machine's CLN 11.8 → 9.4 with the same retransmission shares).
-	if during > 0.9*before {
-		t.Errorf("throughput %.1f/s during 20%% loss, %.1f/s before: want a cut", during, before)
+	// The rate without the fault is the better of the windows either side:
+	// on CI the other tests' load moves under one of them (a CLN bob at
+	// 5.8/s before, 7.3 during, with 11.6% of alice's segments resent).
+	free := before
+	if afterOK && after > free {
+		free = after
+	}
+	if during > 0.9*free {
+		t.Errorf("throughput %.1f/s during 20%% loss, %.1f/s before and %.1f after: want a cut", during, before, after)
 	}
 	// The count of retransmissions follows the traffic the loss leaves, so
 	// the check is on their share of the segments sent: a 20% loss both
