@@ -7,8 +7,10 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -92,7 +94,7 @@ func Up(ctx context.Context, be backend.Backend, topo topology.Topology, opts Op
 			{"nodes", func(ctx context.Context) error { return n.startNodes(ctx, be, opts) }},
 			{"fund", n.fund},
 			{"channels", n.openChannels},
-			{"routes", n.waitRoutes},
+			{"routes", func(ctx context.Context) error { return n.waitRoutes(ctx, opts.Log) }},
 		}
 	})
 }
@@ -109,8 +111,8 @@ func Restore(ctx context.Context, be backend.Backend, topo topology.Topology, op
 		return []step{
 			{"chain", func(ctx context.Context) error { return n.restartChain(ctx, be, opts.StartChain, opts.ChainBlocks) }},
 			{"nodes", func(ctx context.Context) error { return n.startNodes(ctx, be, opts) }},
-			{"channels", n.reopenChannels},
-			{"routes", n.waitRoutes},
+			{"channels", func(ctx context.Context) error { return n.reopenChannels(ctx, opts.Log) }},
+			{"routes", func(ctx context.Context) error { return n.waitRoutes(ctx, opts.Log) }},
 		}
 	})
 }
@@ -401,7 +403,8 @@ func (n *Network) openChannels(ctx context.Context) error {
 
 // reopenChannels connects the peers of every channel of a restored network
 // at their new addresses and waits until every channel is active again.
-func (n *Network) reopenChannels(ctx context.Context) error {
+func (n *Network) reopenChannels(ctx context.Context, log io.Writer) error {
+	start := time.Now() // for the log line; the phase is timed by bringUp
 	want := map[string]int{}
 	for _, c := range n.Topology.Channels {
 		want[c.From]++
@@ -410,12 +413,14 @@ func (n *Network) reopenChannels(ctx context.Context) error {
 	if err := n.connectPairs(ctx); err != nil {
 		return err
 	}
+	dialled := time.Since(start)
 	g, gctx := errgroup.WithContext(ctx)
 	var mu sync.Mutex
 	short := map[string]bool{} // nodes not yet with all their channels active
 	for name := range want {
 		short[name] = true
 	}
+	active := map[string]time.Duration{} // when each node had all its channels
 	for name, count := range want {
 		g.Go(func() error {
 			if err := n.Nodes[name].WaitActiveChannels(gctx, count); err != nil {
@@ -423,6 +428,7 @@ func (n *Network) reopenChannels(ctx context.Context) error {
 			}
 			mu.Lock()
 			delete(short, name)
+			active[name] = time.Since(start)
 			mu.Unlock()
 			return nil
 		})
@@ -437,12 +443,18 @@ func (n *Network) reopenChannels(ctx context.Context) error {
 	go func() { waited <- g.Wait() }()
 	redial := time.NewTicker(redialEvery)
 	defer redial.Stop()
+	redials, kicks := 0, 0
 	for tick := 1; ; tick++ {
 		select {
 		case err := <-waited:
+			if err == nil {
+				fmt.Fprintf(log, "setup: peers dialled in %.1f s; channels active: %s; %d redials, %d reconnects\n", dialled.Seconds(), doneSummary(active, "nodes"), redials, kicks)
+			}
 			return err
 		case <-redial.C:
+			redials++
 			if tick%kickEvery == 0 {
+				kicks++
 				mu.Lock()
 				n.disconnectPeersOf(gctx, short)
 				mu.Unlock()
@@ -450,6 +462,18 @@ func (n *Network) reopenChannels(ctx context.Context) error {
 			_ = n.connectPairs(gctx) // a failed dial shows as channels still inactive
 		}
 	}
+}
+
+// doneSummary says when each of a setup phase's parts (nodes, pairs) was
+// done, counted from the phase's start: where a slow phase went (most at
+// once, or one straggler).
+func doneSummary(at map[string]time.Duration, parts string) string {
+	if len(at) == 0 {
+		return "no " + parts
+	}
+	names := slices.SortedFunc(maps.Keys(at), func(a, b string) int { return cmp.Or(cmp.Compare(at[a], at[b]), cmp.Compare(a, b)) })
+	half, last := at[names[(len(names)-1)/2]], names[len(names)-1]
+	return fmt.Sprintf("half of %d %s by %.1f s, all by %.1f s (last: %s)", len(names), parts, half.Seconds(), at[last].Seconds(), last)
 }
 
 // disconnectPeersOf drops the connections of every channel with an end in
@@ -521,9 +545,12 @@ func (n *Network) waitMempool(ctx context.Context, txs int) error {
 // (the graph has synced that far), then pays one warm-up invoice per pair,
 // retried until it succeeds: right after a channel turns active, LND fails
 // payments for about a second.
-func (n *Network) waitRoutes(ctx context.Context) error {
+func (n *Network) waitRoutes(ctx context.Context, log io.Writer) error {
+	start := time.Now() // for the log line; the phase is timed by bringUp
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(routeChecks)
+	var mu sync.Mutex
+	routed, paid := map[string]time.Duration{}, map[string]time.Duration{}
 	seen := map[topology.Pair]bool{}
 	for _, p := range n.Topology.Routes() {
 		if seen[p] {
@@ -534,10 +561,24 @@ func (n *Network) waitRoutes(ctx context.Context) error {
 			if err := n.Nodes[p.Payer].WaitRoute(gctx, n.PubKeys[p.Payee], 100); err != nil {
 				return fmt.Errorf("%s has no route to %s: %w", p.Payer, p.Payee, err)
 			}
-			return WarmUp(gctx, n.Nodes[p.Payer], n.Nodes[p.Payee])
+			pair := p.Payer + "→" + p.Payee
+			mu.Lock()
+			routed[pair] = time.Since(start)
+			mu.Unlock()
+			if err := WarmUp(gctx, n.Nodes[p.Payer], n.Nodes[p.Payee]); err != nil {
+				return err
+			}
+			mu.Lock()
+			paid[pair] = time.Since(start)
+			mu.Unlock()
+			return nil
 		})
 	}
-	return g.Wait()
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	fmt.Fprintf(log, "setup: routes known: %s; warm-up paid: %s\n", doneSummary(routed, "pairs"), doneSummary(paid, "pairs"))
+	return nil
 }
 
 // routeChecks bounds the route queries and warm-up payments in flight: a

@@ -285,3 +285,17 @@ func TestRestoreReplaysTheChainsBlocksBeforeItMines(t *testing.T) {
 		t.Errorf("a missing blocks file: %v, want the chain phase's error", err)
 	}
 }
+
+func TestDoneSummaryNamesTheStraggler(t *testing.T) {
+	at := map[string]time.Duration{
+		"alice": 1200 * time.Millisecond, "bob": 900 * time.Millisecond,
+		"carol": 9800 * time.Millisecond, "dave": 1500 * time.Millisecond,
+	}
+	want := "half of 4 nodes by 1.2 s, all by 9.8 s (last: carol)"
+	if got := doneSummary(at, "nodes"); got != want {
+		t.Errorf("activeSummary = %q, want %q", got, want)
+	}
+	if got := doneSummary(nil, "nodes"); got != "no nodes" {
+		t.Errorf("doneSummary(nil) = %q", got)
+	}
+}
