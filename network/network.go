@@ -369,7 +369,7 @@ func (n *Network) openChannels(ctx context.Context) error {
 		want[c.From]++
 		want[c.To]++
 	}
-	if err := n.connectPairs(ctx); err != nil {
+	if err := n.connectPairsRetrying(ctx); err != nil {
 		return err
 	}
 	g, gctx := errgroup.WithContext(ctx)
@@ -410,9 +410,9 @@ func (n *Network) reopenChannels(ctx context.Context, log io.Writer) error {
 		want[c.From]++
 		want[c.To]++
 	}
-	if err := n.connectPairs(ctx); err != nil {
-		return err
-	}
+	// A failed dial is dialled again below, with every peer still short:
+	// 200 restarting nodes on 2 cores time some handshakes out.
+	lastDial := n.connectPairs(ctx)
 	dialled := time.Since(start)
 	g, gctx := errgroup.WithContext(ctx)
 	var mu sync.Mutex
@@ -447,6 +447,9 @@ func (n *Network) reopenChannels(ctx context.Context, log io.Writer) error {
 	for tick := 1; ; tick++ {
 		select {
 		case err := <-waited:
+			if err != nil && lastDial != nil {
+				err = fmt.Errorf("%w (the last dials failed: %v)", err, lastDial)
+			}
 			if err == nil {
 				fmt.Fprintf(log, "setup: peers dialled in %.1f s; channels active: %s; %d redials, %d reconnects\n", dialled.Seconds(), doneSummary(active, "nodes"), redials, kicks)
 			}
@@ -459,7 +462,7 @@ func (n *Network) reopenChannels(ctx context.Context, log io.Writer) error {
 				n.disconnectPeersOf(gctx, short)
 				mu.Unlock()
 			}
-			_ = n.connectPairs(gctx) // a failed dial shows as channels still inactive
+			lastDial = n.connectPairs(gctx) // a failed dial shows as channels still inactive
 		}
 	}
 }
@@ -512,20 +515,58 @@ func (n *Network) connectPairs(ctx context.Context) error {
 			dials[c.From] = append(dials[c.From], c.To)
 		}
 	}
-	g, gctx := errgroup.WithContext(ctx)
+	// Every dial is tried even when one fails: one timed-out handshake
+	// must not leave the other pairs undialled.
+	var mu sync.Mutex
+	var failed []error
+	var wg sync.WaitGroup
 	for from, peers := range dials {
-		g.Go(func() error {
+		wg.Go(func() {
 			for _, to := range peers {
 				// A restored node may have reached its peer first.
-				if err := n.Nodes[from].Connect(gctx, n.PubKeys[to], n.Endpoints[to].PeerHost); err != nil && !strings.Contains(err.Error(), "already connected") {
-					return err
+				if err := n.Nodes[from].Connect(ctx, n.PubKeys[to], n.Endpoints[to].PeerHost); err != nil && !strings.Contains(err.Error(), "already connected") {
+					mu.Lock()
+					failed = append(failed, fmt.Errorf("%s→%s: %w", from, to, err))
+					mu.Unlock()
 				}
 			}
-			return nil
 		})
 	}
-	return g.Wait()
+	wg.Wait()
+	switch len(failed) {
+	case 0:
+		return nil
+	case 1:
+		return failed[0]
+	}
+	return fmt.Errorf("%d dials failed, the first: %w", len(failed), failed[0])
 }
+
+// connectPairsRetrying is connectPairs tried up to dialTries times,
+// dialPause apart, while dials fail: a handshake can time out on a loaded
+// machine, and the pair is fine the next time.
+func (n *Network) connectPairsRetrying(ctx context.Context) error {
+	var err error
+	for try := 1; try <= dialTries; try++ {
+		if err = n.connectPairs(ctx); err == nil || ctx.Err() != nil {
+			return err
+		}
+		if try < dialTries {
+			select {
+			case <-ctx.Done():
+				return err
+			case <-time.After(dialPause):
+			}
+		}
+	}
+	return err
+}
+
+// dialTries bounds connectPairsRetrying; dialPause is its wait between
+// tries (a variable for the unit tests).
+const dialTries = 3
+
+var dialPause = time.Second
 
 // waitMempool waits until the funding transactions reached btcd, so the
 // block we mine includes them all.

@@ -2,6 +2,7 @@ package network
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -298,4 +299,64 @@ func TestDoneSummaryNamesTheStraggler(t *testing.T) {
 	if got := doneSummary(nil, "nodes"); got != "no nodes" {
 		t.Errorf("doneSummary(nil) = %q", got)
 	}
+}
+
+// A dial that fails does not leave the other pairs undialled, and the
+// error names the pair.
+func TestOneFailedDialLeavesNoPairUndialled(t *testing.T) {
+	defer func(was time.Duration) { dialPause = was }(dialPause)
+	dialPause = time.Millisecond
+	f := &fakenet.Fleet{}
+	f.Hooks.Connect = func(_ context.Context, from, to string) error {
+		if from == "alice" && to == "carol" {
+			return errors.New("read tcp: i/o timeout")
+		}
+		return nil
+	}
+	be := f.NewBackend("run1")
+	_, err := Up(context.Background(), be, diamond(), fakeOptions(f))
+	if err == nil || !strings.Contains(err.Error(), "alice→carol: read tcp: i/o timeout") {
+		t.Fatalf("Up: %v, want the alice→carol dial named", err)
+	}
+	ev := be.Events()
+	for _, want := range []string{"connect alice dave", "connect carol bob", "connect dave bob"} {
+		if index(ev, want) < 0 {
+			t.Errorf("no %q after alice→carol failed: %q", want, ev)
+		}
+	}
+	if tries := count(ev, "connect alice carol failed"); tries != dialTries {
+		t.Errorf("alice→carol dialled %d times, want %d", tries, dialTries)
+	}
+}
+
+// A handshake that timed out once (a loaded machine) is dialled again.
+func TestATimedOutDialIsDialledAgain(t *testing.T) {
+	defer func(was time.Duration) { dialPause = was }(dialPause)
+	dialPause = time.Millisecond
+	f := &fakenet.Fleet{}
+	var mu sync.Mutex
+	failed := false
+	f.Hooks.Connect = func(_ context.Context, from, to string) error {
+		mu.Lock()
+		defer mu.Unlock()
+		if from == "alice" && to == "carol" && !failed {
+			failed = true
+			return errors.New("read tcp: i/o timeout")
+		}
+		return nil
+	}
+	_, be := up(t, f, diamond(), fakeOptions(f))
+	if index(be.Events(), "connect alice carol") < 0 {
+		t.Errorf("alice never connected to carol: %q", be.Events())
+	}
+}
+
+func count(events []string, e string) int {
+	n := 0
+	for _, x := range events {
+		if x == e {
+			n++
+		}
+	}
+	return n
 }

@@ -26,6 +26,8 @@ type Hooks struct {
 	WaitReady func(ctx context.Context, nodeName string) error
 	// WaitActiveChannels runs before the active-channel count is checked.
 	WaitActiveChannels func(ctx context.Context, nodeName string) error
+	// Connect runs before a node dials a peer; its error is the dial's.
+	Connect func(ctx context.Context, from, to string) error
 	// Pay decides a payment's outcome.
 	Pay func(ctx context.Context, payer string, amountSat int64) (node.PaymentResult, error)
 	// Teardown is what a network's Teardown returns (nil: it succeeds).
@@ -356,6 +358,12 @@ func (n *Node) Connect(ctx context.Context, pubKey, hostPort string) error {
 	}
 	if hostPort != p.name+":9735" {
 		return fmt.Errorf("%s: connect %s at %s, it listens on %s:9735", n.name, p.name, hostPort, p.name)
+	}
+	if h := n.hooks().Connect; h != nil {
+		if err := h(ctx, n.name, p.name); err != nil {
+			n.b.logf("connect %s %s failed", n.name, p.name)
+			return err
+		}
 	}
 	n.b.logf("connect %s %s", n.name, p.name)
 	return nil
