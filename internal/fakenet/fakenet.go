@@ -360,7 +360,11 @@ func (n *Node) Connect(ctx context.Context, pubKey, hostPort string) error {
 		return fmt.Errorf("%s: connect %s at %s, it listens on %s:9735", n.name, p.name, hostPort, p.name)
 	}
 	if h := n.hooks().Connect; h != nil {
-		if err := h(ctx, n.name, p.name); err != nil {
+		// The hook runs unlocked: one that blocks holds this dial only.
+		n.b.mu.Unlock()
+		err := h(ctx, n.name, p.name)
+		n.b.mu.Lock()
+		if err != nil {
 			n.b.logf("connect %s %s failed", n.name, p.name)
 			return err
 		}
