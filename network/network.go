@@ -443,15 +443,14 @@ func (n *Network) reopenChannels(ctx context.Context, log io.Writer) error {
 	go func() { waited <- g.Wait() }()
 	redial := time.NewTicker(redialEvery)
 	defer redial.Stop()
-	redials, kicks := 0, 0
-	for tick := 1; ; tick++ {
+	for redials := 0; ; {
 		select {
 		case err := <-waited:
 			if err != nil && lastDial != nil {
 				err = fmt.Errorf("%w (the last dials failed: %v)", err, lastDial)
 			}
 			if err == nil {
-				fmt.Fprintf(log, "setup: peers dialled in %.1f s; channels active: %s; %d redials, %d reconnects\n", dialled.Seconds(), doneSummary(active, "nodes"), redials, kicks)
+				fmt.Fprintf(log, "setup: peers dialled in %.1f s; channels active: %s; %d redials, %d reconnects\n", dialled.Seconds(), doneSummary(active, "nodes"), redials, redials/kickEvery)
 			}
 			return err
 		case <-redial.C:
@@ -459,8 +458,7 @@ func (n *Network) reopenChannels(ctx context.Context, log io.Writer) error {
 			mu.Lock()
 			still := maps.Clone(short)
 			mu.Unlock()
-			if tick%kickEvery == 0 {
-				kicks++
+			if redials%kickEvery == 0 {
 				n.disconnectPeersOf(gctx, still)
 			}
 			// Only the pairs of nodes still short: 200 nodes' 300 pairs
@@ -559,20 +557,17 @@ func (n *Network) connectPairsOf(ctx context.Context, only map[string]bool) erro
 // dialPause apart, while dials fail: a handshake can time out on a loaded
 // machine, and the pair is fine the next time.
 func (n *Network) connectPairsRetrying(ctx context.Context) error {
-	var err error
-	for try := 1; try <= dialTries; try++ {
-		if err = n.connectPairs(ctx); err == nil || ctx.Err() != nil {
+	for try := 1; ; try++ {
+		err := n.connectPairs(ctx)
+		if err == nil || try == dialTries {
 			return err
 		}
-		if try < dialTries {
-			select {
-			case <-ctx.Done():
-				return err
-			case <-time.After(dialPause):
-			}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(dialPause):
 		}
 	}
-	return err
 }
 
 // dialTries bounds connectPairsRetrying; dialPause is its wait between
