@@ -107,6 +107,13 @@ func bisectReport(t *testing.T, spec string, back int, params ...string) (bisect
 	}
 	args = append(args, "--job", "WarmupCount=1", "--job", "IterationCount=4",
 		"--out", out, "--backend", "local", "--artifacts", arts, "--images", filepath.Join(repoRoot(t), "images"))
+	// As a user's bisect runs (snapshots are the default), from a cache of
+	// its own: each revision's network is built once and restored for its
+	// other launches. LNBENCH_BISECT_FRESH=1 builds every network, for the
+	// wall time without snapshots (docs/measured.md, Bisect on real nodes).
+	if os.Getenv("LNBENCH_BISECT_FRESH") == "" {
+		args = append(args, "--snapshots", "--snapshot-dir", t.TempDir()) // beside the artifacts: a snapshot holds wallets
+	}
 	var stdout, stderr bytes.Buffer
 	start := time.Now()
 	err := cli.Run(context.Background(), &stdout, &stderr, args)
