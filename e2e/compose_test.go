@@ -597,7 +597,10 @@ func sampleLoopViaDockerExec(t *testing.T, r *composeRun, dir, actor, marker str
 	// bash prints its pid in the container, then becomes sample-loop.sh,
 	// which becomes `lnbench sampler`: killing the docker exec client would
 	// not stop it, a signal to that pid does.
-	loop := exec.Command("docker", "exec", container, "bash", "-c", `echo "$$"; exec sample-loop.sh 3 2`)
+	// The pid goes out tagged: docker exec copies stdout and stderr in
+	// goroutines of their own, so the loop's first stderr line can come
+	// before it (CI read "sampling bob …" as the pid).
+	loop := exec.Command("docker", "exec", container, "bash", "-c", `echo "loop-pid=$$"; exec sample-loop.sh 3 2`)
 	loopOut := &composeOutput{}
 	loop.Stdout, loop.Stderr = loopOut, loopOut
 	if err := loop.Start(); err != nil {
@@ -639,8 +642,11 @@ func sampleLoopViaDockerExec(t *testing.T, r *composeRun, dir, actor, marker str
 	}
 
 	// Stop the loop inside the container; the docker exec ends with it.
-	pid, _, _ := strings.Cut(loopOut.String(), "\n")
-	if out, err := exec.Command("docker", "exec", container, "kill", "-INT", strings.TrimSpace(pid)).CombinedOutput(); err != nil {
+	pid := loopPid(loopOut.String())
+	if pid == "" {
+		t.Fatalf("no loop-pid= line from the docker exec:\n%s", loopOut.String())
+	}
+	if out, err := exec.Command("docker", "exec", container, "kill", "-INT", pid).CombinedOutput(); err != nil {
 		t.Errorf("stopping sample-loop.sh (pid %q): %v %s", pid, err, out)
 	}
 	select {
@@ -649,6 +655,17 @@ func sampleLoopViaDockerExec(t *testing.T, r *composeRun, dir, actor, marker str
 	case <-time.After(20 * time.Second):
 		t.Errorf("docker exec sample-loop.sh still running 20 s after SIGINT to the loop:\n%s", loopOut.String())
 	}
+}
+
+// loopPid: the pid sampleLoopViaDockerExec's bash printed as loop-pid=N,
+// wherever among the loop's lines it landed.
+func loopPid(out string) string {
+	for _, line := range strings.Split(out, "\n") {
+		if pid, ok := strings.CutPrefix(strings.TrimSpace(line), "loop-pid="); ok {
+			return pid
+		}
+	}
+	return ""
 }
 
 // checkSidecarIterationSampling: a run profiled per measured iteration
