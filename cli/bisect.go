@@ -53,6 +53,7 @@ func bisectCmd(stdout, stderr io.Writer) *cobra.Command {
 			"journal's is refused, naming the setting.",
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			f.run.noteFreshSet(cmd)
 			return runBisect(cmd, stdout, stderr, args, f)
 		},
 	}
@@ -68,6 +69,7 @@ func bisectCmd(stdout, stderr io.Writer) *cobra.Command {
 	addBackendFlag(fl, &f.run)
 	fl.BoolVar(&f.run.reuse, "reuse-network", false, "run cases that share a topology on one network instead of a fresh one each")
 	addNetworkFlags(fl, &f.run)
+	addSnapshotFlags(fl, &f.run)
 	addCompareFlags(fl, &f.run.compare)
 	// run's words for these do not fit bisect: every run is until known,
 	// capped at 12, and the effect decides only the ends' "same".
@@ -117,6 +119,9 @@ func planBisect(ctx context.Context, args []string, f bisectFlags, stderr io.Wri
 		b.metric = report.MetricTime
 	default:
 		return b, fmt.Errorf("--metric %q: use time (mean iteration time, i.e. payments/s) or p50 (median payment latency)", f.metric)
+	}
+	if err := f.run.snapshotFlagsConflict(); err != nil {
+		return b, err
 	}
 	var err error
 	if b.threshold, err = parseThreshold(f.threshold); err != nil {

@@ -74,6 +74,7 @@ func TestBisectRefusesBadInputBeforeAnything(t *testing.T) {
 		{[]string{"--node", node, "--good", "v1", "--bad", "HEAD", "--param", "Rate=20", "--case", "Concurrency=20", "--metric", "time"}, "is open-loop"},
 		{[]string{"--node", node, "--good", "v1", "--bad", "HEAD", "--threshold", "150%"}, `--threshold "150%"`},
 		{[]string{"--node", node, "--good", "v1", "--bad", "HEAD", "--max-launches", "2"}, "--max-launches 2"},
+		{[]string{"--node", node, "--good", "v1", "--bad", "HEAD", "--snapshots", "--fresh-network"}, "--fresh-network and --snapshots: keep one"},
 	} {
 		var out, errb bytes.Buffer
 		args := append(append([]string{"bisect"}, tc.args...), "--artifacts", arts, "--backend", "local")

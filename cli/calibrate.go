@@ -44,6 +44,7 @@ func calibrateCmd(stdout, stderr io.Writer) *cobra.Command {
 			"launch pairs, the power of a comparison at that launch count.",
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			f.noteFreshSet(cmd)
 			if len(from) > 0 {
 				return writeCalibration(stdout, from, window)
 			}
@@ -82,6 +83,7 @@ func calibrateCmd(stdout, stderr io.Writer) *cobra.Command {
 	addYesFlag(fl, &f)
 	fl.BoolVar(&f.reuse, "reuse-network", false, "run cases that share a topology on one network instead of a fresh one each")
 	addNetworkFlags(fl, &f)
+	addSnapshotFlags(fl, &f)
 	addCompareFlags(fl, &f.compare)
 	return cmd
 }

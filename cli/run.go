@@ -78,7 +78,7 @@ func runCmd(stdout, stderr io.Writer) *cobra.Command {
 			"<artifacts>/<UTC timestamp>-<scenario>/.\n\n" + nodeSpecHelp,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			f.freshSet = cmd.Flags().Changed("fresh-network")
+			f.noteFreshSet(cmd)
 			f.plots.set = cmd.Flags().Changed("plots")
 			return runScenario(cmd, stdout, stderr, args, f)
 		},
@@ -99,9 +99,7 @@ func runCmd(stdout, stderr io.Writer) *cobra.Command {
 	fl.StringVar(&f.memory, "memory", "", "compose: memory limit per node container, not btcd's or the sampler's (e.g. 512m; ≥ 320m for LND, its start peak; empty = none)")
 	addCompareFlags(fl, &f.compare)
 	fl.BoolVar(&f.harnessProfile, "harness-profile", false, "write lnbench's own CPU profile for the run into the artifacts folder ("+runner.HarnessProfileName+", top functions in "+runner.HarnessProfileTopName+")")
-	fl.BoolVar(&f.snapshots, "snapshots", false, "restore each network from a snapshot of the same network ready (chain, funded wallets, open channels, routes), made once in CACHE/snapshots: the default on the local and compose backends; given, a backend that cannot is refused. `lnbench snapshots` lists, exports and prunes them")
-	fl.BoolVar(&f.fresh, "fresh-network", false, "build every network from nothing instead of restoring it from a snapshot (the scenario's fresh_network: true; $"+FreshNetworkEnv+"=1 makes it the default)")
-	fl.StringVar(&f.snapshotDir, "snapshot-dir", "", "the folder of snapshots (default CACHE/snapshots)")
+	addSnapshotFlags(fl, &f)
 	fl.StringArrayVar(&f.snapshotsFor, "snapshots-for", nil, "restore only this node spec's networks (label; repeatable) and build the others: a built and a restored network in one comparison show what restoring changes")
 	addPlotsFlag(fl, &f.plots)
 	fl.StringArrayVar(&f.faults, "fault", nil, "inject a fault during measurement, added to the scenario's (repeatable), e.g. \"restart bob at 10s\", \"pause bob at 5s for 5s\"")

@@ -168,10 +168,11 @@ const FreshNetworkEnv = "LNBENCH_FRESH_NETWORK"
 // (loadScenario clears it), and is refused where the backend cannot. note, when
 // not "", says why a default restore does not happen.
 func restoresNetworks(s scenario.Scenario, f runFlags, be driver.Driver) (restore bool, note string, err error) {
+	if err := f.snapshotFlagsConflict(); err != nil {
+		return false, "", err
+	}
 	asked := f.wantsSnapshots()
 	switch {
-	case asked && f.freshSet && f.fresh:
-		return false, "", fmt.Errorf("--fresh-network and --snapshots: keep one (--fresh-network builds every network, --snapshots restores them)")
 	case asked:
 		if !be.Caps().Snapshots {
 			return false, "", fmt.Errorf("--snapshots: the %s backend keeps its actors' data on its engines' hosts, where lnbench cannot save it; %s, or run without --snapshots",
@@ -184,6 +185,14 @@ func restoresNetworks(s scenario.Scenario, f runFlags, be driver.Driver) (restor
 		return false, fmt.Sprintf("snapshots: every network is built (the %s backend keeps its actors' data on its engines' hosts)", be.Name()), nil
 	}
 	return true, "", nil
+}
+
+// snapshotFlagsConflict refuses --fresh-network with --snapshots.
+func (f runFlags) snapshotFlagsConflict() error {
+	if f.wantsSnapshots() && f.freshSet && f.fresh {
+		return fmt.Errorf("--fresh-network and --snapshots: keep one (--fresh-network builds every network, --snapshots restores them)")
+	}
+	return nil
 }
 
 // envFresh reads FreshNetworkEnv (any value strconv.ParseBool takes as true).

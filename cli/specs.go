@@ -3,6 +3,7 @@ package cli
 import (
 	"time"
 
+	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/lnbench/lnbench/backend/driver"
@@ -38,6 +39,21 @@ func addNetworkFlags(fl *pflag.FlagSet, f *runFlags) {
 	fl.StringVar(&f.images, "images", "", "folder of node build modules (default: images/ of the repository)")
 	fl.DurationVar(&f.startTimeout, "start-timeout", 90*time.Second, "how long a node may take to start")
 	addNodeFlags(fl, f)
+}
+
+// addSnapshotFlags adds --snapshots, --fresh-network and --snapshot-dir:
+// every command that launches networks restores them by default, and
+// each lets its user say otherwise. The command's RunE calls noteFreshSet.
+func addSnapshotFlags(fl *pflag.FlagSet, f *runFlags) {
+	fl.BoolVar(&f.snapshots, "snapshots", false, "restore each network from a snapshot of the same network ready (chain, funded wallets, open channels, routes), made once in CACHE/snapshots: the default on the local and compose backends; given, a backend that cannot is refused. `lnbench snapshots` lists, exports and prunes them")
+	fl.BoolVar(&f.fresh, "fresh-network", false, "build every network from nothing instead of restoring it from a snapshot (the scenario's fresh_network: true; $"+FreshNetworkEnv+"=1 makes it the default)")
+	fl.StringVar(&f.snapshotDir, "snapshot-dir", "", "the folder of snapshots (default CACHE/snapshots)")
+}
+
+// noteFreshSet records whether --fresh-network was given at all: given
+// false, it overrides the scenario's key and $LNBENCH_FRESH_NETWORK.
+func (f *runFlags) noteFreshSet(cmd *cobra.Command) {
+	f.freshSet = cmd.Flags().Changed("fresh-network")
 }
 
 // addBackendFlag adds --backend.
