@@ -26,6 +26,10 @@ import (
 )
 
 func TestCLNComposeFaults(t *testing.T) {
+	// test.sh's second stream: compose projects and a snapshot folder of
+	// its own; moved there (526 s on a slow VM) once TestTweakLoop's tree
+	// build shrank to an overlay of the release.
+	t.Parallel()
 	composeNeedDocker(t)
 	on := faultNodes{
 		nodes: fmt.Sprintf("[{name: cln, spec: %q}]", clnSpec(t)),

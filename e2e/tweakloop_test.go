@@ -14,6 +14,7 @@ import (
 
 	"github.com/lnbench/lnbench/cli"
 	"github.com/lnbench/lnbench/internal/testsupport"
+	"github.com/lnbench/lnbench/nodebuild"
 	"github.com/lnbench/lnbench/report"
 )
 
@@ -118,11 +119,27 @@ reuse_network: true
 		}
 	}
 
+	// The clone is the release with one file edited: it builds as the
+	// release with that file overlaid, reusing the release's compiled
+	// packages (and the slowdown above shows the edit was compiled in).
+	spec, err := nodebuild.FromSource("lnd", tree)
+	if err != nil {
+		t.Fatal(err)
+	}
+	built, err := nodebuild.Peek(nodebuild.DefaultCacheDir(), spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("the patched tree built in %.1f s as lnd@%s with %d files overlaid", built.Manifest.BuildSeconds, built.Manifest.OverlayBase, built.Manifest.OverlayFiles)
+	if built.Manifest.OverlayBase != lndRelease || built.Manifest.OverlayFiles != 1 {
+		t.Errorf("patched build: overlaid on %q with %d files, want on %s with 1 (rpcserver.go)", built.Manifest.OverlayBase, built.Manifest.OverlayFiles, lndRelease)
+	}
+
 	// Edit the clone again: only the patched spec needs a new build.
 	patchAddInvoice(t, tree, "_ = 0 // a second edit")
 	var out, errb bytes.Buffer
 	// --images, not a chdir: the working directory is the whole process's.
-	err := cli.Run(context.Background(), &out, &errb, []string{"build", "--dry-run", "--images", filepath.Join(repoRoot(t), "images"),
+	err = cli.Run(context.Background(), &out, &errb, []string{"build", "--dry-run", "--images", filepath.Join(repoRoot(t), "images"),
 		"--node", "lnd@" + lndRelease, "--node", "lnd@src:" + tree})
 	if err != nil {
 		t.Fatalf("build --dry-run: %v\n%s", err, errb.String())

@@ -44,9 +44,13 @@ type Manifest struct {
 	PGOFrom    string  `json:"pgo_from,omitempty"` // the run a merged profile came from (PGOOriginFile)
 	// C builds (CLN): the compiler's version line, ./configure's
 	// arguments and the version string the node reports.
-	Compiler     string    `json:"compiler,omitempty"`
-	Configure    []string  `json:"configure,omitempty"`
-	NodeVersion  string    `json:"node_version,omitempty"`
+	Compiler    string   `json:"compiler,omitempty"`
+	Configure   []string `json:"configure,omitempty"`
+	NodeVersion string   `json:"node_version,omitempty"`
+	// A source tree built as a release with its changed files overlaid
+	// (overlay.go): the release, and how many files the overlay changes.
+	OverlayBase  string    `json:"overlay_base,omitempty"`
+	OverlayFiles int       `json:"overlay_files,omitempty"`
 	BuiltAt      time.Time `json:"built_at,omitempty"`
 	BuildSeconds float64   `json:"build_seconds,omitempty"`
 }
@@ -244,6 +248,11 @@ func Ensure(ctx context.Context, cache string, spec Spec, log io.Writer) (Result
 	env := []string{"CGO_ENABLED=0", "GOTMPDIR=" + gotmp, "GOAMD64=" + spec.Flavour.goamd64(), "GOFLAGS="}
 
 	moduleDir := spec.ModuleDir
+	var (
+		base         overlayBase
+		ok           bool
+		overlayFlags []string
+	)
 	if spec.IsSource() {
 		tree := spec
 		if spec.IsRevision() {
@@ -252,17 +261,28 @@ func Ensure(ctx context.Context, cache string, spec Spec, log io.Writer) (Result
 			}
 		}
 		moduleDir = filepath.Join(work, "module")
-		if err := prepareSourceModule(ctx, tree, moduleDir, env, log); err != nil {
+		if base, ok, err = overlayBaseFor(ctx, tree); err != nil {
+			return Result{}, err
+		}
+		if ok {
+			overlayFlags, err = prepareOverlayBuild(ctx, tree, base, moduleDir, env, log)
+		} else {
+			err = prepareSourceModule(ctx, tree, moduleDir, env, log)
+		}
+		if err != nil {
 			return Result{}, err
 		}
 	}
 	fmt.Fprintf(log, "building %s (static, tags %s) into %s\n", spec, strings.Join(spec.Flavour.AllTags(), ","), dir)
-	if err := runCommand(ctx, command{Dir: moduleDir, Env: env, Log: log, Name: "go", Args: buildArgs(spec.Flavour, out)}); err != nil {
+	if err := runCommand(ctx, command{Dir: moduleDir, Env: env, Log: log, Name: "go", Args: buildArgs(spec.Flavour, overlayFlags, out)}); err != nil {
 		return Result{}, err
 	}
 	m, err := manifestFor(ctx, spec, key, toolchain, out)
 	if err != nil {
 		return Result{}, err
+	}
+	if ok {
+		m.OverlayBase, m.OverlayFiles = base.Version, base.Files()
 	}
 	m.BuiltAt = time.Now().UTC()
 	m.BuildSeconds = time.Since(start).Seconds()
@@ -278,8 +298,10 @@ func Ensure(ctx context.Context, cache string, spec Spec, log io.Writer) (Result
 	return Result{Dir: dir, Manifest: m, Built: true}, nil
 }
 
-func buildArgs(f Flavour, out string) []string {
-	args := []string{"build", "-trimpath", "-tags", strings.Join(f.AllTags(), " ")}
+// buildArgs is go build's command line; extra are the flags of a tree
+// built as a release (overlay.go).
+func buildArgs(f Flavour, extra []string, out string) []string {
+	args := append([]string{"build", "-trimpath", "-tags", strings.Join(f.AllTags(), " ")}, extra...)
 	if f.PGO != "" {
 		abs, _ := filepath.Abs(f.PGO)
 		args = append(args, "-pgo="+abs)

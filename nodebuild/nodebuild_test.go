@@ -264,7 +264,7 @@ func TestFlavourValidation(t *testing.T) {
 }
 
 func TestBuildArgs(t *testing.T) {
-	args := strings.Join(buildArgs(Flavour{PGO: "/p/cpu.pprof", GCFlags: "all=-l", LDFlags: "-s", Tags: []string{"dev"}}, "/out"), " ")
+	args := strings.Join(buildArgs(Flavour{PGO: "/p/cpu.pprof", GCFlags: "all=-l", LDFlags: "-s", Tags: []string{"dev"}}, nil, "/out"), " ")
 	for _, want := range []string{"-trimpath", "-pgo=/p/cpu.pprof", "-gcflags=all=-l", "-ldflags=-s", "kvdb_sqlite", " dev ", "-o /out/"} {
 		if !strings.Contains(args, want) {
 			t.Errorf("args lack %q: %s", want, args)
