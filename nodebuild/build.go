@@ -6,6 +6,7 @@
 package nodebuild
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -253,8 +254,8 @@ func Ensure(ctx context.Context, cache string, spec Spec, log io.Writer) (Result
 		ok           bool
 		overlayFlags []string
 	)
+	tree := spec
 	if spec.IsSource() {
-		tree := spec
 		if spec.IsRevision() {
 			if tree, err = exportRevision(ctx, spec, filepath.Join(work, "tree"), log); err != nil {
 				return Result{}, err
@@ -274,7 +275,18 @@ func Ensure(ctx context.Context, cache string, spec Spec, log io.Writer) (Result
 		}
 	}
 	fmt.Fprintf(log, "building %s (static, tags %s) into %s\n", spec, strings.Join(spec.Flavour.AllTags(), ","), dir)
-	if err := runCommand(ctx, command{Dir: moduleDir, Env: env, Log: log, Name: "go", Args: buildArgs(spec.Flavour, overlayFlags, out)}); err != nil {
+	var output bytes.Buffer
+	err = runCommand(ctx, command{Dir: moduleDir, Env: env, Log: io.MultiWriter(log, &output), Name: "go", Args: buildArgs(spec.Flavour, overlayFlags, out)})
+	if err != nil && ok && strings.Contains(output.String(), "-mod=vendor") {
+		// The edit imports a package of another module that the release's
+		// binaries do not, so vendoring left it out: build the tree as is.
+		fmt.Fprintf(log, "the overlay lacks a package the release does not use; building %s through a replace onto the tree\n", tree.SourceDir)
+		ok, moduleDir = false, filepath.Join(work, "module-tree")
+		if err = prepareSourceModule(ctx, tree, moduleDir, env, log); err == nil {
+			err = runCommand(ctx, command{Dir: moduleDir, Env: env, Log: log, Name: "go", Args: buildArgs(spec.Flavour, nil, out)})
+		}
+	}
+	if err != nil {
 		return Result{}, err
 	}
 	m, err := manifestFor(ctx, spec, key, toolchain, out)

@@ -36,6 +36,7 @@ type overlayBase struct {
 	Version string
 	Dir     string
 	Replace map[string]string
+	Tree    map[string]bool // the tree's files (moduleFiles), by slash path
 }
 
 // Files is the number of files the overlay changes, adds or deletes.
@@ -94,7 +95,7 @@ func findOverlayBase(tree, modCache, modPath string) (base overlayBase, ok bool,
 			return base, false, err
 		}
 		if !ok || len(replace) < len(base.Replace) {
-			base, ok = overlayBase{Version: version, Dir: dir, Replace: replace}, true
+			base, ok = overlayBase{Version: version, Dir: dir, Replace: replace, Tree: treeFiles}, true
 		}
 	}
 	return base, ok, nil
@@ -212,6 +213,21 @@ func prepareOverlayBuild(ctx context.Context, spec Spec, base overlayBase, dir s
 	for rel, file := range base.Replace {
 		replace[filepath.Join(vendored, filepath.FromSlash(rel))] = file
 	}
+	// Vendoring copies only the packages the release's binaries import;
+	// an edit may import another of the module's packages, so the tree's
+	// files that vendor/ lacks are overlaid too.
+	for rel := range base.Tree {
+		if _, changed := base.Replace[rel]; changed {
+			continue
+		}
+		v := filepath.Join(vendored, filepath.FromSlash(rel))
+		if _, err := os.Stat(v); errors.Is(err, fs.ErrNotExist) {
+			replace[v] = filepath.Join(spec.SourceDir, filepath.FromSlash(rel))
+		}
+	}
+	if err := listPackages(filepath.Join(dir, "vendor", "modules.txt"), mod, base.Version, base.Tree); err != nil {
+		return nil, err
+	}
 	data, err := json.Marshal(struct{ Replace map[string]string }{replace})
 	if err != nil {
 		return nil, err
@@ -221,6 +237,53 @@ func prepareOverlayBuild(ctx context.Context, spec Spec, base overlayBase, dir s
 		return nil, err
 	}
 	return []string{"-mod=vendor", "-overlay=" + overlay}, nil
+}
+
+// listPackages adds to vendor/modules.txt, under module mod, every package
+// of the tree that vendoring left out: -mod=vendor ignores a package that
+// the file does not list, even when the overlay supplies its files.
+func listPackages(modulesTxt, mod, version string, tree map[string]bool) error {
+	data, err := os.ReadFile(modulesTxt)
+	if err != nil {
+		return err
+	}
+	lines := strings.Split(string(data), "\n")
+	listed := map[string]bool{}
+	for _, l := range lines {
+		listed[l] = true
+	}
+	var add []string
+	seen := map[string]bool{}
+	for rel := range tree {
+		if !strings.HasSuffix(rel, ".go") {
+			continue
+		}
+		pkg := mod
+		if d := filepath.ToSlash(filepath.Dir(filepath.FromSlash(rel))); d != "." {
+			pkg += "/" + d
+		}
+		if !listed[pkg] && !seen[pkg] {
+			seen[pkg] = true
+			add = append(add, pkg)
+		}
+	}
+	if len(add) == 0 {
+		return nil
+	}
+	sort.Strings(add)
+	header := "# " + mod + " " + version
+	for i, l := range lines {
+		if l != header {
+			continue
+		}
+		at := i + 1
+		for at < len(lines) && strings.HasPrefix(lines[at], "## ") {
+			at++
+		}
+		lines = append(lines[:at], append(add, lines[at:]...)...)
+		return os.WriteFile(modulesTxt, []byte(strings.Join(lines, "\n")), 0o644)
+	}
+	return fmt.Errorf("%s: no %q section", modulesTxt, header)
 }
 
 // goModCache is `go env GOMODCACHE`.

@@ -75,7 +75,7 @@ func TestOverlayReadsTheReleaseAsTheTree(t *testing.T) {
 		t.Fatalf("findOverlayBase: ok %v, %v", ok, err)
 	}
 	want := map[string]string{"a.go": filepath.Join(src, "a.go"), "c.go": filepath.Join(src, "c.go"), "sub/b.go": ""}
-	if got.Version != "v1.0.0" || got.Dir != base || !reflect.DeepEqual(got.Replace, want) || got.Files() != 3 {
+	if got.Version != "v1.0.0" || got.Dir != base || !reflect.DeepEqual(got.Replace, want) || got.Files() != 3 || !got.Tree["c.go"] || got.Tree["a_test.go"] {
 		t.Errorf("got %+v, want v1.0.0 at %s with %v", got, base, want)
 	}
 }
@@ -116,5 +116,23 @@ func TestOverlayRefusesTreesItCannotBuildAsARelease(t *testing.T) {
 	}
 	if _, ok, err := findOverlayBase(tree(t, overlayTestMod, nil), t.TempDir(), "example.com/m"); err != nil || ok {
 		t.Errorf("an empty module cache: ok %v, %v; want no base", ok, err)
+	}
+}
+
+func TestListPackagesAddsTheTreesUnvendoredPackages(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "modules.txt")
+	before := "# example.com/dep v1.2.0\n## explicit\nexample.com/dep\n# example.com/m v1.0.0\n## explicit; go 1.24\nexample.com/m\nexample.com/m/sub\n"
+	writeFiles(t, filepath.Dir(p), map[string]string{"modules.txt": before})
+	tree := map[string]bool{"a.go": true, "sub/b.go": true, "mock/clock.go": true, "mock/README.md": true, "docs/x.md": true}
+	if err := listPackages(p, "example.com/m", "v1.0.0", tree); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(p)
+	want := "# example.com/dep v1.2.0\n## explicit\nexample.com/dep\n# example.com/m v1.0.0\n## explicit; go 1.24\nexample.com/m/mock\nexample.com/m\nexample.com/m/sub\n"
+	if string(data) != want {
+		t.Errorf("modules.txt:\n%s\nwant:\n%s", data, want)
+	}
+	if err := listPackages(p, "example.com/other", "v1.0.0", map[string]bool{"x.go": true}); err == nil {
+		t.Error("a module modules.txt lacks: no error")
 	}
 }
