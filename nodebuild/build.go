@@ -338,19 +338,26 @@ func prepareSourceModule(ctx context.Context, spec Spec, dir string, env []strin
 	if err != nil {
 		return err
 	}
-	if err := os.Mkdir(dir, 0o755); err != nil {
+	if err := writeBuildModule(spec, dir, text); err != nil {
 		return err
-	}
-	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(text), 0o644); err != nil {
-		return err
-	}
-	if sum, err := os.ReadFile(filepath.Join(spec.SourceDir, "go.sum")); err == nil {
-		if err := os.WriteFile(filepath.Join(dir, "go.sum"), sum, 0o644); err != nil {
-			return err
-		}
 	}
 	fmt.Fprintf(log, "resolving the build module of %s (go mod tidy)\n", spec.SourceDir)
 	return runCommand(ctx, command{Dir: dir, Env: env, Log: log, Name: "go", Args: []string{"mod", "tidy"}, Quiet: true})
+}
+
+// writeBuildModule makes dir a build module of the source tree spec: the
+// go.mod text, and the tree's go.sum as the starting point.
+func writeBuildModule(spec Spec, dir, goMod string) error {
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(goMod), 0o644); err != nil {
+		return err
+	}
+	if sum, err := os.ReadFile(filepath.Join(spec.SourceDir, "go.sum")); err == nil {
+		return os.WriteFile(filepath.Join(dir, "go.sum"), sum, 0o644)
+	}
+	return nil
 }
 
 func manifestFor(ctx context.Context, spec Spec, key, toolchain, out string) (Manifest, error) {

@@ -191,16 +191,8 @@ func prepareOverlayBuild(ctx context.Context, spec Spec, base overlayBase, dir s
 	}
 	mod := tree.Module.Mod.Path
 	text, _ := buildModule("lnbench.local/src/"+spec.Implementation, tree.Go.Version, tree, "", []string{"require " + mod + " " + base.Version})
-	if err := os.Mkdir(dir, 0o755); err != nil {
+	if err := writeBuildModule(spec, dir, text); err != nil {
 		return nil, err
-	}
-	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(text), 0o644); err != nil {
-		return nil, err
-	}
-	if sum, err := os.ReadFile(filepath.Join(spec.SourceDir, "go.sum")); err == nil {
-		if err := os.WriteFile(filepath.Join(dir, "go.sum"), sum, 0o644); err != nil {
-			return nil, err
-		}
 	}
 	fmt.Fprintf(log, "building %s as %s@%s with %d files overlaid (the release's compiled packages are reused)\n", spec.SourceDir, spec.Implementation, base.Version, base.Files())
 	for _, args := range [][]string{{"mod", "tidy"}, {"mod", "vendor"}} {
